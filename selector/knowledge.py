@@ -1,0 +1,356 @@
+"""Loading the knowledge base: YAML files -> validated, cross-checked, immutable :class:`KnowledgeBase`.
+
+Files are parsed, checked against the schema record by record, then checked as a whole (ids unique, references
+resolve, quotes verbatim and inside their section). All problems are collected and reported together.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from pydantic import ValidationError
+
+from selector.models import SECTIONS, Claim, KnowledgeBase, KnowledgeFile
+from selector.yamlio import MAX_BYTES, Issue, Parsed, parse_yaml
+
+DEFAULT_KNOWLEDGE = Path(__file__).resolve().parent.parent / "knowledge"
+
+
+class KnowledgeError(Exception):
+    """Raised when the knowledge does not validate; carries every issue found."""
+
+    def __init__(self, issues: Sequence[Issue]) -> None:
+        self.issues = tuple(issues)
+        errors = [i for i in self.issues if i.level == "ERROR"]
+        super().__init__(f"{len(errors)} problem(s) in the knowledge:\n" + "\n".join(str(i) for i in errors))
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A user's file that is not on disk (a browser upload): its name and bytes."""
+
+    name: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    name: str
+    raw: bytes
+    parsed: Parsed
+    content: KnowledgeFile
+
+
+def _pydantic_issues(exc: ValidationError, name: str, parsed: Parsed) -> list[Issue]:
+    issues = []
+    for err in exc.errors():
+        loc = tuple(err["loc"])
+        record = None
+        if len(loc) >= 2 and isinstance(parsed.data, dict):
+            section = parsed.data.get(loc[0])
+            if isinstance(section, list) and isinstance(loc[1], int) and loc[1] < len(section):
+                item = section[loc[1]]
+                if isinstance(item, dict) and isinstance(item.get("id"), str):
+                    record = item["id"]
+        field = ".".join(str(p) for p in loc[2:]) or ".".join(str(p) for p in loc)
+        message = err["msg"]
+        if err["type"] == "extra_forbidden":
+            message = f"unknown key `{loc[-1]}`; allowed keys are those of the schema (see README, data model)"
+        elif err["type"] == "missing":
+            message = f"missing required key `{loc[-1]}`"
+        else:
+            message = f"`{field}`: {message}"
+        issues.append(Issue("ERROR", name, parsed.line_of(loc), record, message))
+    return issues
+
+
+def _read_file(name: str, raw: bytes, max_bytes: int) -> tuple[_Loaded | None, list[Issue]]:
+    parsed, issues = parse_yaml(raw, name, max_bytes)
+    if parsed is None:
+        return None, issues
+    if not isinstance(parsed.data, dict):
+        return None, [Issue("ERROR", name, 1, None, f"top level must be a mapping with keys among {SECTIONS}")]
+    try:
+        content = KnowledgeFile.model_validate(parsed.data)
+    except ValidationError as exc:
+        return None, _pydantic_issues(exc, name, parsed)
+    return _Loaded(name, raw, parsed, content), []
+
+
+def _line(loaded: _Loaded, section: str, index: int, *field: Any) -> int | None:
+    return loaded.parsed.line_of((section, index, *field))
+
+
+class _Checker:
+    """Cross-record rules; each method is one concern and appends to `issues`."""
+
+    def __init__(self, files: list[_Loaded], texts: dict[str, str]) -> None:
+        self.files = files
+        self.texts = texts
+        self.issues: list[Issue] = []
+        self.by_id: dict[str, dict[str, tuple[Any, _Loaded, int]]] = {s: {} for s in SECTIONS}
+
+    def records(self, section: str) -> Iterable[tuple[Any, _Loaded, int]]:
+        for loaded in self.files:
+            for index, record in enumerate(getattr(loaded.content, section)):
+                yield record, loaded, index
+
+    def error(self, loaded: _Loaded, section: str, index: int, record: str, message: str, *field: Any) -> None:
+        self.issues.append(Issue("ERROR", loaded.name, _line(loaded, section, index, *field), record, message))
+
+    def warn(self, loaded: _Loaded, section: str, index: int, record: str, message: str) -> None:
+        self.issues.append(Issue("WARNING", loaded.name, _line(loaded, section, index), record, message))
+
+    def unique_ids(self) -> None:
+        for section in SECTIONS:
+            for record, loaded, index in self.records(section):
+                seen = self.by_id[section].get(record.id)
+                if seen is not None:
+                    first = seen[1].name + ":" + str(_line(seen[1], section, seen[2]))
+                    self.error(loaded, section, index, record.id, f"duplicate {section[:-1]} id (first at {first})")
+                else:
+                    self.by_id[section][record.id] = (record, loaded, index)
+
+    def ref(self, loaded, section, index, record_id, target_section, target_id, what, *field) -> bool:  # noqa: ANN001
+        if target_id in self.by_id[target_section]:
+            return True
+        self.error(
+            loaded,
+            section,
+            index,
+            record_id,
+            f"{what} `{target_id}` is not defined in any {target_section} file; add it or fix the id",
+            *field,
+        )
+        return False
+
+    def entities(self) -> None:
+        for entity, loaded, index in self.records("entities"):
+            if entity.vendor:
+                self.ref(loaded, "entities", index, entity.id, "entities", entity.vendor, "vendor", "vendor")
+
+    def claims(self) -> None:
+        for claim, loaded, index in self.records("claims"):
+            here = (loaded, "claims", index, claim.id)
+            for entity in claim.about:
+                self.ref(*here, "entities", entity, "entity", "about")
+            for key in ("hardware", "baseline_entity"):
+                target = getattr(claim.conditions, key)
+                if target:
+                    self.ref(*here, "entities", target, f"conditions.{key}", "conditions", key)
+            for other in claim.based_on:
+                self.ref(*here, "claims", other, "based_on claim", "based_on")
+            if claim.overrides:
+                self.ref(*here, "claims", claim.overrides, "overridden claim", "overrides")
+            if self.ref(*here, "sources", claim.source, "source", "source"):
+                self._claim_source(claim, *here)
+
+    def _claim_source(self, claim: Claim, loaded, section, index, record_id) -> None:  # noqa: ANN001
+        source = self.by_id["sources"][claim.source][0]
+        expected = {"claimed": "article", "assessed": "assessment", "measured": "user"}[claim.tier]
+        if source.kind != expected and not (claim.tier == "assessed" and source.kind == "user"):
+            self.error(
+                loaded,
+                section,
+                index,
+                record_id,
+                f"a `{claim.tier}` claim must cite a source of kind `{expected}`, but `{source.id}` is `{source.kind}`",
+                "source",
+            )
+            return
+        if claim.tier != "claimed":
+            return
+        sections = {s.id: s for s in source.sections}
+        part = sections.get(claim.section)
+        if part is None:
+            self.error(
+                loaded,
+                section,
+                index,
+                record_id,
+                f"section `{claim.section}` is not a section of source `{source.id}` (known: {', '.join(sections)})",
+                "section",
+            )
+            return
+        text = self.texts.get(source.id, "")
+        at = text.find(claim.quote)
+        if at < 0:
+            self.error(
+                loaded,
+                section,
+                index,
+                record_id,
+                f"quote is not a verbatim substring of document `{source.id}`; copy it exactly from the text",
+                "quote",
+            )
+            return
+        # A quote may occur more than once; it is enough that one occurrence lies inside the cited section.
+        while at >= 0:
+            line = text.count("\n", 0, at) + 1
+            if part.lines[0] <= line <= part.lines[1]:
+                return
+            at = text.find(claim.quote, at + 1)
+        self.error(
+            loaded,
+            section,
+            index,
+            record_id,
+            f"quote is in document `{source.id}` but not inside section `{part.id}` "
+            f"(lines {part.lines[0]}-{part.lines[1]}); cite the section that contains it",
+            "section",
+        )
+
+    def decision_data(self) -> None:
+        for dim, loaded, index in self.records("dimensions"):
+            for claim in dim.claims:
+                self.ref(loaded, "dimensions", index, dim.id, "claims", claim, "claim", "claims")
+        for crit, loaded, index in self.records("criteria"):
+            self.ref(loaded, "criteria", index, crit.id, "dimensions", crit.dimension, "dimension", "dimension")
+            if crit.conditions.hardware:
+                self.ref(loaded, "criteria", index, crit.id, "entities", crit.conditions.hardware, "hardware")
+        for group, loaded, index in self.records("groups"):
+            for member in group.members:
+                self.ref(loaded, "groups", index, group.id, "entities", member, "member", "members")
+            for gc in group.criteria:
+                self.ref(loaded, "groups", index, group.id, "criteria", gc.criterion, "criterion", "criteria")
+        for question, loaded, index in self.records("questions"):
+            options = {o.id for o in question.options}
+            if question.default and question.default not in options:
+                self.error(loaded, "questions", index, question.id, f"default `{question.default}` is not an option")
+        for rule, loaded, index in self.records("rules"):
+            here = (loaded, "rules", index, rule.id)
+            for claim in rule.claims:
+                self.ref(*here, "claims", claim, "claim", "claims")
+            for entity in (*rule.recommend, *rule.exclude):
+                self.ref(*here, "entities", entity, "candidate", "recommend")
+            for group in rule.groups:
+                self.ref(*here, "groups", group, "group", "groups")
+            for qid, answers in rule.when.items():
+                if self.ref(*here, "questions", qid, "question", "when"):
+                    options = {o.id for o in self.by_id["questions"][qid][0].options}
+                    for answer in answers:
+                        if answer not in options:
+                            self.error(
+                                *here,
+                                f"answer `{answer}` is not an option of question `{qid}` "
+                                f"(options: {', '.join(sorted(options))})",
+                                "when",
+                            )
+
+    def run(self) -> list[Issue]:
+        self.unique_ids()
+        self.entities()
+        self.claims()
+        self.decision_data()
+        return self.issues
+
+
+def _knowledge_files(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.rglob("*.yaml") if p.is_file())
+
+
+def _read_texts(directory: Path, files: list[_Loaded], issues: list[Issue]) -> dict[str, str]:
+    texts: dict[str, str] = {}
+    for loaded in files:
+        for index, source in enumerate(loaded.content.sources):
+            if source.kind != "article":
+                continue
+            path = directory / "sources" / source.file
+            try:
+                texts[source.id] = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                issues.append(
+                    Issue(
+                        "ERROR",
+                        loaded.name,
+                        _line(loaded, "sources", index, "file"),
+                        source.id,
+                        f"cannot read document `sources/{source.file}`: {exc}",
+                    )
+                )
+    return texts
+
+
+def _relative(path: Path, directory: Path) -> str:
+    try:
+        return str(path.relative_to(directory.parent))
+    except ValueError:
+        return str(path)
+
+
+def collect(
+    directory: Path = DEFAULT_KNOWLEDGE,
+    extra: Sequence[Path | Upload] = (),
+    max_upload_bytes: int = MAX_BYTES,
+) -> tuple[KnowledgeBase | None, list[Issue]]:
+    """Load and check everything; return the knowledge base (None if any error) and all issues found.
+
+    Parameters
+    ----------
+    directory
+        The knowledge directory: every ``*.yaml`` under it is read, documents come from ``sources/``.
+    extra
+        A user's additional files (paths or in-memory uploads), validated by the same rules and merged last.
+    max_upload_bytes
+        Size cap for `extra` files.
+    """
+    directory = Path(directory)
+    issues: list[Issue] = []
+    inputs: list[tuple[str, bytes, int]] = []
+    for path in _knowledge_files(directory):
+        inputs.append((_relative(path, directory), path.read_bytes(), MAX_BYTES * 5))
+    if not inputs:
+        issues.append(Issue("ERROR", str(directory), None, None, "no *.yaml files found in the knowledge directory"))
+    for item in extra:
+        if isinstance(item, Upload):
+            inputs.append((item.name, item.data, max_upload_bytes))
+        else:
+            try:
+                inputs.append((str(item), Path(item).read_bytes(), max_upload_bytes))
+            except OSError as exc:
+                issues.append(Issue("ERROR", str(item), None, None, f"cannot read file: {exc.strerror}"))
+    files: list[_Loaded] = []
+    for name, raw, cap in inputs:
+        loaded, problems = _read_file(name, raw, cap)
+        issues.extend(problems)
+        if loaded is not None:
+            files.append(loaded)
+    texts = _read_texts(directory, files, issues)
+    issues.extend(_Checker(files, texts).run())
+    if any(i.level == "ERROR" for i in issues):
+        return None, issues
+    return _assemble(files, texts), issues
+
+
+def _assemble(files: list[_Loaded], texts: dict[str, str]) -> KnowledgeBase:
+    digest = hashlib.sha256()
+    for loaded in files:
+        digest.update(loaded.name.encode() + b"\0" + loaded.raw + b"\0")
+    for source_id in sorted(texts):
+        digest.update(texts[source_id].encode())
+    tables: dict[str, dict] = {s: {} for s in SECTIONS}
+    locations: dict[tuple[str, str], str] = {}
+    for loaded in files:
+        for section in SECTIONS:
+            for index, record in enumerate(getattr(loaded.content, section)):
+                tables[section][record.id] = record
+                locations[(section, record.id)] = f"{loaded.name}:{_line(loaded, section, index)}"
+    return KnowledgeBase(
+        **{s: MappingProxyType(t) for s, t in tables.items()},
+        texts=MappingProxyType(texts),
+        locations=MappingProxyType(locations),
+        data_hash=digest.hexdigest()[:16],
+    )
+
+
+def load(directory: Path = DEFAULT_KNOWLEDGE, extra: Sequence[Path | Upload] = ()) -> KnowledgeBase:
+    """Load the knowledge base or raise :class:`KnowledgeError` with every problem found."""
+    kb, issues = collect(directory, extra)
+    if kb is None:
+        raise KnowledgeError(issues)
+    return kb

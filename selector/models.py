@@ -1,0 +1,368 @@
+"""Frozen types of the knowledge base: the one schema every YAML record is checked against."""
+
+from __future__ import annotations
+
+import math
+import re
+from types import MappingProxyType
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+
+ID_PATTERN = r"^[a-z0-9][a-z0-9_.\-]*$"
+Id = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=80)]
+Text = Annotated[str, StringConstraints(min_length=1, max_length=4000)]
+ShortText = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+# Names are shown in HTML, Markdown and spreadsheets; they are escaped there, but a name made of markup is
+# almost certainly an attack or a paste accident, so it is refused at the door as well.
+_MARKUP = re.compile(r"[<>]|javascript:", re.IGNORECASE)
+
+
+class Record(BaseModel):
+    """Base of every record: unknown keys are errors and a loaded record never changes."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
+def _no_markup(value: str | None) -> str | None:
+    if value is not None and _MARKUP.search(value):
+        raise ValueError("must be plain text: remove '<', '>' and 'javascript:'")
+    return value
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Sources
+
+
+class Section(Record):
+    """A part of a source document; `lines` is the inclusive 1-based line range it covers."""
+
+    id: Annotated[str, StringConstraints(pattern=r"^[0-9a-z.]+$", max_length=20)]
+    heading_zh: Text
+    heading_en: Text
+    lines: tuple[int, int]
+
+    @field_validator("lines")
+    @classmethod
+    def _ordered(cls, v: tuple[int, int]) -> tuple[int, int]:
+        if v[0] < 1 or v[1] < v[0]:
+            raise ValueError("lines must be [first, last] with 1 <= first <= last")
+        return v
+
+
+SourceKind = Literal["article", "assessment", "user"]
+
+
+class Source(Record):
+    """A document claims come from: an article (text kept in knowledge/sources/), our assessment, or a user."""
+
+    id: Id
+    kind: SourceKind = "article"
+    file: str | None = None
+    title_zh: Text | None = None
+    title_en: Text
+    language: Literal["zh", "en"] = "zh"
+    author: ShortText | None = None
+    sections: tuple[Section, ...] = ()
+
+    @model_validator(mode="after")
+    def _article_needs_text(self) -> Source:
+        if self.kind == "article" and (not self.file or not self.sections or not self.title_zh):
+            raise ValueError("an article source needs `file`, `title_zh` and `sections`")
+        return self
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Entities
+
+EntityKind = Literal[
+    "framework",  # frameworks, runtimes, servers, compilers, libraries (see `roles`)
+    "accelerator",
+    "model",
+    "tool",
+    "dataset",
+    "technique",
+    "organization",
+    "resource",  # courses, books, paper collections
+    "system",  # named deployed systems of the case studies
+    "concept",
+]
+Role = Literal["training_framework", "inference_runtime", "serving", "mobile_edge_runtime", "compiler", "library"]
+Segment = Literal["datacenter", "edge", "mobile_client", "emerging"]
+
+
+class Entity(Record):
+    """Anything the articles name: frameworks and runtimes carry roles, accelerators a segment."""
+
+    id: Id
+    name: ShortText
+    kind: EntityKind
+    name_zh: ShortText | None = None
+    aliases: tuple[ShortText, ...] = ()
+    roles: tuple[Role, ...] = ()
+    segment: Segment | None = None
+    vendor: Id | None = None
+    description_en: Text | None = None
+    url: ShortText | None = None
+
+    _plain = field_validator("name", "name_zh")(classmethod(lambda cls, v: _no_markup(v)))
+
+    @model_validator(mode="after")
+    def _kind_fields(self) -> Entity:
+        if self.kind == "framework" and not self.roles:
+            raise ValueError("a framework needs at least one role")
+        if self.kind != "framework" and self.roles:
+            raise ValueError("only frameworks have roles")
+        if self.kind == "accelerator" and self.segment is None:
+            raise ValueError("an accelerator needs a segment")
+        if self.kind != "accelerator" and self.segment is not None:
+            raise ValueError("only accelerators have a segment")
+        return self
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Claims
+
+Tier = Literal["claimed", "assessed", "measured"]
+ClaimKind = Literal[
+    "benchmark",
+    "speedup",
+    "saving",
+    "spec",
+    "utilisation",
+    "market",
+    "growth",
+    "rating",
+    "accuracy",
+    "latency",
+    "target",
+    "weight",
+    "capacity",
+    "trend",
+    "recommendation",
+    "rule",
+    "observation",
+]
+Comparator = Literal["=", "<", "<=", ">", ">=", "~"]
+FlagKind = Literal[
+    "nonexistent_version",
+    "unverifiable",
+    "contradicts_datasheet",
+    "implausible",
+    "misattributed",
+    "inconsistent",
+    "ambiguous",
+]
+
+
+class Flag(Record):
+    """Why a claim is doubtful, with a public reference where one exists."""
+
+    kind: FlagKind
+    reason: Text
+    reference: ShortText | None = None
+
+
+class Conditions(Record):
+    """Under what a number holds; two numbers are comparable only when their conditions agree."""
+
+    workload: ShortText | None = None
+    task: ShortText | None = None
+    hardware: Id | None = None
+    precision: ShortText | None = None
+    batch: ShortText | None = None
+    baseline: ShortText | None = None
+    baseline_entity: Id | None = None
+    version: ShortText | None = None
+    scenario: ShortText | None = None
+    scope: ShortText | None = None
+
+    def key(self) -> tuple[tuple[str, str], ...]:
+        """The conditions as a hashable, order-independent key (None fields left out)."""
+        return tuple(sorted((k, str(v)) for k, v in self.model_dump().items() if v is not None))
+
+
+class Claim(Record):
+    """One statement: a number, rating, rule or recommendation, with where it came from and how far to trust it.
+
+    ``claimed`` records quote an article verbatim; ``assessed`` records are our ratings and must say why and
+    which claims they rest on; ``measured`` records come from a user's own measurements.
+    """
+
+    id: Id
+    source: Id
+    tier: Tier = "claimed"
+    kind: ClaimKind
+    section: Annotated[str, StringConstraints(pattern=r"^[0-9a-z.]+$", max_length=20)] | None = None
+    quote: Text | None = None
+    text_en: Text
+    about: tuple[Id, ...] = Field(min_length=1)
+    subject: Id | None = None
+    metric: Id | None = None
+    value: float | None = None
+    comparator: Comparator = "="
+    unit: ShortText | None = None
+    conditions: Conditions = Conditions()
+    rationale: Text | None = None
+    based_on: tuple[Id, ...] = ()
+    overrides: Id | None = None
+    flags: tuple[Flag, ...] = ()
+    note: Text | None = None
+
+    @field_validator("value")
+    @classmethod
+    def _finite(cls, v: float | None) -> float | None:
+        if v is not None and not math.isfinite(v):
+            raise ValueError("must be a finite number (not NaN or infinity)")
+        return v
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Claim:
+        if self.value is not None:
+            if not self.unit:
+                raise ValueError("a claim with a value needs a `unit`")
+            if not self.metric:
+                raise ValueError("a claim with a value needs a `metric`")
+            if self.subject is None and len(self.about) > 1:
+                raise ValueError("a numeric claim about several entities needs `subject` (whose value it is)")
+        elif self.unit or self.metric:
+            raise ValueError("`unit` and `metric` only make sense with a `value`")
+        if self.subject is not None and self.subject not in self.about:
+            raise ValueError(f"`subject` {self.subject!r} must be one of `about`")
+        if self.tier == "claimed" and (self.quote is None or self.section is None):
+            raise ValueError("a `claimed` record needs a verbatim `quote` and its `section`")
+        if self.tier == "assessed" and (not self.rationale or not self.based_on):
+            raise ValueError("an `assessed` record needs a `rationale` and the claims it is `based_on`")
+        return self
+
+    @property
+    def subject_id(self) -> str:
+        """The entity whose value this is."""
+        return self.subject or self.about[0]
+
+    @property
+    def flagged(self) -> bool:
+        return bool(self.flags)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Criteria, groups and decision rules
+
+Objective = Literal["max", "min"]
+
+
+class Dimension(Record):
+    """A top-level decision dimension (performance, cost, ecosystem, risk) with its default weight."""
+
+    id: Id
+    name_en: ShortText
+    name_zh: ShortText
+    weight: float = Field(ge=0, le=100)
+    claims: tuple[Id, ...] = Field(min_length=1)
+    description_en: Text | None = None
+
+
+class Criterion(Record):
+    """A measurable sub-criterion: claims with `metric` (and matching `conditions`) fill its cells."""
+
+    id: Id
+    dimension: Id
+    name_en: ShortText
+    name_zh: ShortText | None = None
+    objective: Objective
+    unit: ShortText
+    metric: Id
+    conditions: Conditions = Conditions()
+    scale: tuple[float, float] | None = None  # the plausible range, used to sample missing cells
+    description_en: Text | None = None
+
+
+class GroupCriterion(Record):
+    criterion: Id
+    weight: float = Field(default=1.0, ge=0)
+
+
+class Group(Record):
+    """Alternatives that may be compared with each other, and the criteria they are compared on."""
+
+    id: Id
+    name_en: ShortText
+    name_zh: ShortText | None = None
+    members: tuple[Id, ...] = Field(min_length=2)
+    criteria: tuple[GroupCriterion, ...] = Field(min_length=1)
+    description_en: Text | None = None
+
+
+class Option(Record):
+    id: Id
+    label_en: ShortText
+    label_zh: ShortText | None = None
+
+
+class Question(Record):
+    """A scenario question of the decision tree."""
+
+    id: Id
+    text_en: ShortText
+    text_zh: ShortText | None = None
+    options: tuple[Option, ...] = Field(min_length=2)
+    default: Id | None = None
+
+
+class Rule(Record):
+    """If every `when` answer matches, the rule fires and shortlists `recommend` (and drops `exclude`)."""
+
+    id: Id
+    tree: Id
+    when: dict[Id, tuple[Id, ...]] = Field(min_length=1)
+    recommend: tuple[Id, ...] = ()
+    exclude: tuple[Id, ...] = ()
+    groups: tuple[Id, ...] = ()
+    rationale_en: Text
+    claims: tuple[Id, ...] = Field(min_length=1)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# The file shape and the loaded whole
+
+
+class KnowledgeFile(Record):
+    """What one YAML file may hold; the knowledge base is the union of all its files."""
+
+    sources: tuple[Source, ...] = ()
+    entities: tuple[Entity, ...] = ()
+    claims: tuple[Claim, ...] = ()
+    dimensions: tuple[Dimension, ...] = ()
+    criteria: tuple[Criterion, ...] = ()
+    groups: tuple[Group, ...] = ()
+    questions: tuple[Question, ...] = ()
+    rules: tuple[Rule, ...] = ()
+
+
+SECTIONS = tuple(KnowledgeFile.model_fields)
+
+
+class KnowledgeBase(Record):
+    """The validated, immutable knowledge: records by id, the document texts and a hash of the data."""
+
+    sources: MappingProxyType
+    entities: MappingProxyType
+    claims: MappingProxyType
+    dimensions: MappingProxyType
+    criteria: MappingProxyType
+    groups: MappingProxyType
+    questions: MappingProxyType
+    rules: MappingProxyType
+    texts: MappingProxyType  # source id -> document text
+    locations: MappingProxyType  # (section, record id) -> "file:line"
+    data_hash: str
+
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+
+    def entity_name(self, entity_id: str) -> str:
+        entity = self.entities.get(entity_id)
+        return entity.name if entity else entity_id
+
+    def claims_about(self, entity_id: str) -> list[Claim]:
+        return [c for c in self.claims.values() if entity_id in c.about]
