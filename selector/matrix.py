@@ -1,0 +1,248 @@
+"""Knowledge + preferences -> decision matrix: alternatives x criteria, every cell pointing at its evidence.
+
+A cell is filled only by claims whose metric is the criterion's and whose conditions agree with the criterion's,
+so numbers measured under different conditions never share a column. Missing cells stay explicit until the
+chosen missing-value policy deals with them, and every imputed cell is listed.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from selector.models import Claim, Criterion, KnowledgeBase
+from selector.preferences import Preferences, PreferenceError
+
+_TIER_ORDER = {"measured": 0, "claimed": 1, "assessed": 2}
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One value of the matrix and where it came from."""
+
+    alternative: str
+    criterion: str
+    value: float | None
+    evidence: tuple[str, ...]
+    tier: str | None = None
+    flagged: bool = False
+    imputed: bool = False
+    note: str = ""
+
+    def to_dict(self) -> dict:
+        return {
+            "alternative": self.alternative,
+            "criterion": self.criterion,
+            "value": self.value,
+            "evidence": list(self.evidence),
+            "tier": self.tier,
+            "flagged": self.flagged,
+            "imputed": self.imputed,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    """An alternative or criterion left out of the ranking, and why."""
+
+    id: str
+    reason: str
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class DecisionMatrix:
+    """The matrix a method scores, with its evidence, weights and everything that was left out or filled in."""
+
+    group: str
+    alternatives: tuple[str, ...]
+    criteria: tuple[str, ...]
+    objectives: tuple[str, ...]
+    dimension_of: tuple[str, ...]
+    cells: tuple[tuple[Cell, ...], ...]
+    weights: np.ndarray  # effective column weights, summing to 1
+    dimension_weights: dict[str, float]  # normalised, after redistribution
+    sub_weights: np.ndarray  # relative weight of each column inside its dimension
+    scales: np.ndarray  # n x 2 plausible range per criterion (for sampling missing cells)
+    missing_policy: str
+    excluded_alternatives: tuple[Exclusion, ...] = ()
+    excluded_criteria: tuple[Exclusion, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def values(self) -> np.ndarray:
+        return np.array([[c.value for c in row] for row in self.cells], dtype=float)
+
+    @property
+    def imputed_cells(self) -> list[Cell]:
+        return [c for row in self.cells for c in row if c.imputed]
+
+    @property
+    def missing_mask(self) -> np.ndarray:
+        """True where the value was imputed (no evidence of its own)."""
+        return np.array([[c.imputed for c in row] for row in self.cells], dtype=bool)
+
+    def evidence_ids(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for row in self.cells:
+            for cell in row:
+                for claim_id in cell.evidence:
+                    seen[claim_id] = None
+        return list(seen)
+
+
+def _conditions_match(criterion: Criterion, claim: Claim) -> bool:
+    wanted = criterion.conditions.model_dump(exclude_none=True)
+    have = claim.conditions.model_dump()
+    return all(str(have.get(k) or "").strip().lower() == str(v).strip().lower() for k, v in wanted.items())
+
+
+def claims_for_cell(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_flagged: bool = True) -> list[Claim]:
+    """The claims that may fill (entity, criterion), best tier first; overridden claims are left out."""
+    overridden = {c.overrides for c in kb.claims.values() if c.overrides}
+    found = [
+        c
+        for c in kb.claims.values()
+        if c.metric == criterion.metric
+        and c.value is not None
+        and c.subject_id == entity_id
+        and c.id not in overridden
+        and (use_flagged or not c.flags)
+        and _conditions_match(criterion, c)
+    ]
+    return sorted(found, key=lambda c: (_TIER_ORDER[c.tier], c.id))
+
+
+def _cell(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_flagged: bool) -> Cell:
+    claims = claims_for_cell(kb, criterion, entity_id, use_flagged)
+    if not claims:
+        return Cell(entity_id, criterion.id, None, ())
+    best_tier = claims[0].tier
+    used = [c for c in claims if c.tier == best_tier]
+    value = statistics.median(c.value for c in used)
+    note = f"median of {len(used)} {best_tier} claims" if len(used) > 1 else ""
+    if len(claims) > len(used):
+        note = (note + "; " if note else "") + f"{len(claims) - len(used)} lower-tier claim(s) not used"
+    return Cell(
+        entity_id,
+        criterion.id,
+        float(value),
+        tuple(c.id for c in used),
+        tier=best_tier,
+        flagged=any(c.flags for c in used),
+        note=note,
+    )
+
+
+def _impute(column: list[Cell], criterion: Criterion, policy: str) -> list[Cell]:
+    known = [c.value for c in column if c.value is not None]
+    if policy == "impute-median":
+        fill, how = statistics.median(known), "column median"
+    else:
+        fill = min(known) if criterion.objective == "max" else max(known)
+        how = "column worst"
+    return [
+        c
+        if c.value is not None
+        else Cell(c.alternative, c.criterion, float(fill), (), imputed=True, note=f"no evidence; imputed {how}")
+        for c in column
+    ]
+
+
+def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
+    """Build the decision matrix of ``prefs.group`` under ``prefs``'s weights and missing-value policy.
+
+    Raises
+    ------
+    PreferenceError
+        When the preferences do not fit the knowledge, or too little is left to rank.
+    """
+    prefs.check(kb)
+    group = kb.groups[prefs.group]
+    dim_weights = prefs.resolved_dimension_weights(kb)
+    sub = prefs.resolved_criterion_weights(kb)
+    alternatives = list(group.members)
+    criteria = [kb.criteria[gc.criterion] for gc in group.criteria]
+    grid = {a: {c.id: _cell(kb, c, a, prefs.use_flagged) for c in criteria} for a in alternatives}
+    excluded_alts: list[Exclusion] = []
+    excluded_crits: list[Exclusion] = []
+    notes: list[str] = []
+
+    for crit in list(criteria):
+        have = [a for a in alternatives if grid[a][crit.id].value is not None]
+        if not have:
+            criteria.remove(crit)
+            excluded_crits.append(Exclusion(crit.id, "no alternative of the group has evidence for it"))
+        elif sub[crit.id] == 0:
+            criteria.remove(crit)
+            excluded_crits.append(Exclusion(crit.id, "its weight is zero"))
+
+    if prefs.missing == "exclude-criterion":
+        for crit in list(criteria):
+            lacking = [a for a in alternatives if grid[a][crit.id].value is None]
+            if lacking:
+                criteria.remove(crit)
+                excluded_crits.append(Exclusion(crit.id, f"missing for {', '.join(lacking)}"))
+    elif prefs.missing == "exclude-alternative":
+        for alt in list(alternatives):
+            lacking = [c.id for c in criteria if grid[alt][c.id].value is None]
+            if lacking:
+                alternatives.remove(alt)
+                excluded_alts.append(Exclusion(alt, f"no evidence for {', '.join(lacking)}"))
+    if not criteria:
+        raise PreferenceError(
+            f"no criterion of group `{group.id}` is left to rank on under policy `{prefs.missing}`; "
+            "choose another missing-value policy or give a criterion a positive weight"
+        )
+    if len(alternatives) < 1:
+        raise PreferenceError(
+            f"no alternative of group `{group.id}` has evidence for every criterion; "
+            "choose the policy impute-worst or impute-median"
+        )
+
+    columns = {c.id: _impute([grid[a][c.id] for a in alternatives], c, prefs.missing) for c in criteria}
+    cells = tuple(tuple(columns[c.id][i] for c in criteria) for i in range(len(alternatives)))
+
+    # Dimensions without a remaining criterion cannot carry weight; their share goes to the others in proportion.
+    present = {c.dimension for c in criteria}
+    live = {d: w for d, w in dim_weights.items() if d in present}
+    if not any(w > 0 for w in live.values()):
+        raise PreferenceError(
+            "every dimension with criteria left in this group has weight zero; raise one of "
+            + ", ".join(sorted(present))
+        )
+    for d, w in dim_weights.items():
+        if d not in present and w > 0:
+            notes.append(f"dimension `{d}` has no criterion in this group; its weight was shared out proportionally")
+    total = sum(live.values())
+    dim_norm = {d: w / total for d, w in live.items()}
+    sub_arr = np.array([sub[c.id] for c in criteria], dtype=float)
+    weights = np.zeros(len(criteria))
+    for d in present:
+        idx = [i for i, c in enumerate(criteria) if c.dimension == d]
+        inside = sub_arr[idx].sum()
+        if inside > 0:
+            weights[idx] = dim_norm[d] * sub_arr[idx] / inside
+    weights = weights / weights.sum()
+
+    return DecisionMatrix(
+        group=group.id,
+        alternatives=tuple(alternatives),
+        criteria=tuple(c.id for c in criteria),
+        objectives=tuple(c.objective for c in criteria),
+        dimension_of=tuple(c.dimension for c in criteria),
+        cells=cells,
+        weights=weights,
+        dimension_weights=dim_norm,
+        sub_weights=sub_arr,
+        scales=np.array([c.scale or (np.nan, np.nan) for c in criteria], dtype=float),
+        missing_policy=prefs.missing,
+        excluded_alternatives=tuple(excluded_alts),
+        excluded_criteria=tuple(excluded_crits),
+        notes=tuple(notes),
+    )

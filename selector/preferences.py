@@ -1,0 +1,169 @@
+"""A user's preferences: group, scenario answers, weights, method, scaler and missing-value policy, and their URL form."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from selector.models import Id, KnowledgeBase
+
+MissingPolicy = Literal["impute-worst", "impute-median", "exclude-criterion", "exclude-alternative"]
+MISSING_POLICIES: tuple[str, ...] = MissingPolicy.__args__
+DEFAULT_MISSING: MissingPolicy = "impute-worst"
+MISSING_HELP = {
+    "impute-worst": "a missing cell gets the column's worst value: no credit without evidence (default)",
+    "impute-median": "a missing cell gets the column's median: neutral, neither rewarded nor punished",
+    "exclude-criterion": "criteria with any missing cell are dropped for this group",
+    "exclude-alternative": "alternatives with any missing cell are dropped from the ranking",
+}
+DEFAULT_METHOD = "wsm"
+
+
+class PreferenceError(ValueError):
+    """A preference that cannot be used, with what to fix."""
+
+
+def _finite_non_negative(weights: Mapping[str, float], what: str) -> dict[str, float]:
+    clean = {}
+    for key, value in weights.items():
+        if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
+            raise PreferenceError(f"{what} weight `{key}` must be a finite number, got {value!r}")
+        if value < 0:
+            raise PreferenceError(f"{what} weight `{key}` is negative ({value}); weights must be >= 0")
+        clean[key] = float(value)
+    return clean
+
+
+class Preferences(BaseModel):
+    """Everything that decides a ranking besides the knowledge itself. Empty mappings mean "use the defaults"."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    group: Id
+    answers: dict[Id, Id] = Field(default_factory=dict)
+    dimension_weights: dict[Id, float] = Field(default_factory=dict)
+    criterion_weights: dict[Id, float] = Field(default_factory=dict)
+    method: Id = DEFAULT_METHOD
+    scaler: Id | None = None
+    missing: MissingPolicy = DEFAULT_MISSING
+    use_flagged: bool = True
+
+    @field_validator("dimension_weights", "criterion_weights")
+    @classmethod
+    def _weights(cls, v: dict[str, float]) -> dict[str, float]:
+        return _finite_non_negative(v, "the")
+
+    def resolved_dimension_weights(self, kb: KnowledgeBase) -> dict[str, float]:
+        """Dimension weights with defaults filled in, in knowledge order; unknown dimensions refused."""
+        unknown = set(self.dimension_weights) - set(kb.dimensions)
+        if unknown:
+            raise PreferenceError(
+                f"unknown dimension(s) {', '.join(sorted(unknown))}; known: {', '.join(kb.dimensions)}"
+            )
+        weights = {d: self.dimension_weights.get(d, dim.weight) for d, dim in kb.dimensions.items()}
+        if not any(w > 0 for w in weights.values()):
+            raise PreferenceError("all dimension weights are zero; give at least one dimension a positive weight")
+        return weights
+
+    def resolved_criterion_weights(self, kb: KnowledgeBase) -> dict[str, float]:
+        """Sub-criterion weights of the group with defaults filled in."""
+        group = kb.groups[self.group]
+        defaults = {gc.criterion: gc.weight for gc in group.criteria}
+        unknown = set(self.criterion_weights) - set(defaults)
+        if unknown:
+            raise PreferenceError(
+                f"criterion weight(s) for {', '.join(sorted(unknown))} not in group `{self.group}`; "
+                f"its criteria: {', '.join(defaults)}"
+            )
+        return {c: self.criterion_weights.get(c, w) for c, w in defaults.items()}
+
+    def check(self, kb: KnowledgeBase) -> Preferences:
+        """Raise :class:`PreferenceError` unless every id refers to the knowledge base; return self."""
+        if self.group not in kb.groups:
+            raise PreferenceError(f"unknown group `{self.group}`; known groups: {', '.join(kb.groups)}")
+        for question_id, answer in self.answers.items():
+            question = kb.questions.get(question_id)
+            if question is None:
+                raise PreferenceError(f"unknown question `{question_id}`; questions: {', '.join(kb.questions)}")
+            options = [o.id for o in question.options]
+            if answer not in options:
+                raise PreferenceError(
+                    f"`{answer}` is not an answer to `{question_id}`; choose one of: {', '.join(options)}"
+                )
+        self.resolved_dimension_weights(kb)
+        self.resolved_criterion_weights(kb)
+        return self
+
+
+def parse_pairs(text: str | None, what: str) -> dict[str, str]:
+    """Parse ``a=1,b=2`` (command line and URL form) into a dict, with a clear error for a malformed pair."""
+    result: dict[str, str] = {}
+    for part in (text or "").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise PreferenceError(f"{what}: `{part}` is not of the form key=value")
+        result[key.strip()] = value.strip()
+    return result
+
+
+def parse_weights(text: str | None, what: str) -> dict[str, float]:
+    """Parse ``performance=40,cost=25`` into floats."""
+    weights = {}
+    for key, value in parse_pairs(text, what).items():
+        try:
+            weights[key] = float(value)
+        except ValueError:
+            raise PreferenceError(f"{what}: weight `{key}={value}` is not a number") from None
+    return _finite_non_negative(weights, what)
+
+
+def _format_number(value: float) -> str:
+    return f"{value:g}"
+
+
+def to_query(prefs: Preferences) -> dict[str, str]:
+    """The preferences as URL query parameters (only what differs from the defaults, so links stay short)."""
+    query = {"group": prefs.group}
+    if prefs.answers:
+        query["answers"] = ",".join(f"{k}={v}" for k, v in sorted(prefs.answers.items()))
+    if prefs.dimension_weights:
+        query["w"] = ",".join(f"{k}={_format_number(v)}" for k, v in sorted(prefs.dimension_weights.items()))
+    if prefs.criterion_weights:
+        query["cw"] = ",".join(f"{k}={_format_number(v)}" for k, v in sorted(prefs.criterion_weights.items()))
+    if prefs.method != DEFAULT_METHOD:
+        query["method"] = prefs.method
+    if prefs.scaler:
+        query["scaler"] = prefs.scaler
+    if prefs.missing != DEFAULT_MISSING:
+        query["missing"] = prefs.missing
+    if not prefs.use_flagged:
+        query["flagged"] = "exclude"
+    return query
+
+
+def from_query(query: Mapping[str, str], default_group: str) -> Preferences:
+    """Rebuild preferences from URL query parameters; raises :class:`PreferenceError` on malformed values."""
+    missing = query.get("missing", DEFAULT_MISSING)
+    if missing not in MISSING_POLICIES:
+        raise PreferenceError(f"missing-value policy `{missing}` unknown; use one of {', '.join(MISSING_POLICIES)}")
+    try:
+        return Preferences(
+            group=query.get("group", default_group),
+            answers=parse_pairs(query.get("answers"), "answers"),
+            dimension_weights=parse_weights(query.get("w"), "dimension weights"),
+            criterion_weights=parse_weights(query.get("cw"), "criterion weights"),
+            method=query.get("method", DEFAULT_METHOD),
+            scaler=query.get("scaler") or None,
+            missing=missing,
+            use_flagged=query.get("flagged", "include") != "exclude",
+        )
+    except ValueError as exc:
+        if isinstance(exc, PreferenceError):
+            raise
+        raise PreferenceError(f"the link's parameters are not valid: {exc}") from None

@@ -1,0 +1,128 @@
+"""A recommendation: the decision-tree shortlist combined with the MCDA ranking of one group, explained."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from selector import decision_tree, matrix, scoring
+from selector.models import KnowledgeBase
+from selector.preferences import Preferences
+
+
+@dataclass(frozen=True)
+class RankedAlternative:
+    id: str
+    name: str
+    rank: int
+    score: float
+    shortlisted: bool
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "rank": self.rank,
+            "score": self.score,
+            "shortlisted": self.shortlisted,
+        }
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """Everything a screen, the command line or a report needs to show one ranking and defend it."""
+
+    prefs: Preferences
+    matrix: matrix.DecisionMatrix
+    result: scoring.ScoreResult
+    path: decision_tree.DecisionPath
+    ranking: tuple[RankedAlternative, ...]
+    recommended: str  # the best-ranked shortlisted alternative, else the leader
+    why: str
+    data_hash: str
+
+    @property
+    def leader(self) -> RankedAlternative:
+        return self.ranking[0]
+
+    def to_dict(self) -> dict:
+        m = self.matrix
+        return {
+            "group": m.group,
+            "method": self.result.method,
+            "scaler": self.result.scaler,
+            "missing_policy": m.missing_policy,
+            "use_flagged": self.prefs.use_flagged,
+            "dimension_weights": m.dimension_weights,
+            "criteria": [
+                {"id": c, "objective": o, "dimension": d, "weight": float(w)}
+                for c, o, d, w in zip(m.criteria, m.objectives, m.dimension_of, m.weights, strict=True)
+            ],
+            "ranking": [r.to_dict() for r in self.ranking],
+            "recommended": self.recommended,
+            "why": self.why,
+            "cells": [c.to_dict() for row in m.cells for c in row],
+            "contributions": None if self.result.contributions is None else self.result.contributions.tolist(),
+            "imputed_cells": [c.to_dict() for c in m.imputed_cells],
+            "excluded_alternatives": [e.to_dict() for e in m.excluded_alternatives],
+            "excluded_criteria": [e.to_dict() for e in m.excluded_criteria],
+            "notes": list(m.notes),
+            "decision_path": self.path.to_dict(),
+            "data_hash": self.data_hash,
+        }
+
+
+def criterion_advantages(rec_matrix: matrix.DecisionMatrix, result: scoring.ScoreResult, a: int, b: int) -> np.ndarray:
+    """How much each criterion favours alternative `a` over `b`: weighted normalised difference per column."""
+    if result.contributions is not None:
+        return result.contributions[a] - result.contributions[b]
+    return (result.normalised[a] - result.normalised[b]) * rec_matrix.weights
+
+
+def explain(kb: KnowledgeBase, m: matrix.DecisionMatrix, result: scoring.ScoreResult) -> str:
+    """One sentence saying why the leader leads the runner-up."""
+    order = np.argsort(result.ranks, kind="stable")
+    leader = m.alternatives[order[0]]
+    if len(order) < 2:
+        return f"{kb.entity_name(leader)} is the only alternative left to rank."
+    runner = order[1]
+    if result.ranks[order[0]] == result.ranks[runner]:
+        return f"{kb.entity_name(leader)} and {kb.entity_name(m.alternatives[runner])} tie for first place."
+    adv = criterion_advantages(m, result, order[0], runner)
+    best = [i for i in np.argsort(-adv) if adv[i] > 0][:2]
+    worst = [i for i in np.argsort(adv) if adv[i] < 0][:1]
+    names = " and ".join(kb.criteria[m.criteria[i]].name_en for i in best) or "no single criterion"
+    sentence = f"{kb.entity_name(leader)} leads {kb.entity_name(m.alternatives[runner])} mainly on {names}"
+    if worst:
+        sentence += f", despite trailing on {kb.criteria[m.criteria[worst[0]]].name_en}"
+    return sentence + "."
+
+
+def recommend(kb: KnowledgeBase, prefs: Preferences) -> Recommendation:
+    """Rank ``prefs.group`` and combine it with the decision-tree shortlist for ``prefs.answers``."""
+    m = matrix.build(kb, prefs)
+    path = decision_tree.evaluate(kb, prefs.answers)
+    result = scoring.score(
+        m.values,
+        m.objectives,
+        m.weights,
+        method=prefs.method,
+        scaler=prefs.scaler,
+        alternatives=m.alternatives,
+        criteria=m.criteria,
+    )
+    shortlist = set(path.shortlisted(m.group))
+    order = sorted(range(len(m.alternatives)), key=lambda i: (result.ranks[i], m.alternatives[i]))
+    ranking = tuple(
+        RankedAlternative(
+            id=m.alternatives[i],
+            name=kb.entity_name(m.alternatives[i]),
+            rank=int(result.ranks[i]),
+            score=float(result.scores[i]),
+            shortlisted=m.alternatives[i] in shortlist,
+        )
+        for i in order
+    )
+    preferred = next((r.id for r in ranking if r.shortlisted), ranking[0].id)
+    return Recommendation(prefs, m, result, path, ranking, preferred, explain(kb, m, result), kb.data_hash)
