@@ -19,6 +19,7 @@ from selector.models import SECTIONS, Claim, KnowledgeBase, KnowledgeFile
 from selector.yamlio import MAX_BYTES, Issue, Parsed, parse_yaml
 
 DEFAULT_KNOWLEDGE = Path(__file__).resolve().parent.parent / "knowledge"
+_SINGULAR = {"entities": "entity", "criteria": "criterion"}
 
 
 class KnowledgeError(Exception):
@@ -112,7 +113,7 @@ class _Checker:
                 seen = self.by_id[section].get(record.id)
                 if seen is not None:
                     first = seen[1].name + ":" + str(_line(seen[1], section, seen[2]))
-                    self.error(loaded, section, index, record.id, f"duplicate {section[:-1]} id (first at {first})")
+                    self.error(loaded, section, index, record.id, f"duplicate {_SINGULAR.get(section, section[:-1])} id (first at {first})")
                 else:
                     self.by_id[section][record.id] = (record, loaded, index)
 

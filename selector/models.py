@@ -59,7 +59,8 @@ class Source(Record):
 
     id: Id
     kind: SourceKind = "article"
-    file: str | None = None
+    # A bare file name inside knowledge/sources/: no directories, so a source cannot point outside the knowledge.
+    file: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*\.txt$", max_length=120)] | None = None
     title_zh: Text | None = None
     title_en: Text
     language: Literal["zh", "en"] = "zh"

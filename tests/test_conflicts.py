@@ -1,0 +1,73 @@
+"""Conflict detection over claims: disagreement, corroboration, derived checks and non-comparable settings."""
+
+from __future__ import annotations
+
+import pytest
+
+from selector import conflicts, knowledge
+from selector.knowledge import Upload
+
+
+def _user_claims(*claims: str) -> Upload:
+    body = "\n".join(claims)
+    return Upload("extra.yaml", f"sources:\n  - {{id: user-t, kind: user, title_en: T}}\nclaims:\n{body}\n".encode())
+
+
+def _claim(cid: str, value: float, subject: str = "tensorrt", metric: str = "throughput", unit: str = "img/s") -> str:
+    return (
+        f"  - {{id: {cid}, source: user-t, tier: measured, kind: benchmark, text_en: x, about: [{subject}], "
+        f"metric: {metric}, value: {value}, unit: {unit}, "
+        "conditions: {workload: resnet-50 image classification, hardware: a100, task: inference}}"
+    )
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    return conflicts.detect(knowledge.load())
+
+
+def test_article_004_throughput_gain_agrees_with_its_own_table(bundled):
+    found = [c for c in bundled if "c004-tensorrt-throughput-gain" in c.claims]
+    assert len(found) == 1
+    assert found[0].kind == "derived-agreement"
+    assert "c004-bench-pytorch-throughput" in found[0].claims
+
+
+def test_jax_speedups_on_different_hardware_are_not_comparable(bundled):
+    found = [c for c in bundled if c.subject == "jax" and c.kind == "not-comparable"]
+    assert found and {"c000-jax-v100-throughput", "c003-jax-tpu-speedup"} <= set(found[0].claims)
+
+
+def test_disagreeing_comparable_claims_are_reported():
+    kb = knowledge.load(extra=[_user_claims(_claim("u-trt", 4000))])
+    found = [c for c in conflicts.detect(kb) if c.kind == "disagreement"]
+    assert len(found) == 1
+    assert set(found[0].claims) == {"u-trt", "c004-bench-tensorrt-throughput"}
+    assert "disagree by 20%" in found[0].message
+    assert found[0].is_problem
+
+
+def test_close_values_corroborate():
+    kb = knowledge.load(extra=[_user_claims(_claim("u-trt", 3250))])
+    kinds = {c.kind for c in conflicts.detect(kb) if "u-trt" in c.claims}
+    assert kinds == {"corroboration"}
+
+
+def test_a_relative_claim_far_from_the_absolute_figures_is_a_mismatch():
+    gain = (
+        "  - {id: u-gain, source: user-t, tier: measured, kind: speedup, text_en: x, about: [onnxruntime], "
+        "metric: speedup, value: 2.0, unit: x, conditions: {workload: resnet-50 image classification, "
+        "hardware: a100, task: inference, baseline_entity: pytorch}}"
+    )
+    kb = knowledge.load(extra=[_user_claims(gain)])
+    found = [c for c in conflicts.detect(kb) if "u-gain" in c.claims and c.kind.startswith("derived")]
+    assert [c.kind for c in found] == ["derived-mismatch"]
+    # 2500 / 2800 = 0.893x, nowhere near the stated 2x
+    assert "0.893x" in found[0].message
+
+
+def test_problems_are_listed_first():
+    kb = knowledge.load(extra=[_user_claims(_claim("u-trt", 4000))])
+    found = conflicts.detect(kb)
+    assert found[0].is_problem
+    assert all(not c.is_problem for c in found[1:])

@@ -1,0 +1,152 @@
+"""The decision matrix: cells come only from comparable evidence, weights are hierarchical, gaps are explicit."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from selector import knowledge, matrix
+from selector.knowledge import Upload
+from selector.preferences import PreferenceError, Preferences
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return knowledge.load()
+
+
+def _cell(m: matrix.DecisionMatrix, alt: str, crit: str) -> matrix.Cell:
+    return m.cells[m.alternatives.index(alt)][m.criteria.index(crit)]
+
+
+def test_benchmark_cells_cite_the_table_of_article_004(kb):
+    m = matrix.build(kb, Preferences(group="gpu-inference-runtimes"))
+    cell = _cell(m, "tensorrt", "throughput-resnet50-a100")
+    assert cell.evidence == ("c004-bench-tensorrt-throughput",)
+    assert cell.value == kb.claims["c004-bench-tensorrt-throughput"].value
+    assert not cell.imputed
+
+
+def test_values_under_other_conditions_never_enter_a_column(kb):
+    # ONNX Runtime also has a BERT-base latency (article 000); only the ResNet-50/A100 figure may fill the column.
+    m = matrix.build(kb, Preferences(group="gpu-inference-runtimes"))
+    cell = _cell(m, "onnxruntime", "latency-resnet50-a100")
+    assert cell.evidence == ("c004-bench-onnxruntime-latency",)
+    for row in m.cells:
+        for c in row:
+            crit = kb.criteria[c.criterion]
+            for claim_id in c.evidence:
+                claim = kb.claims[claim_id]
+                assert claim.metric == crit.metric
+                for key, wanted in crit.conditions.model_dump(exclude_none=True).items():
+                    assert str(getattr(claim.conditions, key)).lower() == str(wanted).lower()
+
+
+def test_hierarchical_weights_multiply_dimension_and_sub_weights(kb):
+    m = matrix.build(kb, Preferences(group="training-frameworks"))
+    assert m.weights.sum() == pytest.approx(1.0)
+    dims = {"performance": 0.40, "cost": 0.25, "ecosystem": 0.20, "risk": 0.15}
+    group = kb.groups["training-frameworks"]
+    sub = {gc.criterion: gc.weight for gc in group.criteria}
+    for crit, dim, weight in zip(m.criteria, m.dimension_of, m.weights, strict=True):
+        inside = sum(w for c, w in sub.items() if kb.criteria[c].dimension == dim)
+        assert weight == pytest.approx(dims[dim] * sub[crit] / inside)
+
+
+def test_weights_are_normalised_so_scale_does_not_matter(kb):
+    a = matrix.build(kb, Preferences(group="edge-accelerators", dimension_weights={"cost": 50}))
+    b = matrix.build(
+        kb,
+        Preferences(
+            group="edge-accelerators", dimension_weights={"performance": 4, "cost": 5, "ecosystem": 2, "risk": 1.5}
+        ),
+    )
+    assert np.allclose(a.weights, b.weights)
+
+
+def test_missing_cells_are_imputed_worst_by_default_and_listed(kb):
+    m = matrix.build(kb, Preferences(group="training-frameworks"))
+    imputed = {(c.alternative, c.criterion) for c in m.imputed_cells}
+    assert ("mindspore", "stars-debugging") in imputed
+    col = m.criteria.index("stars-debugging")
+    known = [c.value for row in m.cells for c in [row[col]] if not c.imputed]
+    assert _cell(m, "mindspore", "stars-debugging").value == min(known)
+    assert all(c.evidence == () and "imputed" in c.note for c in m.imputed_cells)
+
+
+def test_worst_for_a_cost_criterion_is_the_maximum(kb):
+    m = matrix.build(kb, Preferences(group="edge-accelerators"))
+    col = m.criteria.index("power-w")
+    known = [row[col].value for row in m.cells if not row[col].imputed]
+    assert all(row[col].value == max(known) for row in m.cells if row[col].imputed)
+
+
+def test_median_policy(kb):
+    m = matrix.build(kb, Preferences(group="datacenter-accelerators", missing="impute-median"))
+    col = m.criteria.index("memory-capacity")
+    known = sorted(row[col].value for row in m.cells if not row[col].imputed)
+    assert all(row[col].value == pytest.approx(float(np.median(known))) for row in m.cells if row[col].imputed)
+
+
+def test_exclude_criterion_policy_drops_incomplete_columns(kb):
+    m = matrix.build(kb, Preferences(group="training-frameworks", missing="exclude-criterion"))
+    assert "stars-debugging" not in m.criteria
+    assert any(e.id == "stars-debugging" and "mindspore" in e.reason for e in m.excluded_criteria)
+    assert not m.imputed_cells
+
+
+def test_exclude_alternative_policy_drops_incomplete_rows(kb):
+    m = matrix.build(kb, Preferences(group="training-frameworks", missing="exclude-alternative"))
+    assert "mindspore" not in m.alternatives
+    assert any(e.id == "mindspore" for e in m.excluded_alternatives)
+    assert not m.imputed_cells
+
+
+def test_zero_weight_criterion_is_left_out_with_a_reason(kb):
+    m = matrix.build(kb, Preferences(group="edge-accelerators", criterion_weights={"power-w": 0}))
+    assert "power-w" not in m.criteria
+    assert any(e.id == "power-w" and "zero" in e.reason for e in m.excluded_criteria)
+    # cost has no criterion left: its weight is shared out and said so.
+    assert "cost" not in m.dimension_weights
+    assert any("cost" in note for note in m.notes)
+
+
+def test_a_dimension_left_without_weight_is_refused(kb):
+    prefs = Preferences(
+        group="edge-accelerators",
+        dimension_weights={"performance": 0, "ecosystem": 0, "risk": 0, "cost": 10},
+        criterion_weights={"power-w": 0},
+    )
+    with pytest.raises(PreferenceError, match="weight zero"):
+        matrix.build(kb, prefs)
+
+
+def test_excluding_flagged_claims_empties_their_cells(kb):
+    with_flags = matrix.build(kb, Preferences(group="edge-accelerators"))
+    assert _cell(with_flags, "jetson-orin", "tops-int8").flagged
+    without = matrix.build(kb, Preferences(group="edge-accelerators", use_flagged=False))
+    assert _cell(without, "jetson-orin", "tops-int8").imputed
+
+
+def test_a_user_override_replaces_the_article_value(tmp_path):
+    extra = b"""
+sources:
+  - {id: user-lab, kind: user, title_en: Our lab}
+claims:
+  - id: u-orin-tops
+    source: user-lab
+    tier: measured
+    kind: benchmark
+    text_en: We measured 275 TOPS.
+    about: [jetson-orin]
+    metric: tops_int8
+    value: 275
+    unit: TOPS
+    overrides: c004-orin-tops
+"""
+    kb = knowledge.load(extra=[Upload("mine.yaml", extra)])
+    m = matrix.build(kb, Preferences(group="edge-accelerators"))
+    cell = _cell(m, "jetson-orin", "tops-int8")
+    assert cell.value == 275
+    assert cell.evidence == ("u-orin-tops",)
+    assert cell.tier == "measured"

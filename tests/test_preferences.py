@@ -1,0 +1,103 @@
+"""Preferences: weight parsing and checking, defaults, and the URL round trip."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from selector import knowledge
+from selector.preferences import (
+    MISSING_POLICIES,
+    PreferenceError,
+    Preferences,
+    from_query,
+    parse_pairs,
+    parse_weights,
+    to_query,
+)
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return knowledge.load()
+
+
+def test_default_dimension_weights_come_from_the_knowledge(kb):
+    weights = Preferences(group="training-frameworks").resolved_dimension_weights(kb)
+    assert weights == {"performance": 40, "cost": 25, "ecosystem": 20, "risk": 15}
+
+
+@pytest.mark.parametrize(
+    ("weights", "fragment"),
+    [
+        ({"cost": -1}, "negative"),
+        ({"cost": math.nan}, "finite"),
+        ({"cost": math.inf}, "finite"),
+    ],
+)
+def test_bad_weights_are_refused(weights, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        Preferences(group="training-frameworks", dimension_weights=weights)
+
+
+def test_all_zero_weights_are_refused(kb):
+    zero = {d: 0 for d in kb.dimensions}
+    with pytest.raises(PreferenceError, match="all dimension weights are zero"):
+        Preferences(group="training-frameworks", dimension_weights=zero).check(kb)
+
+
+def test_unknown_ids_are_refused_with_the_known_ones(kb):
+    with pytest.raises(PreferenceError, match="known groups"):
+        Preferences(group="nope").check(kb)
+    with pytest.raises(PreferenceError, match="unknown dimension"):
+        Preferences(group="training-frameworks", dimension_weights={"speed": 1}).check(kb)
+    with pytest.raises(PreferenceError, match="not in group"):
+        Preferences(group="training-frameworks", criterion_weights={"power-w": 1}).check(kb)
+
+
+def test_parse_pairs_and_weights():
+    assert parse_pairs("a=1, b = x ,", "t") == {"a": "1", "b": "x"}
+    assert parse_weights("performance=40,cost=25.5", "w") == {"performance": 40.0, "cost": 25.5}
+    with pytest.raises(PreferenceError, match="not of the form key=value"):
+        parse_pairs("a", "t")
+    with pytest.raises(PreferenceError, match="is not a number"):
+        parse_weights("cost=lots", "w")
+    with pytest.raises(PreferenceError, match="negative"):
+        parse_weights("cost=-3", "w")
+
+
+def test_defaults_give_a_short_link():
+    assert to_query(Preferences(group="training-frameworks")) == {"group": "training-frameworks"}
+
+
+_ids = st.sampled_from(["performance", "cost", "ecosystem", "risk"])
+_weights = st.dictionaries(_ids, st.integers(0, 100).map(float), max_size=4)
+
+
+@given(
+    dims=_weights,
+    method=st.sampled_from(["wsm", "wpm", "topsis"]),
+    missing=st.sampled_from(MISSING_POLICIES),
+    flagged=st.booleans(),
+    goal=st.sampled_from([None, "research", "domestic"]),
+)
+def test_url_round_trip(dims, method, missing, flagged, goal):
+    prefs = Preferences(
+        group="edge-accelerators",
+        answers={"goal": goal} if goal else {},
+        dimension_weights=dims,
+        method=method,
+        missing=missing,
+        use_flagged=flagged,
+    )
+    assert from_query(to_query(prefs), default_group="x") == prefs
+
+
+def test_malformed_link_is_a_clear_error():
+    with pytest.raises(PreferenceError, match="missing-value policy"):
+        from_query({"group": "g", "missing": "guess"}, default_group="g")
+    with pytest.raises(PreferenceError, match="not a number"):
+        from_query({"group": "g", "w": "cost=abc"}, default_group="g")
