@@ -133,6 +133,10 @@ def _derived(kb: KnowledgeBase) -> list[Conflict]:
     return found
 
 
+def _describe(claim: Claim) -> str:
+    return ", ".join(f"{k}: {v}" for k, v in claim.conditions.key()) or "no conditions"
+
+
 def _not_comparable(kb: KnowledgeBase) -> list[Conflict]:
     by_subject: dict[tuple, list[Claim]] = defaultdict(list)
     for claim in _numeric(kb):
@@ -148,10 +152,7 @@ def _not_comparable(kb: KnowledgeBase) -> list[Conflict]:
         # A before/after pair of one optimisation is one story, not two settings to confuse.
         if all((c.conditions.scenario or "").startswith(("before", "after", "with", "without")) for c in claims):
             continue
-        listing = "; ".join(
-            f"{c.id} = {_as_ratio(c)[2]:g} {unit} ({', '.join(f'{k}: {v}' for k, v in c.conditions.key()) or 'no conditions'})"
-            for c in claims
-        )
+        listing = "; ".join(f"{c.id} = {_as_ratio(c)[2]:g} {unit} ({_describe(c)})" for c in claims)
         found.append(
             Conflict(
                 "not-comparable",

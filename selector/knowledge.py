@@ -75,7 +75,9 @@ def _read_file(name: str, raw: bytes, max_bytes: int) -> tuple[_Loaded | None, l
     if parsed is None:
         return None, issues
     if not isinstance(parsed.data, dict):
-        return None, [Issue("ERROR", name, 1, None, f"top level must be a mapping with keys among {SECTIONS}")]
+        return None, [
+            Issue("ERROR", name, parsed.line_of(()), None, f"top level must be a mapping with keys among {SECTIONS}")
+        ]
     try:
         content = KnowledgeFile.model_validate(parsed.data)
     except ValidationError as exc:
@@ -113,7 +115,13 @@ class _Checker:
                 seen = self.by_id[section].get(record.id)
                 if seen is not None:
                     first = seen[1].name + ":" + str(_line(seen[1], section, seen[2]))
-                    self.error(loaded, section, index, record.id, f"duplicate {_SINGULAR.get(section, section[:-1])} id (first at {first})")
+                    self.error(
+                        loaded,
+                        section,
+                        index,
+                        record.id,
+                        f"duplicate {_SINGULAR.get(section, section[:-1])} id (first at {first})",
+                    )
                 else:
                     self.by_id[section][record.id] = (record, loaded, index)
 

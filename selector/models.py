@@ -7,7 +7,16 @@ import re
 from types import MappingProxyType
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9_.\-]*$"
 Id = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=80)]
@@ -60,7 +69,9 @@ class Source(Record):
     id: Id
     kind: SourceKind = "article"
     # A bare file name inside knowledge/sources/: no directories, so a source cannot point outside the knowledge.
-    file: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*\.txt$", max_length=120)] | None = None
+    file: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*\.txt$", max_length=120)] | None = (
+        None
+    )
     title_zh: Text | None = None
     title_en: Text
     language: Literal["zh", "en"] = "zh"
@@ -311,12 +322,21 @@ class Question(Record):
     default: Id | None = None
 
 
+# A rule's `when` is the one mapping inside a record; the app shares the loaded knowledge between all users, so it
+# is made read-only like the knowledge base's own tables (and serialised back as a plain dict).
+ReadOnlyAnswers = Annotated[
+    dict[Id, tuple[Id, ...]],
+    AfterValidator(MappingProxyType),
+    PlainSerializer(lambda v: {k: list(t) for k, t in v.items()}, return_type=dict[str, list[str]]),
+]
+
+
 class Rule(Record):
     """If every `when` answer matches, the rule fires and shortlists `recommend` (and drops `exclude`)."""
 
     id: Id
     tree: Id
-    when: dict[Id, tuple[Id, ...]] = Field(min_length=1)
+    when: ReadOnlyAnswers = Field(min_length=1)
     recommend: tuple[Id, ...] = ()
     exclude: tuple[Id, ...] = ()
     groups: tuple[Id, ...] = ()

@@ -1,4 +1,4 @@
-"""A user's preferences: group, scenario answers, weights, method, scaler and missing-value policy, and their URL form."""
+"""A user's preferences (group, answers, weights, method, scaler, missing-value policy) and their URL form."""
 
 from __future__ import annotations
 

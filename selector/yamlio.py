@@ -15,6 +15,7 @@ import yaml
 MAX_BYTES = 2_000_000
 MAX_ALIASES = 50
 MAX_DEPTH = 24
+MAX_NODES = 200_000  # after alias expansion; the bundled files have ~1,300 each
 
 Level = Literal["ERROR", "WARNING"]
 
@@ -45,17 +46,28 @@ class _GuardedLoader(yaml.SafeLoader):
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
         self.alias_count = 0
+        self.depth = 0
 
     def compose_node(self, parent, index):  # noqa: ANN001, ANN201 - signature fixed by PyYAML
         if self.check_event(yaml.AliasEvent):
             self.alias_count += 1
             if self.alias_count > MAX_ALIASES:
-                event = self.peek_event()
-                raise yaml.YAMLError(
-                    f"line {event.start_mark.line + 1}: more than {MAX_ALIASES} aliases (*name); "
-                    "expand them or split the file"
+                raise yaml.composer.ComposerError(
+                    None,
+                    None,
+                    f"more than {MAX_ALIASES} aliases (*name); expand them or split the file",
+                    self.peek_event().start_mark,
                 )
-        return super().compose_node(parent, index)
+        # PyYAML composes recursively: refuse deep nesting here, before Python's recursion limit is reached.
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH + 1:
+                raise yaml.composer.ComposerError(
+                    None, None, f"nesting deeper than {MAX_DEPTH} levels", self.peek_event().start_mark
+                )
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
 
 
 @dataclass(frozen=True)
@@ -74,9 +86,18 @@ class Parsed:
         return None
 
 
+class _TooManyNodes(Exception):
+    """A few aliases can expand a small file into millions of nodes; the walk stops counting at MAX_NODES."""
+
+    def __init__(self, line: int) -> None:
+        self.line = line
+
+
 def _walk(node: yaml.Node, path: tuple, depth: int, lines: dict, issues: list[str]) -> None:
-    lines[path] = node.start_mark.line + 1
     line = node.start_mark.line + 1
+    if len(lines) >= MAX_NODES:
+        raise _TooManyNodes(line)
+    lines[path] = line
     if depth > MAX_DEPTH:
         issues.append(f"line {line}: nesting deeper than {MAX_DEPTH} levels")
         return
@@ -90,11 +111,18 @@ def _walk(node: yaml.Node, path: tuple, depth: int, lines: dict, issues: list[st
                     "YAML would silently keep only the last one"
                 )
             seen[key] = key_node.start_mark.line + 1
+            _check_scalar(key_node, issues)
             _walk(value_node, (*path, key), depth + 1, lines, issues)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
             _walk(item, (*path, i), depth + 1, lines, issues)
-    elif isinstance(node, yaml.ScalarNode) and node.style is None:
+    elif isinstance(node, yaml.ScalarNode):
+        _check_scalar(node, issues)
+
+
+def _check_scalar(node: yaml.Node, issues: list[str]) -> None:
+    line = node.start_mark.line + 1
+    if isinstance(node, yaml.ScalarNode) and node.style is None:
         text = node.value
         if node.tag.endswith(":bool") and _BOOL_WORDS.match(text):
             issues.append(
@@ -104,7 +132,7 @@ def _walk(node: yaml.Node, path: tuple, depth: int, lines: dict, issues: list[st
         elif node.tag.endswith(":str") and _YAML12_FLOAT.match(text):
             issues.append(
                 f"line {line}: `{text}` is read by YAML 1.1 as text, not a number; "
-                "write it with a decimal point (1.0e3) or as a plain number (1000)"
+                "write it with a decimal point and a signed exponent (1.0e+3) or as a plain number (1000)"
             )
         elif node.tag.endswith(":float") and _NON_FINITE.match(text):
             issues.append(f"line {line}: `{text}` is not a finite number; give a real value")
@@ -130,7 +158,12 @@ def parse_yaml(raw: bytes, name: str, max_bytes: int = MAX_BYTES) -> tuple[Parse
             return fail("file is empty; it should be a mapping such as `claims: [...]`")
         walk_problems: list[str] = []
         lines: dict[tuple, int] = {}
-        _walk(node, (), 0, lines, walk_problems)
+        try:
+            _walk(node, (), 0, lines, walk_problems)
+        except _TooManyNodes as exc:
+            return fail(
+                f"the data expands to more than {MAX_NODES:,} values (aliases?); write it out plainly", exc.line
+            )
         if walk_problems:
             issues = []
             for problem in walk_problems:

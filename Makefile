@@ -1,0 +1,52 @@
+# Entry points for developers and CI. Nothing here downloads at run time; only `install` fetches packages.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+VENV := .venv
+BIN := $(VENV)/bin
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.PHONY: help install run test lint format bench clean distclean
+
+help:
+	@echo "make install    system packages (as root), .venv and pinned requirements; quick when already done"
+	@echo "make run        serve the app at http://127.0.0.1:8501"
+	@echo "make test       lint, format check, knowledge validation, every test (real-browser ones included)"
+	@echo "make lint       ruff check and ruff format --check"
+	@echo "make format     apply ruff's fixes and formatting"
+	@echo "make bench      run every benchmarks/*.py"
+	@echo "make clean      remove caches and test artefacts (distclean also removes $(VENV))"
+
+install:
+	@VENV=$(VENV) bash scripts/install.sh
+
+run: install
+	$(BIN)/streamlit run app.py
+
+test: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m selector validate
+	$(BIN)/pytest  # -q comes from pyproject addopts; a second -q would hide the pass/fail count
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+# Benchmarks are scripts, run from the repository root so that `import selector` resolves.
+bench: install
+	@for script in benchmarks/*.py; do \
+		[[ -e "$$script" ]] || continue; \
+		echo "== $$script"; \
+		PYTHONPATH=$(CURDIR) $(BIN)/python "$$script"; \
+	done
+
+clean:
+	rm -rf .pytest_cache .ruff_cache .hypothesis test-artifacts out
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)

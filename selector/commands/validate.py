@@ -1,0 +1,86 @@
+"""The ``validate`` command: load and cross-check the knowledge base, print every issue and a summary."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from selector.models import KnowledgeBase
+
+NAME = "validate"
+HELP = "check the knowledge base (and optional extra files); exit 0 when valid, 2 otherwise"
+
+EXIT_INVALID = 2
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare ``--knowledge``, ``--extra`` and ``--format``."""
+    parser.add_argument(
+        "--knowledge",
+        type=Path,
+        metavar="DIR",
+        help="knowledge directory to check (default: the bundled knowledge/)",
+    )
+    parser.add_argument(
+        "--extra",
+        type=Path,
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="FILE",
+        help="additional YAML files, checked by the same rules and merged last (as an upload would be)",
+    )
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Validate and report; returns 0 when the knowledge loads without errors, 2 otherwise."""
+    from selector import knowledge
+
+    directory = args.knowledge if args.knowledge is not None else knowledge.DEFAULT_KNOWLEDGE
+    if not directory.is_dir():
+        message = f"knowledge directory {directory} does not exist or is not a directory; pass --knowledge DIR"
+        print(json.dumps({"valid": False, "error": message}) if args.format == "json" else f"ERROR {message}")
+        return EXIT_INVALID
+    kb, issues = knowledge.collect(directory, extra=args.extra)
+    errors = sum(1 for i in issues if i.level == "ERROR")
+    warnings = len(issues) - errors
+    counts = None
+    if kb is not None:
+        counts = {
+            section: len(getattr(kb, section))
+            for section in ("sources", "entities", "claims", "dimensions", "criteria", "groups", "questions", "rules")
+        }
+        counts["flagged"] = sum(1 for claim in kb.claims.values() if claim.flagged)
+    if args.format == "json":
+        report = {
+            "valid": kb is not None,
+            "errors": errors,
+            "warnings": warnings,
+            "counts": counts,
+            "data_hash": kb.data_hash if kb is not None else None,
+            "issues": [
+                {"level": i.level, "file": i.file, "line": i.line, "record": i.record, "message": i.message}
+                for i in issues
+            ],
+        }
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+    else:
+        for issue in issues:
+            print(issue)
+        print(_summary(kb, counts, errors, warnings))
+    return 0 if kb is not None else EXIT_INVALID
+
+
+def _summary(kb: KnowledgeBase | None, counts: dict[str, int] | None, errors: int, warnings: int) -> str:
+    if kb is None or counts is None:
+        return f"knowledge invalid: {errors} errors, {warnings} warnings"
+    return (
+        f"knowledge valid: {counts['sources']} sources, {counts['entities']} entities, "
+        f"{counts['claims']} claims ({counts['flagged']} flagged), {counts['dimensions']} dimensions, "
+        f"{counts['criteria']} criteria, {counts['groups']} groups, {counts['questions']} questions, "
+        f"{counts['rules']} rules, {warnings} warnings, data hash {kb.data_hash}"
+    )

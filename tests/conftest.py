@@ -1,0 +1,50 @@
+"""Shared test fixtures: where the bundled knowledge and the test fixtures live, and scratch copies of the knowledge."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+KNOWLEDGE = ROOT / "knowledge"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+BROKEN = FIXTURES / "broken"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark everything under tests/e2e/ as `e2e`, so ``pytest -m "not e2e"`` skips the real-browser tests."""
+    e2e = ROOT / "tests" / "e2e"
+    for item in items:
+        if e2e in item.path.parents:
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def bundled_knowledge() -> Path:
+    """The knowledge directory shipped with the app (read-only: copy it before changing anything)."""
+    return KNOWLEDGE
+
+
+@pytest.fixture
+def base_knowledge(tmp_path: Path) -> Path:
+    """A scratch knowledge directory with the sources, their documents and the entities, but no claims or rules.
+
+    Tests of the loader's error reporting start from this so that their expectations (exactly these issues)
+    do not depend on the bundled claim and decision files, which change as the knowledge grows.
+    """
+    target = tmp_path / "knowledge"
+    target.mkdir()
+    shutil.copy2(KNOWLEDGE / "sources.yaml", target / "sources.yaml")
+    shutil.copytree(KNOWLEDGE / "sources", target / "sources")
+    shutil.copytree(KNOWLEDGE / "entities", target / "entities")
+    return target
+
+
+@pytest.fixture
+def knowledge_copy(tmp_path: Path) -> Path:
+    """A scratch copy of the whole bundled knowledge directory, free to edit."""
+    target = tmp_path / "knowledge"
+    shutil.copytree(KNOWLEDGE, target)
+    return target

@@ -1,0 +1,145 @@
+"""Tests of ``python -m selector`` (command discovery) and its ``validate`` command, run as a user would."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from selector.__main__ import build_parser, discover, main
+from tests.conftest import BROKEN, FIXTURES, ROOT
+
+
+def selector(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "selector", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_help_lists_the_commands() -> None:
+    done = selector("--help")
+    assert done.returncode == 0
+    text = " ".join(done.stdout.split())  # argparse wraps long help lines
+    for module in discover():
+        assert f"{module.NAME} {' '.join(module.HELP.split())}" in text
+
+
+def test_every_command_module_is_discovered() -> None:
+    names = [module.NAME for module in discover()]
+    assert "validate" in names
+    assert names == sorted(names)
+    files = {p.stem for p in (ROOT / "selector" / "commands").glob("*.py") if not p.stem.startswith("_")}
+    assert len(names) == len(files)
+
+
+def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main([])
+    assert caught.value.code == 2
+    assert "COMMAND" in capsys.readouterr().err
+
+
+def test_listing_commands_imports_nothing_heavy() -> None:
+    # Every command module is imported to build --help; pandas, skcriteria and friends belong inside run().
+    code = (
+        "import sys; from selector.__main__ import build_parser, discover; build_parser(discover()); "
+        "print(' '.join(m for m in ('pandas', 'skcriteria', 'plotly', 'streamlit', 'pydantic', 'weasyprint') "
+        "if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == ""
+
+
+def test_validate_accepts_the_bundled_knowledge() -> None:
+    done = selector("validate")
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = done.stdout.strip().splitlines()[-1]
+    assert summary.startswith("knowledge valid: ")
+    assert " claims (" in summary and "flagged)" in summary and "data hash " in summary
+
+
+def test_validate_reports_a_broken_extra_file_and_exits_2() -> None:
+    fixture = BROKEN / "three_reference_errors.yaml"
+    done = selector("validate", "--extra", str(fixture))
+    assert done.returncode == 2
+    lines = done.stdout.strip().splitlines()
+    assert lines[-1] == "knowledge invalid: 3 errors, 0 warnings"
+    assert sum(line.startswith(f"ERROR {fixture}:") for line in lines) == 3
+    assert any("source `999` is not defined" in line for line in lines)
+
+
+def test_validate_json_lists_issues_as_objects() -> None:
+    fixture = BROKEN / "unknown_source.yaml"
+    done = selector("validate", "--extra", str(fixture), "--format", "json")
+    assert done.returncode == 2
+    report = json.loads(done.stdout)
+    assert report["valid"] is False
+    [issue] = report["issues"]
+    assert issue == {
+        "level": "ERROR",
+        "file": str(fixture),
+        "line": 4,
+        "record": "cfix-unknown-source",
+        "message": issue["message"],
+    }
+    assert "source `999`" in issue["message"]
+
+
+def test_validate_json_on_valid_knowledge_counts_records() -> None:
+    done = selector("validate", "--format", "json")
+    assert done.returncode == 0, done.stdout
+    report = json.loads(done.stdout)
+    assert report["valid"] is True
+    assert report["counts"]["sources"] >= 3
+    assert report["counts"]["claims"] > 0
+    assert len(report["data_hash"]) == 16
+
+
+def test_validate_with_a_valid_extra_file_counts_it(base_knowledge: Path) -> None:
+    without = json.loads(selector("validate", "--knowledge", str(base_knowledge), "--format", "json").stdout)
+    extra = str(FIXTURES / "valid_extra.yaml")
+    done = selector("validate", "--knowledge", str(base_knowledge), "--extra", extra, "--format", "json")
+    assert done.returncode == 0, done.stdout
+    report = json.loads(done.stdout)
+    assert report["counts"]["claims"] == without["counts"]["claims"] + 1
+    assert report["counts"]["rules"] == without["counts"]["rules"] + 1
+    assert report["data_hash"] != without["data_hash"]
+
+
+def test_validate_knowledge_option_reads_another_directory(knowledge_copy: Path) -> None:
+    assert selector("validate", "--knowledge", str(knowledge_copy)).returncode == 0
+    shutil.copy(BROKEN / "duplicate_id.yaml", knowledge_copy / "entities" / "zz_duplicate.yaml")
+    done = selector("validate", "--knowledge", str(knowledge_copy))
+    assert done.returncode == 2
+    assert "ERROR knowledge/entities/zz_duplicate.yaml:3 record `pytorch`" in done.stdout
+
+
+def test_validate_missing_directory_exits_2(tmp_path: Path) -> None:
+    done = selector("validate", "--knowledge", str(tmp_path / "nowhere"))
+    assert done.returncode == 2
+    assert "does not exist" in done.stdout
+
+
+def test_validate_several_extra_files(base_knowledge: Path) -> None:
+    done = selector(
+        "validate",
+        "--knowledge",
+        str(base_knowledge),
+        "--extra",
+        str(BROKEN / "unknown_key.yaml"),
+        str(BROKEN / "yaml11_no.yaml"),
+    )
+    assert done.returncode == 2
+    assert done.stdout.strip().splitlines()[-1] == "knowledge invalid: 2 errors, 0 warnings"
+
+
+def test_parser_exposes_validate_options() -> None:
+    args = build_parser(discover()).parse_args(["validate", "--extra", "a.yaml", "b.yaml", "--format", "json"])
+    assert [str(p) for p in args.extra] == ["a.yaml", "b.yaml"]
+    assert args.format == "json"
+    assert args.knowledge is None
