@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from selector.models import Claim, Criterion, KnowledgeBase
-from selector.preferences import Preferences, PreferenceError
+from selector.preferences import PreferenceError, Preferences
 
 _TIER_ORDER = {"measured": 0, "claimed": 1, "assessed": 2}
 

@@ -74,10 +74,21 @@ class Recommendation:
 
 
 def criterion_advantages(rec_matrix: matrix.DecisionMatrix, result: scoring.ScoreResult, a: int, b: int) -> np.ndarray:
-    """How much each criterion favours alternative `a` over `b`: weighted normalised difference per column."""
+    """How much each criterion favours alternative `a` over `b`.
+
+    Additive methods split their score exactly, so their contributions are compared. TOPSIS and VIKOR do not;
+    for them the raw values are put on a common direction-aware 0..1 scale (1 = best of the column) and
+    weighted, which says which criteria pull the two apart without pretending to decompose the score.
+    """
     if result.contributions is not None:
         return result.contributions[a] - result.contributions[b]
-    return (result.normalised[a] - result.normalised[b]) * rec_matrix.weights
+    values = rec_matrix.values
+    low, high = values.min(axis=0), values.max(axis=0)
+    span = np.where(high > low, high - low, 1.0)
+    goodness = (values - low) / span
+    is_cost = np.array([o == "min" for o in rec_matrix.objectives])
+    goodness[:, is_cost] = 1 - goodness[:, is_cost]
+    return (goodness[a] - goodness[b]) * rec_matrix.weights
 
 
 def explain(kb: KnowledgeBase, m: matrix.DecisionMatrix, result: scoring.ScoreResult) -> str:

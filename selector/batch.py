@@ -1,0 +1,218 @@
+"""Vectorised numpy versions of the scoring methods for many weight vectors (and matrices) at once.
+
+Same methods, scalers, degenerate-input conventions and tie rule as ``selector.scoring`` (checked against it in
+tests/test_batch.py), without scikit-criteria's per-call overhead: SMAA and tipping-point searches score
+thousands of weight vectors in one call.
+
+Shapes: a matrix is (m, n) or a batch (k, m, n); weights are (n,) or a batch (k, n). Row ``i`` of the result
+pairs weight vector ``i`` with matrix ``i`` (a single matrix or weight vector is shared by every row).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from selector.scoring import (
+    VIKOR_V,
+    MethodSpec,
+    ScoringError,
+    as_matrix,
+    check_values,
+    default_names,
+    parse_objectives,
+    rank_scores,
+    resolve_method,
+    validate_weights,
+)
+
+# scikit-learn's MinMaxScaler treats a column whose range is below this as constant (_handle_zeros_in_scale).
+_MINMAX_CONSTANT = 10 * np.finfo(float).eps
+
+
+def validate_weight_batch(weights: Any, n: int, criteria: Sequence[str] | None = None) -> np.ndarray:
+    """Check a (k, n) or (n,) array of weights and normalise each row to sum 1.
+
+    Parameters
+    ----------
+    weights : array-like
+        Non-negative finite weights, one row per sample.
+    n : int
+        Number of criteria.
+    criteria : sequence of str, optional
+        Names for error messages.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (k, n), rows summing to 1.
+    """
+    w = np.asarray(weights, dtype=float)
+    if w.ndim == 1:
+        w = w[None, :]
+    if w.ndim != 2 or w.shape[1] != n or w.shape[0] == 0:
+        raise ScoringError(f"weights must have shape (n,) or (k, n) with n = {n} criteria; got {np.shape(weights)}")
+    total = w.sum(axis=1)
+    bad_rows = ~np.isfinite(w).all(axis=1) | (w < 0).any(axis=1) | ~(total > 0)
+    if bad_rows.any():
+        k = int(np.argmax(bad_rows))
+        try:
+            validate_weights(w[k], criteria)
+        except ScoringError as exc:
+            raise ScoringError(f"weight vector {k}: {exc}") from exc
+    return w / total[:, None]
+
+
+def normalise(x: np.ndarray, signs: np.ndarray, spec: MethodSpec, scaler: str) -> np.ndarray:
+    """Apply the method's cost inversion and the scaler to a (..., m, n) matrix (no validation).
+
+    Conventions match ``scoring.score``: a column whose scaling denominator is zero gets 1/m (sum),
+    1/sqrt(m) (vector) or 0 (minmax, as scikit-learn).
+    """
+    x = np.array(x, dtype=float, copy=True)
+    m = x.shape[-2]
+    if spec.inverts_cost:
+        cost = signs < 0
+        if cost.any():
+            x[..., cost] = 1.0 / x[..., cost]
+    if scaler == "sum":
+        denom = x.sum(axis=-2, keepdims=True)
+        zero = denom == 0
+        x = np.where(zero, 1.0 / m, x / np.where(zero, 1.0, denom))
+    elif scaler == "vector":
+        denom = np.sqrt((x * x).sum(axis=-2, keepdims=True))
+        zero = denom == 0
+        x = np.where(zero, 1.0 / np.sqrt(m), x / np.where(zero, 1.0, denom))
+    elif scaler == "minmax":
+        lo = x.min(axis=-2, keepdims=True)
+        rng = x.max(axis=-2, keepdims=True) - lo
+        scale = 1.0 / np.where(rng < _MINMAX_CONSTANT, 1.0, rng)
+        x = x * scale - lo * scale
+    return x
+
+
+def vikor_distances(x: np.ndarray, signs: np.ndarray) -> np.ndarray:
+    """Per-criterion normalised distance to the best value (0 = best, 1 = worst; 0 for a constant column)."""
+    best = np.where(signs > 0, x.max(axis=-2, keepdims=True), x.min(axis=-2, keepdims=True))
+    worst = np.where(signs > 0, x.min(axis=-2, keepdims=True), x.max(axis=-2, keepdims=True))
+    # as scikit-criteria's VIKOR: (x - best) / (worst - best); a constant column divides 0 by 0 and is ignored (0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.nan_to_num((x - best) / (worst - best))
+
+
+def _minmax_rows(v: np.ndarray) -> np.ndarray:
+    lo = v.min(axis=-1, keepdims=True)
+    hi = v.max(axis=-1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = (v - lo) / (hi - lo)
+    return np.nan_to_num(out)
+
+
+def scores_from_normalised(
+    n_mat: np.ndarray, signs: np.ndarray, w: np.ndarray, spec: MethodSpec, *, vikor_d: np.ndarray | None = None
+) -> np.ndarray:
+    """Score normalised matrices ``n_mat`` ((m, n) or (k, m, n)) with normalised weights ``w`` (k, n).
+
+    For VIKOR pass ``vikor_d`` (the output of ``vikor_distances`` on the raw matrix) instead.
+    """
+    name = spec.name
+    if name in ("wsm", "wpm", "moora"):
+        g = np.log10(n_mat) if name == "wpm" else n_mat
+        ww = w * signs if name == "moora" else w
+        if g.ndim == 2:
+            return ww @ g.T
+        return np.einsum("kmn,kn->km", g, ww)
+    if name == "topsis":
+        # Weights are >= 0, so the weighted ideal is w * (best normalised value): distances reduce to
+        # products with w**2, one matrix product for a shared matrix instead of a (k, m, n) pass.
+        hi = n_mat.max(axis=-2, keepdims=True)
+        lo = n_mat.min(axis=-2, keepdims=True)
+        best = np.where(signs > 0, hi, lo)
+        worst = np.where(signs > 0, lo, hi)
+        w2 = w * w
+        if n_mat.ndim == 2:
+            d_plus = np.sqrt(w2 @ ((n_mat - best) ** 2).T)
+            d_minus = np.sqrt(w2 @ ((n_mat - worst) ** 2).T)
+        else:
+            d_plus = np.sqrt(np.einsum("kmn,kn->km", (n_mat - best) ** 2, w2))
+            d_minus = np.sqrt(np.einsum("kmn,kn->km", (n_mat - worst) ** 2, w2))
+        denom = d_plus + d_minus
+        # every weighted column constant: each alternative is the ideal point (documented in scoring.py)
+        return np.where(denom > 0, d_minus / np.where(denom > 0, denom, 1.0), 1.0)
+    if name == "vikor":
+        assert vikor_d is not None
+        wd = (vikor_d[None] if vikor_d.ndim == 2 else vikor_d) * w[:, None, :]
+        s_k = wd.sum(axis=2)
+        r_k = wd.max(axis=2)
+        return VIKOR_V * _minmax_rows(s_k) + (1 - VIKOR_V) * _minmax_rows(r_k)
+    raise ScoringError(f"unknown method {name!r}")  # pragma: no cover
+
+
+def _prepare(matrix: Any, objectives: Sequence[Any], weights: Any, method: str, scaler: str | None):
+    spec, scaler = resolve_method(method, scaler)
+    x = np.asarray(matrix, dtype=float)
+    if x.ndim == 2:
+        x2 = x
+    elif x.ndim == 3:
+        x2 = x[0]
+    else:
+        raise ScoringError(f"matrix must have shape (m, n) or (k, m, n); got {x.shape}")
+    as_matrix(x2, None, None)  # shape and emptiness checks
+    m, n = x.shape[-2:]
+    alts, crits = default_names("A", m), default_names("C", n)
+    bad = ~np.isfinite(x)
+    if bad.any():
+        idx = np.argwhere(bad)[0]
+        raise ScoringError(
+            f"matrix cell (alternative {alts[idx[-2]]}, criterion {crits[idx[-1]]}) is {x[tuple(idx)]}; "
+            "every cell needs a finite number"
+        )
+    signs = parse_objectives(objectives, n)
+    w = validate_weight_batch(weights, n)
+    check_values(x, signs, spec, scaler, alts, crits)
+    if x.ndim == 3 and w.shape[0] not in (1, x.shape[0]):
+        raise ScoringError(f"{w.shape[0]} weight vectors but {x.shape[0]} matrices; give one or the same number")
+    return spec, scaler, x, signs, w
+
+
+def batch_scores(
+    matrix: Any, objectives: Sequence[Any], weights: Any, method: str = "topsis", scaler: str | None = None
+) -> np.ndarray:
+    """Score many weight vectors (and optionally many matrices) at once.
+
+    Parameters
+    ----------
+    matrix : array-like
+        (m, n) or (k, m, n) finite values.
+    objectives : sequence
+        ``"max"``/``"min"`` (or +1/-1) per criterion.
+    weights : array-like
+        (n,) or (k, n) non-negative weights; each row is normalised to sum 1.
+    method, scaler : str
+        As in ``scoring.score``.
+
+    Returns
+    -------
+    numpy.ndarray
+        (k, m) scores, equal to ``scoring.score(...).scores`` for each row (to floating-point accuracy).
+    """
+    spec, scaler, x, signs, w = _prepare(matrix, objectives, weights, method, scaler)
+    if x.ndim == 3 and w.shape[0] == 1:
+        w = np.broadcast_to(w, (x.shape[0], w.shape[1]))
+    if spec.name == "vikor":
+        return scores_from_normalised(x, signs, w, spec, vikor_d=vikor_distances(x, signs))
+    return scores_from_normalised(normalise(x, signs, spec, scaler), signs, w, spec)
+
+
+def batch_ranks(
+    matrix: Any, objectives: Sequence[Any], weights: Any, method: str = "topsis", scaler: str | None = None
+) -> np.ndarray:
+    """Rank many weight vectors (and optionally many matrices) at once.
+
+    Same parameters as ``batch_scores``; returns (k, m) integer ranks (1 = best, ties share the lowest rank),
+    identical to ``scoring.score(...).ranks`` row by row.
+    """
+    spec, _ = resolve_method(method, scaler)
+    return rank_scores(batch_scores(matrix, objectives, weights, method, scaler), spec.higher_is_better)

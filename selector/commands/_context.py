@@ -1,0 +1,182 @@
+"""What the commands that rank the bundled knowledge share: the preference options, profile and upload loading."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+EXIT_ERROR = 2
+_EPILOG = "\0rank-epilog\0"  # replaced by the knowledge's groups, questions and methods when help is printed
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Builds the epilog only when help is shown: reading the knowledge is not free, and --help is rare."""
+
+    def add_text(self, text: str | None) -> None:
+        super().add_text(_epilog() if text == _EPILOG else text)
+
+
+def _epilog() -> str:
+    try:
+        from selector import knowledge, scoring
+        from selector.preferences import MISSING_HELP
+
+        kb = knowledge.load()
+    except Exception as exc:
+        return f"(groups and questions unavailable: {exc.__class__.__name__}; run `python -m selector validate`)"
+    lines = ["groups (--group):"]
+    for group in kb.groups.values():
+        lines.append(f"  {group.id:<26} {group.name_en}: {', '.join(group.members)}")
+    lines.append("")
+    lines.append("questions (--answer QUESTION=ANSWER; * marks the default):")
+    for question in kb.questions.values():
+        options = ", ".join(o.id + ("*" if o.id == question.default else "") for o in question.options)
+        lines.append(f"  {question.id:<26} {question.text_en}")
+        lines.append(f"  {'':<26}   {options}")
+    lines.append("")
+    lines.append(
+        f"dimensions (--weights; defaults): {', '.join(f'{d.id}={d.weight:g}' for d in kb.dimensions.values())}"
+    )
+    lines.append("")
+    lines.append("methods (--method) and their scalers (--scaler; the first is the default):")
+    for spec in scoring.METHODS.values():
+        lines.append(f"  {spec.name:<8} {spec.label}: {', '.join(spec.scalers)}")
+    lines.append("")
+    lines.append("missing-value policies (--missing):")
+    for policy, text in MISSING_HELP.items():
+        lines.append(f"  {policy:<20} {text}")
+    lines.append("")
+    lines.append(
+        "example: python -m selector rank --group edge-accelerators --weights performance=60,cost=20 --method topsis"
+    )
+    return "\n".join(lines)
+
+
+def add_preference_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the preferences, the knowledge to read and the output format."""
+    parser.formatter_class = _HelpFormatter
+    parser.epilog = _EPILOG
+    parser.add_argument("--group", metavar="GROUP", help="the group to rank (required unless --profile gives one)")
+    parser.add_argument(
+        "--answer",
+        action="append",
+        default=[],
+        metavar="QUESTION=ANSWER",
+        help="a scenario answer for the decision tree; repeat it (or separate pairs with commas)",
+    )
+    parser.add_argument("--weights", metavar="DIM=W,...", help="dimension weights, e.g. performance=40,cost=25")
+    parser.add_argument("--criterion-weights", metavar="CRIT=W,...", help="sub-criterion weights inside the group")
+    parser.add_argument("--method", metavar="M", help="scoring method (default wsm)")
+    parser.add_argument("--scaler", metavar="S", help="normalisation (default: the method's)")
+    parser.add_argument("--missing", metavar="P", help="missing-value policy (default impute-worst)")
+    parser.add_argument(
+        "--exclude-flagged", action="store_true", help="leave out claims flagged as doubtful (default: use them)"
+    )
+    parser.add_argument("--profile", type=Path, metavar="FILE", help="a saved decision profile; options override it")
+    parser.add_argument("--knowledge", type=Path, metavar="DIR", help="knowledge directory (default: the bundled one)")
+    parser.add_argument(
+        "--extra",
+        type=Path,
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="FILE",
+        help="your own YAML or CSV files (checked like an upload and merged)",
+    )
+
+
+class Refused(Exception):
+    """A problem with the user's input; the message says what to fix."""
+
+
+def fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return EXIT_ERROR
+
+
+def _uploads(args: argparse.Namespace, directory: Path, embedded: list) -> list:  # noqa: ANN001
+    from selector import uploads
+
+    accepted = list(embedded)
+    for path in args.extra:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise Refused(f"cannot read --extra file {path}: {exc.strerror}") from None
+        result = uploads.validate_upload(str(path), data, directory, others=accepted)
+        for issue in result.issues:
+            if issue.level == "WARNING":
+                print(issue, file=sys.stderr)
+        if not result.ok:
+            raise Refused(f"--extra file {path} is not valid:\n" + "\n".join(str(i) for i in result.errors))
+        accepted.append(result.upload)
+    return accepted
+
+
+def preferences(args: argparse.Namespace, base):  # noqa: ANN001, ANN202 - Preferences
+    from selector.preferences import DEFAULT_METHOD, MISSING_POLICIES, Preferences, parse_pairs, parse_weights
+
+    answers = dict(base.answers) if base else {}
+    for text in args.answer:
+        answers.update(parse_pairs(text, "--answer"))
+    dims = dict(base.dimension_weights) if base else {}
+    dims.update(parse_weights(args.weights, "--weights"))
+    crits = dict(base.criterion_weights) if base else {}
+    crits.update(parse_weights(args.criterion_weights, "--criterion-weights"))
+    group = args.group or (base.group if base else None)
+    if not group:
+        raise Refused("give --group GROUP (see `python -m selector rank --help` for the groups) or --profile FILE")
+    missing = args.missing or (base.missing if base else MISSING_POLICIES[0])
+    if missing not in MISSING_POLICIES:
+        raise Refused(f"--missing `{missing}` is not a policy; choose one of {', '.join(MISSING_POLICIES)}")
+    return Preferences(
+        group=group,
+        answers=answers,
+        dimension_weights=dims,
+        criterion_weights=crits,
+        method=args.method or (base.method if base else DEFAULT_METHOD),
+        scaler=args.scaler or (base.scaler if base else None),
+        missing=missing,
+        use_flagged=False if args.exclude_flagged else (base.use_flagged if base else True),
+    )
+
+
+def load(args: argparse.Namespace):  # noqa: ANN201 - (KnowledgeBase, Preferences)
+    """The knowledge (bundled + profile uploads + --extra files) and the preferences the options describe.
+
+    Raises
+    ------
+    Refused
+        With a message that says what to fix; also for preference, scoring and profile errors.
+    """
+    from pydantic import ValidationError
+
+    from selector import knowledge, profile, scoring
+    from selector.preferences import PreferenceError
+
+    directory = args.knowledge if args.knowledge is not None else knowledge.DEFAULT_KNOWLEDGE
+    if not directory.is_dir():
+        raise Refused(f"knowledge directory {directory} does not exist; pass --knowledge DIR")
+    try:
+        saved = None
+        embedded = []
+        if args.profile is not None:
+            try:
+                text = args.profile.read_bytes()
+            except OSError as exc:
+                raise Refused(f"cannot read --profile {args.profile}: {exc.strerror}") from None
+            saved = profile.load(text, directory, check_uploads=False, name=str(args.profile))
+            embedded = profile.merge_uploads(saved, directory)
+        extras = _uploads(args, directory, embedded)
+        kb, issues = knowledge.collect(directory, extra=extras)
+        if kb is None:
+            raise Refused("the knowledge does not load:\n" + "\n".join(str(i) for i in issues if i.level == "ERROR"))
+        prefs = preferences(args, saved.to_preferences() if saved else None)
+        scoring.resolve_method(prefs.method, prefs.scaler)
+        prefs.check(kb)
+    except (PreferenceError, scoring.ScoringError, profile.ProfileError) as exc:
+        raise Refused(str(exc)) from None
+    except ValidationError as exc:
+        raise Refused("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())) from None
+    return kb, prefs

@@ -1,0 +1,92 @@
+"""The ``sensitivity`` command: how robust a group's ranking is (SMAA, tipping points, method agreement)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from selector.commands import _context
+
+NAME = "sensitivity"
+HELP = "robustness of a ranking: rank acceptability (SMAA-2), tipping points, method agreement, rank reversal"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ranking's preferences plus the sampling options."""
+    _context.add_preference_arguments(parser)
+    parser.add_argument("--samples", type=int, default=10_000, metavar="N", help="Monte Carlo samples (10000)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed; same seed, same result (0)")
+    parser.add_argument(
+        "--spread",
+        type=float,
+        metavar="D",
+        help="sample weights within +/- D (a share, e.g. 0.1) of the current ones instead of the whole simplex",
+    )
+    parser.add_argument(
+        "--space",
+        choices=("dimensions", "criteria"),
+        default="dimensions",
+        help="sample the four dimension weights (default) or every criterion weight",
+    )
+    parser.add_argument("--format", choices=("table", "json"), default="table", help="output (default table)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the robustness analyses; 0 on success, 2 when the input cannot be used."""
+    from selector import recommend, robustness, scoring
+
+    if args.samples < 1:
+        return _context.fail(f"--samples is {args.samples}; give at least 1 (10000 is typical)")
+    try:
+        kb, prefs = _context.load(args)
+        rec = recommend.recommend(kb, prefs)
+        result = robustness.analyse(rec, samples=args.samples, seed=args.seed, spread=args.spread, space=args.space)
+    except _context.Refused as exc:
+        return _context.fail(str(exc))
+    except (scoring.ScoringError, ValueError) as exc:
+        return _context.fail(str(exc))
+    if args.format == "json":
+        out = {"group": rec.matrix.group, "method": rec.result.method, "scaler": rec.result.scaler}
+        out |= {"samples": args.samples, "seed": args.seed, "data_hash": rec.data_hash, **result.to_dict()}
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+    else:
+        print(_table(rec, result))
+    return 0
+
+
+def _table(rec, result) -> str:  # noqa: ANN001 - Recommendation, Robustness
+    smaa = result.smaa
+    names = smaa.alternatives
+    width = max(len(n) for n in names)
+    ranks = len(names)
+    lines = [
+        f"{rec.matrix.group}: method {rec.result.method}, scaler {rec.result.scaler}, {smaa.n_samples} samples, "
+        f"seed {smaa.seed}, weights sampled over {result.space}"
+        + (f" within +/-{result.spread:g}" if result.spread is not None else " (whole simplex)"),
+        f"Leader {result.leader}: {result.badge}.",
+        "",
+        "Rank acceptability (share of samples holding each rank):",
+        f"{'':<{width}}  " + "  ".join(f"{'#' + str(r + 1):>6}" for r in range(ranks)) + "  confidence",
+    ]
+    for i, name in enumerate(names):
+        shares = "  ".join(f"{smaa.acceptability[i, r]:>6.1%}" for r in range(ranks))
+        conf = smaa.confidence[i]
+        lines.append(f"{name:<{width}}  {shares}  {'-' if conf is None else f'{conf:.0%}':>10}")
+    lines += ["", "Central weights (mean weights under which each alternative ranks first):"]
+    for i, name in enumerate(names):
+        central = smaa.central_weights[i]
+        text = (
+            "never first"
+            if central is None
+            else ", ".join(f"{c}={w:.2f}" for c, w in zip(smaa.criteria, central, strict=True))
+        )
+        lines.append(f"  {name:<{width}}  {text}")
+    lines += ["", "Tipping points:"]
+    lines += [f"  {t.sentence}" for t in result.tipping_points] or ["  none: no dimension weight changes the leader"]
+    agreement = result.agreement
+    lines += ["", f"Method agreement: {agreement.summary}"]
+    lines.append(f"{'':<{width}}  " + "  ".join(f"{m:>7}" for m in agreement.methods))
+    for i, name in enumerate(agreement.alternatives):
+        lines.append(f"{name:<{width}}  " + "  ".join(f"{int(r):>7}" for r in agreement.ranks[:, i]))
+    lines += ["", f"Rank reversal: {result.reversal.summary}", f"Knowledge data hash: {rec.data_hash}"]
+    return "\n".join(lines)

@@ -1,0 +1,151 @@
+"""How robust a recommendation is: SMAA over plausible weightings, tipping points, method agreement, rank reversal.
+
+The numeric work is in :mod:`selector.sensitivity`; this module decides what "plausible" means for a ranking
+built from the knowledge base:
+
+* weights are sampled over the four *dimensions* (the question users actually argue about), each dimension's
+  share spread to its criteria by their sub-weights; optionally only within +/- ``spread`` of the current
+  dimension weights. ``space="criteria"`` samples every criterion weight freely instead;
+* cells without evidence (imputed) are uncertain: they are sampled uniformly over the criterion's documented
+  plausible range (``scale`` in criteria.yaml), or the observed column range when none is documented.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from selector import sensitivity
+from selector.recommend import Recommendation
+
+Space = Literal["dimensions", "criteria"]
+DEFAULT_SAMPLES = 10_000
+EDGE = 0.001
+
+
+@dataclass(frozen=True)
+class Robustness:
+    """The robustness analyses of one recommendation, with the names shown to people."""
+
+    smaa: sensitivity.SMAAResult
+    tipping_points: tuple[sensitivity.TippingPoint, ...]
+    agreement: sensitivity.MethodAgreement
+    reversal: sensitivity.RankReversalReport
+    space: str
+    spread: float | None
+    leader: str
+    leader_share: float
+
+    @property
+    def badge(self) -> str:
+        """E.g. "first in 71% of plausible weightings"."""
+        return f"first in {self.leader_share:.0%} of plausible weightings"
+
+    def to_dict(self) -> dict:
+        return {
+            "leader": self.leader,
+            "leader_first_share": self.leader_share,
+            "badge": self.badge,
+            "weight_space": self.space,
+            "spread": self.spread,
+            "smaa": self.smaa.to_dict(),
+            "tipping_points": [t.to_dict() for t in self.tipping_points],
+            "method_agreement": self.agreement.to_dict(),
+            "rank_reversal": self.reversal.to_dict(),
+        }
+
+
+def _weight_samples(rec: Recommendation, samples: int, seed: int, spread: float | None) -> np.ndarray:
+    m = rec.matrix
+    dims = list(m.dimension_weights)
+    current = np.array([m.dimension_weights[d] for d in dims])
+    rng = np.random.default_rng(seed)
+    bounds = None if spread is None else sensitivity.resolve_weight_bounds(spread, current, len(dims), dims)
+    dim_samples = sensitivity.sample_weights(len(dims), samples, rng, bounds)
+    column_dim = np.array([dims.index(d) for d in m.dimension_of])
+    inside = np.array([m.sub_weights[column_dim == column_dim[j]].sum() for j in range(len(m.criteria))])
+    share = np.divide(m.sub_weights, inside, out=np.zeros_like(m.sub_weights), where=inside > 0)
+    return dim_samples[:, column_dim] * share
+
+
+def _cell_ranges(rec: Recommendation) -> dict[tuple[str, str], tuple[float, float]]:
+    m = rec.matrix
+    values = m.values
+    known = ~m.missing_mask
+    ranges = {}
+    for i, j in zip(*np.nonzero(m.missing_mask), strict=True):
+        lo, hi = m.scales[j]
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            column = values[known[:, j], j]
+            lo, hi = float(column.min()), float(column.max())
+        ranges[(m.alternatives[i], m.criteria[j])] = (float(lo), float(hi))
+    return ranges
+
+
+def analyse(
+    rec: Recommendation,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    spread: float | None = None,
+    space: Space = "dimensions",
+    sample_missing: bool = True,
+) -> Robustness:
+    """Run every robustness analysis on ``rec`` (same method, scaler, matrix and weights).
+
+    Parameters
+    ----------
+    rec
+        The recommendation to examine.
+    samples, seed
+        Monte Carlo sample count and seed (the same seed gives the same result).
+    spread
+        None samples the whole weight simplex; a share d (e.g. 0.1) samples within +/- d of the current weights.
+    space
+        ``"dimensions"`` (default) or ``"criteria"``: which weights are sampled.
+    sample_missing
+        Sample imputed cells over their plausible range instead of holding them at the imputed value.
+    """
+    m = rec.matrix
+    prefs = rec.prefs
+    names = tuple(r.name for r in sorted(rec.ranking, key=lambda r: m.alternatives.index(r.id)))
+    values = m.values
+    common = {"method": prefs.method, "scaler": rec.result.scaler, "alternatives": names, "criteria": m.criteria}
+    cell_ranges = _cell_ranges(rec) if sample_missing else None
+    if cell_ranges:
+        cell_ranges = {(names[m.alternatives.index(a)], c): r for (a, c), r in cell_ranges.items()}
+    if space == "dimensions":
+        weight_samples = _weight_samples(rec, samples, seed, spread)
+        smaa = sensitivity.smaa(
+            values,
+            m.objectives,
+            m.weights,
+            seed=seed,
+            cell_ranges=cell_ranges or None,
+            weight_samples=weight_samples,
+            **common,
+        )
+    else:
+        smaa = sensitivity.smaa(
+            values,
+            m.objectives,
+            m.weights,
+            n_samples=samples,
+            seed=seed,
+            weight_bounds=spread,
+            cell_ranges=cell_ranges or None,
+            **common,
+        )
+    tips = sensitivity.tipping_points(
+        values, m.objectives, m.dimension_of, m.dimension_weights, m.sub_weights, **common
+    )
+    # A change at a share of (almost) exactly 0 or 1 only says what happens when one dimension is all that
+    # matters (or nothing): true, but no weighting anyone argues for.
+    tips = [t for t in tips if EDGE < t.weight < 1 - EDGE]
+    agreement = sensitivity.method_agreement(values, m.objectives, m.weights, alternatives=names, criteria=m.criteria)
+    reversal = sensitivity.rank_reversal(values, m.objectives, m.weights, **common)
+    leader = rec.leader.name
+    share = float(smaa.first_rank_acceptability[names.index(leader)])
+    return Robustness(smaa, tuple(tips), agreement, reversal, space, spread, leader, share)
