@@ -22,7 +22,9 @@ def test_json_output_carries_every_analysis():
     assert out["samples"] == 500 and out["seed"] == 3
     assert {"smaa", "tipping_points", "method_agreement", "rank_reversal", "badge"} <= set(out)
     assert len(out["smaa"]["acceptability"]) == len(out["smaa"]["alternatives"])
-    again = json.loads(_run("--group", "edge-accelerators", "--samples", "500", "--seed", "3", "--format", "json").stdout)
+    again = json.loads(
+        _run("--group", "edge-accelerators", "--samples", "500", "--seed", "3", "--format", "json").stdout
+    )
     assert again["smaa"]["acceptability"] == out["smaa"]["acceptability"]
 
 
