@@ -37,6 +37,7 @@ Degenerate input (documented, never NaN):
 from __future__ import annotations
 
 import math
+import threading
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -52,6 +53,8 @@ TIE_RTOL = 1e-12
 
 #: VIKOR strategy weight (v = 0.5 balances group utility and individual regret).
 VIKOR_V = 0.5
+
+_SKCRITERIA_LOCK = threading.Lock()
 
 
 class ScoringError(ValueError):
@@ -621,8 +624,9 @@ def score(
 
     obj_names = ["max" if s > 0 else "min" for s in signs]
     # skcriteria warns for every MIN objective in TOPSIS and every constant column in VIKOR; both cases are
-    # handled and documented here, so the warnings would only be noise on every slider move.
-    with warnings.catch_warnings():
+    # handled and documented here, so the warnings would only be noise on every slider move. catch_warnings
+    # swaps process-wide state, so concurrent app sessions (threads) must not interleave it: hence the lock.
+    with _SKCRITERIA_LOCK, warnings.catch_warnings():
         warnings.simplefilter("ignore")
         dm = skc.mkdm(x, obj_names, weights=w)
         if spec.inverts_cost and (signs < 0).any():
