@@ -142,6 +142,8 @@ class _Checker:
         for entity, loaded, index in self.records("entities"):
             if entity.vendor:
                 self.ref(loaded, "entities", index, entity.id, "entities", entity.vendor, "vendor", "vendor")
+            for group in entity.groups:
+                self.ref(loaded, "entities", index, entity.id, "groups", group, "group", "groups")
 
     def claims(self) -> None:
         for claim, loaded, index in self.records("claims"):
@@ -349,6 +351,11 @@ def _assemble(files: list[_Loaded], texts: dict[str, str]) -> KnowledgeBase:
             for index, record in enumerate(getattr(loaded.content, section)):
                 tables[section][record.id] = record
                 locations[(section, record.id)] = f"{loaded.name}:{_line(loaded, section, index)}"
+    for entity in tables["entities"].values():
+        for group_id in entity.groups:
+            group = tables["groups"][group_id]
+            if entity.id not in group.members:
+                tables["groups"][group_id] = group.model_copy(update={"members": (*group.members, entity.id)})
     return KnowledgeBase(
         **{s: MappingProxyType(t) for s, t in tables.items()},
         texts=MappingProxyType(texts),

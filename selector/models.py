@@ -117,6 +117,9 @@ class Entity(Record):
     vendor: Id | None = None
     description_en: Text | None = None
     url: ShortText | None = None
+    # Comparison groups the entity joins besides those that list it: how an upload ranks a new chip among the
+    # bundled ones without redefining the group.
+    groups: tuple[Id, ...] = ()
 
     _plain = field_validator("name", "name_zh")(classmethod(lambda cls, v: _no_markup(v)))
 

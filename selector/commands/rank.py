@@ -1,0 +1,80 @@
+"""The ``rank`` command: rank one group for given answers, weights and method, with the decision path and why."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from selector.commands import _context
+
+NAME = "rank"
+HELP = "rank the alternatives of a group (table, JSON or CSV), with the decision path and why the leader leads"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the preferences, the knowledge to read and the output format."""
+    _context.add_preference_arguments(parser)
+    parser.add_argument("--format", choices=("table", "json", "csv"), default="table", help="output (default table)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Rank and print; 0 on success, 2 when the input cannot be used (the message says what to fix)."""
+    from selector import recommend, scoring
+
+    try:
+        kb, prefs = _context.load(args)
+        rec = recommend.recommend(kb, prefs)
+    except _context.Refused as exc:
+        return _context.fail(str(exc))
+    except (scoring.ScoringError, ValueError) as exc:
+        return _context.fail(str(exc))
+    if args.format == "json":
+        print(json.dumps(rec.to_dict(), ensure_ascii=False, indent=2))
+    elif args.format == "csv":
+        from selector.exports import ranking_csv  # the app's export: one CSV layout, formula cells neutralised
+
+        sys.stdout.write(ranking_csv(rec).decode("utf-8"))
+    else:
+        print(_table(kb, rec))
+    return 0
+
+
+def _table(kb, rec) -> str:  # noqa: ANN001 - KnowledgeBase, Recommendation
+    m = rec.matrix
+    group = kb.groups[m.group]
+    flagged = "flagged claims used" if rec.prefs.use_flagged else "flagged claims left out"
+    better = "higher is better" if rec.result.higher_is_better else "lower is better"
+    width = max([len("name"), *(len(r.name) for r in rec.ranking)])
+    lines = [
+        f"{group.name_en} ({group.id}): method {rec.result.method}, scaler {rec.result.scaler}, "
+        f"missing {m.missing_policy}, {flagged}",
+        "",
+        f"{'rank':>4}  {'name':<{width}}  {'score':>8}  shortlisted",
+    ]
+    for r in rec.ranking:
+        lines.append(f"{r.rank:>4}  {r.name:<{width}}  {r.score:>8.4f}  {'yes' if r.shortlisted else ''}")
+    lines.append(f"(score: {better})")
+    lines.append("")
+    lines.append("Decision path:")
+    if rec.path.fired:
+        for fired in rec.path.fired:
+            matched = ", ".join(f"{q}={a}" for q, a in fired.matched.items())
+            lines.append(f"  {fired.id} ({matched}): {fired.rationale}")
+    else:
+        lines.append("  no rule fired for these answers")
+    lines.append(f"Recommended: {kb.entity_name(rec.recommended)}")
+    lines.append(f"Why: {rec.why}")
+    imputed = m.imputed_cells
+    if imputed:
+        lines.append("Imputed cells (no evidence of their own):")
+        for cell in imputed:
+            criterion = kb.criteria[cell.criterion]
+            where = f"{kb.entity_name(cell.alternative)} / {criterion.name_en}"
+            lines.append(f"  {where}: {cell.value:g} {criterion.unit} ({cell.note})")
+    for excluded in (*m.excluded_alternatives, *m.excluded_criteria):
+        lines.append(f"Left out: {excluded.id}: {excluded.reason}")
+    for note in m.notes:
+        lines.append(f"Note: {note}")
+    lines.append(f"Knowledge data hash: {rec.data_hash}")
+    return "\n".join(lines)

@@ -1,0 +1,207 @@
+"""Tests of ``python -m selector rank``: its output agrees with selector.recommend for the same preferences, in
+every format; profiles and extra files are honoured; bad input exits 2 with a message saying what to fix."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from selector import exports, knowledge, profile, recommend, scoring, uploads
+from selector.__main__ import main
+from selector.preferences import Preferences
+from tests.conftest import FIXTURES, KNOWLEDGE, ROOT
+
+UPLOADS = FIXTURES / "uploads"
+KB = knowledge.load()
+EDGE = "edge-accelerators"
+
+
+def rank(capsys: pytest.CaptureFixture, *args: str) -> tuple[int, str, str]:
+    code = main(["rank", *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def as_json(rec: recommend.Recommendation) -> dict:
+    return json.loads(json.dumps(rec.to_dict(), ensure_ascii=False))
+
+
+def test_help_lists_groups_questions_answers_and_methods() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "selector", "rank", "--help"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    text = done.stdout
+    for group in KB.groups:
+        assert f"  {group} " in text
+    for question in KB.questions.values():
+        assert f"  {question.id} " in text
+        for option in question.options:
+            assert option.id in text
+    for method in scoring.METHODS:
+        assert f"  {method} " in text
+    assert "impute-worst" in text
+
+
+def test_help_epilog_is_built_only_when_help_is_shown() -> None:
+    code = (
+        "import sys; from selector.__main__ import build_parser, discover; build_parser(discover()); "
+        "print('selector.knowledge' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
+def test_json_equals_the_recommendation(capsys: pytest.CaptureFixture) -> None:
+    code, out, err = rank(capsys, "--group", EDGE, "--format", "json")
+    assert code == 0, err
+    assert json.loads(out) == as_json(recommend.recommend(KB, Preferences(group=EDGE)))
+
+
+def test_every_option_reaches_the_preferences(capsys: pytest.CaptureFixture) -> None:
+    question = next(iter(KB.questions.values()))
+    answer = question.options[-1].id
+    criterion = KB.groups[EDGE].criteria[0].criterion
+    prefs = Preferences(
+        group=EDGE,
+        answers={question.id: answer},
+        dimension_weights={"performance": 70, "cost": 10},
+        criterion_weights={criterion: 3},
+        method="topsis",
+        scaler="minmax",
+        missing="impute-median",
+        use_flagged=False,
+    )
+    code, out, err = rank(
+        capsys,
+        "--group",
+        EDGE,
+        "--answer",
+        f"{question.id}={answer}",
+        "--weights",
+        "performance=70,cost=10",
+        "--criterion-weights",
+        f"{criterion}=3",
+        "--method",
+        "topsis",
+        "--scaler",
+        "minmax",
+        "--missing",
+        "impute-median",
+        "--exclude-flagged",
+        "--format",
+        "json",
+    )
+    assert code == 0, err
+    got = json.loads(out)
+    assert got == as_json(recommend.recommend(KB, prefs))
+    assert (got["method"], got["scaler"], got["missing_policy"], got["use_flagged"]) == (
+        "topsis",
+        "minmax",
+        "impute-median",
+        False,
+    )
+    assert got["decision_path"]["answers"][question.id] == answer
+
+
+def test_table_shows_ranking_path_why_and_imputed_cells(capsys: pytest.CaptureFixture) -> None:
+    code, out, err = rank(capsys, "--group", EDGE, "--answer", "target=edge")
+    assert code == 0, err
+    rec = recommend.recommend(KB, Preferences(group=EDGE, answers={"target": "edge"}))
+    lines = out.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["rank", "name"])
+    rows = lines[header + 1 : header + 1 + len(rec.ranking)]
+    for row, ranked in zip(rows, rec.ranking, strict=True):
+        assert row.split()[0] == str(ranked.rank)
+        assert ranked.name in row
+        assert f"{ranked.score:.4f}" in row
+        assert row.rstrip().endswith("yes") == ranked.shortlisted
+    assert f"Why: {rec.why}" in lines
+    assert f"Recommended: {KB.entity_name(rec.recommended)}" in lines
+    for fired in rec.path.fired:
+        assert any(line.strip().startswith(fired.id) for line in lines)
+    imputed = rec.matrix.imputed_cells
+    if imputed:
+        assert "Imputed cells (no evidence of their own):" in lines
+    assert sum("imputed column" in line for line in lines) == len(imputed)
+
+
+def test_csv_is_the_apps_ranking_export(capsys: pytest.CaptureFixture) -> None:
+    code, out, err = rank(capsys, "--group", "gpu-inference-runtimes", "--method", "vikor", "--format", "csv")
+    assert code == 0, err
+    rec = recommend.recommend(KB, Preferences(group="gpu-inference-runtimes", method="vikor"))
+    assert out.encode("utf-8") == exports.ranking_csv(rec)
+    rows = list(csv.DictReader(line for line in io.StringIO(out) if not line.startswith("#")))
+    assert [r["id"] for r in rows] == [r.id for r in rec.ranking]
+    assert [int(r["rank"]) for r in rows] == [r.rank for r in rec.ranking]
+
+
+def test_extra_csv_overrides_an_article_figure(capsys: pytest.CaptureFixture) -> None:
+    fixture = UPLOADS / "good_orin_override.csv"
+    code, out, err = rank(capsys, "--group", EDGE, "--extra", str(fixture), "--format", "json")
+    assert code == 0, err
+    cells = {(c["alternative"], c["criterion"]): c for c in json.loads(out)["cells"]}
+    orin = cells[("jetson-orin", "tops-int8")]
+    assert (orin["value"], orin["tier"], orin["evidence"]) == (275.0, "measured", ["u-orin-tops"])
+
+
+def test_profile_gives_the_same_ranking_and_options_override_it(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    chip = knowledge.Upload("good_new_chip.yaml", (UPLOADS / "good_new_chip.yaml").read_bytes())
+    prefs = Preferences(group="my-edge-accelerators", method="moora", dimension_weights={"cost": 60})
+    saved = tmp_path / "profile.yaml"
+    saved.write_text(profile.dump(profile.make(prefs, uploads=[chip])), encoding="utf-8")
+    merged = uploads.validate_upload(chip.name, chip.data, KNOWLEDGE).kb
+
+    code, out, err = rank(capsys, "--profile", str(saved), "--format", "json")
+    assert code == 0, err
+    assert json.loads(out) == as_json(recommend.recommend(merged, prefs))
+
+    code, out, err = rank(capsys, "--profile", str(saved), "--method", "wsm", "--weights", "risk=0", "--format", "json")
+    assert code == 0, err
+    overridden = prefs.model_copy(update={"method": "wsm", "dimension_weights": {"cost": 60, "risk": 0}})
+    assert json.loads(out) == as_json(recommend.recommend(merged, overridden))
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--group", "no-such-group"], "unknown group `no-such-group`; known groups:"),
+        ([], "give --group GROUP"),
+        (["--group", EDGE, "--weights", "performance=lots"], "`performance=lots` is not a number"),
+        (["--group", EDGE, "--weights", "performance=-5"], "negative"),
+        (["--group", EDGE, "--weights", "speed=5"], "unknown dimension(s) speed"),
+        (["--group", EDGE, "--weights", "performance"], "not of the form key=value"),
+        (["--group", EDGE, "--criterion-weights", "nope=1"], "not in group"),
+        (["--group", EDGE, "--answer", "target=moon"], "`moon` is not an answer to `target`"),
+        (["--group", EDGE, "--method", "magic"], "unknown method 'magic'"),
+        (["--group", EDGE, "--method", "vikor", "--scaler", "sum"], "does not allow scaler 'sum'"),
+        (["--group", EDGE, "--missing", "guess"], "--missing `guess` is not a policy"),
+        (["--group", EDGE, "--extra", "no/such/file.csv"], "cannot read --extra file"),
+        (["--group", EDGE, "--extra", str(UPLOADS / "negative_tops.csv")], "negative_tops.csv:2"),
+        (["--group", EDGE, "--knowledge", "no/such/dir"], "does not exist"),
+        (["--profile", "no/such/profile.yaml"], "cannot read --profile"),
+        (["--profile", str(UPLOADS / "alias_bomb.yaml")], "more than 50 aliases"),
+    ],
+)
+def test_bad_input_exits_2_with_a_clear_message(capsys: pytest.CaptureFixture, args: list[str], fragment: str) -> None:
+    code, out, err = rank(capsys, *args)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("error: ")
+    assert fragment in err, err
+
+
+def test_an_invalid_embedded_upload_is_reported(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    bad = knowledge.Upload("claimed_tier.csv", (UPLOADS / "claimed_tier.csv").read_bytes())
+    saved = tmp_path / "p.yaml"
+    saved.write_text(profile.dump(profile.make(Preferences(group=EDGE), uploads=[bad])), encoding="utf-8")
+    code, _, err = rank(capsys, "--profile", str(saved))
+    assert code == 2
+    assert "claimed_tier.csv (embedded in the profile):2" in err

@@ -1,0 +1,200 @@
+"""Tests of selector/profile.py: a profile survives save -> load -> save byte for byte, ranks exactly like the
+preferences it was saved from, re-validates its embedded uploads, and refuses bad files with their line."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from selector import knowledge, profile, recommend, scoring
+from selector.knowledge import Upload
+from selector.preferences import MISSING_POLICIES, PreferenceError, Preferences
+from selector.yamlio import parse_yaml
+from tests.conftest import FIXTURES, KNOWLEDGE
+
+UPLOADS = FIXTURES / "uploads"
+KB = knowledge.load()
+
+ids = st.from_regex(r"[a-z0-9][a-z0-9_.\-]{0,12}", fullmatch=True)
+weights = st.floats(min_value=0, max_value=1e6, allow_nan=False, allow_infinity=False)
+file_names = st.text(
+    alphabet=st.characters(blacklist_categories=("Cc", "Cs"), blacklist_characters="/\\"), min_size=1, max_size=30
+).filter(lambda s: s.strip() == s and s)
+
+
+@st.composite
+def any_preferences(draw) -> Preferences:
+    """Preferences with arbitrary (not necessarily known) ids: for the file format, not for ranking."""
+    return Preferences(
+        group=draw(ids),
+        answers=draw(st.dictionaries(ids, ids, max_size=3)),
+        dimension_weights=draw(st.dictionaries(ids, weights, max_size=4)),
+        criterion_weights=draw(st.dictionaries(ids, weights, max_size=4)),
+        method=draw(ids),
+        scaler=draw(st.none() | ids),
+        missing=draw(st.sampled_from(MISSING_POLICIES)),
+        use_flagged=draw(st.booleans()),
+    )
+
+
+@st.composite
+def any_profile(draw) -> profile.Profile:
+    filter_keys = st.from_regex(r"[a-z][a-z0-9_]{0,10}", fullmatch=True)
+    names = draw(st.lists(file_names, max_size=3, unique=True))
+    return profile.Profile(
+        preferences=draw(any_preferences()),
+        filters=draw(st.dictionaries(filter_keys, st.lists(st.text(max_size=20), max_size=3).map(tuple), max_size=3)),
+        uploads=tuple(profile.EmbeddedUpload(name=n, text=draw(st.text(max_size=200))) for n in names),
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(any_profile())
+def test_save_load_save_is_byte_identical(p: profile.Profile) -> None:
+    text = profile.dump(p)
+    loaded = profile.load(text, check_uploads=False)
+    assert loaded == p
+    assert profile.dump(loaded) == text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(max_size=8), st.text(max_size=40) | weights | st.booleans() | st.none(), max_size=5))
+def test_dump_yaml_is_read_back_unchanged_by_the_guarded_reader(data: dict) -> None:
+    from selector.uploads import dump_yaml
+
+    parsed, issues = parse_yaml(dump_yaml(data).encode("utf-8"), "t.yaml")
+    assert issues == []
+    assert parsed.data == data
+
+
+def test_look_alikes_are_quoted_so_that_the_guarded_reader_accepts_them() -> None:
+    p = profile.make(Preferences(group="1e3", answers={"no": "on"}, method="1.5e-3"), {"text": ["1e3", "yes", "~"]})
+    text = profile.dump(p)
+    assert "'1e3'" in text and "'no'" in text and "'on'" in text
+    assert profile.load(text) == p
+
+
+@st.composite
+def ranking_preferences(draw) -> Preferences:
+    """Preferences that fit the bundled knowledge (they may still be unrankable, e.g. every weight zero)."""
+    group = draw(st.sampled_from(list(KB.groups)))
+    questions = draw(st.lists(st.sampled_from(list(KB.questions)), unique=True, max_size=3))
+    answers = {q: draw(st.sampled_from([o.id for o in KB.questions[q].options])) for q in questions}
+    dims = draw(st.dictionaries(st.sampled_from(list(KB.dimensions)), weights, max_size=4))
+    criteria = [gc.criterion for gc in KB.groups[group].criteria]
+    crits = draw(st.dictionaries(st.sampled_from(criteria), st.floats(0, 10), max_size=3))
+    method = draw(st.sampled_from(list(scoring.METHODS)))
+    scaler = draw(st.none() | st.sampled_from(scoring.METHODS[method].scalers))
+    return Preferences(
+        group=group,
+        answers=answers,
+        dimension_weights=dims,
+        criterion_weights=crits,
+        method=method,
+        scaler=scaler,
+        missing=draw(st.sampled_from(MISSING_POLICIES)),
+        use_flagged=draw(st.booleans()),
+    )
+
+
+def _outcome(prefs: Preferences):
+    try:
+        return recommend.recommend(KB, prefs).to_dict()
+    except (PreferenceError, scoring.ScoringError) as exc:
+        return (type(exc), str(exc))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ranking_preferences())
+def test_a_loaded_profile_ranks_exactly_like_its_preferences(prefs: Preferences) -> None:
+    loaded = profile.load(profile.dump(profile.make(prefs)))
+    assert loaded.to_preferences() == prefs
+    assert _outcome(loaded.to_preferences()) == _outcome(prefs)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Embedded uploads
+
+
+def test_embedded_uploads_are_revalidated_and_rebuild_the_same_knowledge() -> None:
+    chip = Upload("good_new_chip.yaml", (UPLOADS / "good_new_chip.yaml").read_bytes())
+    orin = Upload("good_orin_override.csv", (UPLOADS / "good_orin_override.csv").read_bytes())
+    prefs = Preferences(group="my-edge-accelerators", method="topsis")
+    loaded = profile.load(profile.dump(profile.make(prefs, uploads=[chip, orin])))
+    results = profile.check(loaded)
+    assert [r.ok for r in results] == [True, True]
+    kb, issues = knowledge.collect(KNOWLEDGE, extra=profile.merge_uploads(loaded))
+    assert kb is not None, [str(i) for i in issues]
+    assert {"fixture-npu", "u-orin-tops"} <= set(kb.entities) | set(kb.claims)
+    assert recommend.recommend(kb, loaded.to_preferences()).ranking[0].id == "fixture-npu"
+
+
+def test_a_profile_with_an_invalid_upload_is_refused_naming_the_upload() -> None:
+    bad = Upload("negative_tops.csv", (UPLOADS / "negative_tops.csv").read_bytes())
+    text = profile.dump(profile.make(Preferences(group="edge-accelerators"), uploads=[bad]))
+    with pytest.raises(profile.ProfileError) as caught:
+        profile.load(text)
+    assert caught.value.issues
+    assert all(i.file == "negative_tops.csv (embedded in the profile)" for i in caught.value.issues)
+    assert {i.line for i in caught.value.issues} == {2, 3}
+    assert profile.load(text, check_uploads=False).uploads[0].name == "negative_tops.csv"
+
+
+def test_crlf_uploads_are_embedded_with_lf_and_still_validate() -> None:
+    data = (UPLOADS / "good_new_chip.csv").read_bytes()
+    assert b"\r\n" in data
+    p = profile.make(Preferences(group="edge-accelerators"), uploads=[Upload("chip.csv", data)])
+    assert "\r" not in p.uploads[0].text
+    assert profile.check(profile.load(profile.dump(p)))[0].ok
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Refusals
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "fragment"),
+    [
+        ("preferences:\n  group: edge-accelerators\n  colour: red\n", 3, "unknown key `preferences.colour`"),
+        ("preferences:\n  group: edge-accelerators\n  dimension_weights: {cost: -1}\n", 3, "negative"),
+        ("version: 1\nfilters: {}\n", 1, "missing required key `preferences`"),
+        ("version: 2\npreferences: {group: a}\n", 1, "`version`"),
+        ("preferences:\n  group: a\n  use_flagged: no\n", 3, "read by YAML 1.1 as the boolean"),
+        ("preferences: {group: a}\npreferences: {group: b}\n", 2, "duplicate key `preferences`"),
+        ("- a\n- b\n", 1, "a profile is a mapping"),
+        ("preferences: {group: a}\nuploads:\n  - {name: ../x.csv, text: ''}\n", 3, "without directories"),
+    ],
+)
+def test_bad_profiles_are_refused_with_their_line(text: str, line: int | None, fragment: str) -> None:
+    with pytest.raises(profile.ProfileError) as caught:
+        profile.load(text)
+    issues = caught.value.issues
+    assert any(fragment in i.message for i in issues), [str(i) for i in issues]
+    assert any(i.line == line for i in issues if fragment in i.message), [str(i) for i in issues]
+
+
+def test_an_alias_bomb_profile_is_refused() -> None:
+    with pytest.raises(profile.ProfileError, match="more than 50 aliases"):
+        profile.load((UPLOADS / "alias_bomb.yaml").read_bytes())
+
+
+def test_profile_size_is_capped() -> None:
+    with pytest.raises(profile.ProfileError, match="limit"):
+        profile.load(b"#" * (profile.MAX_PROFILE_BYTES + 1))
+
+
+def test_two_uploads_with_one_name_are_refused() -> None:
+    twice = [Upload("a.csv", b"x"), Upload("a.csv", b"y")]
+    with pytest.raises(ValueError, match="more than once"):
+        profile.make(Preferences(group="g"), uploads=twice)
+
+
+def test_filters_are_plain_lists_of_strings() -> None:
+    p = profile.make(Preferences(group="g"), {"tiers": ["measured", "claimed"], "text": ["吞吐"]})
+    text = profile.dump(p)
+    assert "吞吐" in text, "allow_unicode keeps Chinese readable"
+    assert "tiers:\n  - measured\n  - claimed\n" in text
+    assert set(string.printable) >= set(text) - set("吞吐")
