@@ -1,0 +1,87 @@
+"""The ``report`` command: write a group's recommendation report as Markdown, self-contained HTML or PDF."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from selector.commands import _context
+
+NAME = "report"
+HELP = "write the recommendation report (decision record) of a group as Markdown, HTML or PDF"
+
+FORMATS = {"md": ".md", "html": ".html", "pdf": ".pdf"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ranking's preferences, the output format and file, and the robustness sampling."""
+    _context.add_preference_arguments(parser)
+    parser.add_argument(
+        "--format",
+        choices=tuple(FORMATS),
+        help="md (decision record), html (self-contained page) or pdf (A4); default: from the -o file's suffix",
+    )
+    parser.add_argument(
+        "-o", "--output", required=True, metavar="OUT", help="file to write; '-' writes md or html to stdout"
+    )
+    parser.add_argument("--samples", type=int, default=2000, metavar="N", help="SMAA weight samples (2000; 0 skips)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed; same seed, same report (0)")
+    parser.add_argument(
+        "--app-url",
+        default="http://127.0.0.1:8501",
+        metavar="URL",
+        help="the app's address, for the report's link that reproduces the ranking (http://127.0.0.1:8501)",
+    )
+
+
+def _format(args: argparse.Namespace) -> str:
+    if args.format:
+        return args.format
+    suffix = Path(args.output).suffix.lower()
+    for name, ext in FORMATS.items():
+        if suffix == ext or (name == "md" and suffix == ".markdown") or (name == "html" and suffix == ".htm"):
+            return name
+    raise _context.Refused(
+        f"cannot tell the format from the output name {args.output!r}; give --format md, html or pdf "
+        "(or an output file ending in .md, .html or .pdf)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build and write the report; 0 on success, 2 when the input or the output cannot be used."""
+    from selector import report, scoring
+
+    try:
+        fmt = _format(args)
+        if args.samples < 0:
+            raise _context.Refused(f"--samples is {args.samples}; give 0 (skip robustness) or more (2000 is typical)")
+        if not args.app_url.startswith(("http://", "https://")):
+            raise _context.Refused(f"--app-url {args.app_url!r} must start with http:// or https://")
+        if args.output == "-" and fmt == "pdf":
+            raise _context.Refused("a PDF cannot go to stdout; give -o FILE.pdf")
+        if fmt == "pdf":
+            report.prepare_pdf()  # the chart browser starts while the knowledge loads and the ranking is built
+        kb, prefs = _context.load(args)
+        built = report.build_report(kb, prefs, samples=args.samples, seed=args.seed, app_url=args.app_url)
+        if fmt == "md":
+            data = report.render_markdown(built).encode("utf-8")
+        elif fmt == "html":
+            data = report.render_html(built).encode("utf-8")
+        else:
+            data = report.render_pdf(built)
+    except _context.Refused as exc:
+        return _context.fail(str(exc))
+    except (scoring.ScoringError, report.ReportError, ValueError) as exc:
+        return _context.fail(str(exc))
+    if args.output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return 0
+    out = Path(args.output)
+    try:
+        out.write_bytes(data)
+    except OSError as exc:
+        return _context.fail(f"cannot write {out}: {exc.strerror}; check that the folder exists and is writable")
+    print(f"wrote {out} ({fmt}, {len(data):,} bytes): {built.recommended} recommended for {built.group_name}")
+    return 0

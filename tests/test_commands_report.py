@@ -1,0 +1,120 @@
+"""The ``report`` command: writes the report in the chosen format; bad input exits 2 saying what to fix."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from selector.__main__ import main
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["report", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_markdown_report_with_weights_and_answers(tmp_path, capsys):
+    out = tmp_path / "decision.md"
+    code, stdout, _ = _run(
+        capsys,
+        "--group",
+        "gpu-inference-runtimes",
+        "--answer",
+        "goal=industrial",
+        "--weights",
+        "performance=60,cost=20",
+        "--samples",
+        "200",
+        "-o",
+        str(out),
+    )
+    assert code == 0
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("# GPU inference runtimes: ")
+    assert "## Decision Outcome" in text and "## Evidence Appendix" in text
+    assert re.search(r"\| Performance \(性能\) \| 60 \| 40 \|", text)
+    assert "| What is the main goal of the project? (项目的主要目标是什么？) | Industrial deployment" in text
+    assert "w=cost%3D20%2Cperformance%3D60" in text  # the reproduce link carries the weights
+    assert str(out) in stdout and "recommended" in stdout
+
+
+def test_format_follows_the_file_name_and_flags_pass_through(tmp_path, capsys):
+    out = tmp_path / "page.html"
+    code, _, _ = _run(
+        capsys,
+        "--group",
+        "edge-accelerators",
+        "--method",
+        "topsis",
+        "--exclude-flagged",
+        "--samples",
+        "0",
+        "-o",
+        str(out),
+    )
+    assert code == 0
+    page = out.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and page.count("plotly.js v") == 1
+    assert "TOPSIS" in page and "excluded" in page
+
+
+def test_markdown_to_stdout(capsys):
+    code, stdout, _ = _run(capsys, "--group", "mobile-runtimes", "--samples", "0", "--format", "md", "-o", "-")
+    assert code == 0
+    assert "## Context and Problem Statement" in stdout
+
+
+def test_pdf_report(tmp_path, capsys):
+    pytest.importorskip("weasyprint", reason="WeasyPrint (and its Pango libraries) is needed for PDF output")
+    out = tmp_path / "decision.pdf"
+    code, _, err = _run(capsys, "--group", "mobile-runtimes", "--samples", "100", "--format", "pdf", "-o", str(out))
+    assert code == 0, err
+    assert out.read_bytes()[:5] == b"%PDF-"
+
+
+def test_profile_supplies_the_preferences(tmp_path, capsys):
+    profile = pytest.importorskip("selector.profile", reason="decision profiles are not available")
+    from selector.preferences import Preferences
+
+    saved = tmp_path / "profile.yaml"
+    prefs = Preferences(group="datacenter-accelerators", dimension_weights={"cost": 55}, method="topsis")
+    saved.write_text(profile.dump(profile.make(prefs)), encoding="utf-8")
+    out = tmp_path / "from-profile.md"
+    code, _, err = _run(capsys, "--profile", str(saved), "--samples", "0", "-o", str(out))
+    assert code == 0, err
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("# Datacenter accelerators: ")
+    assert "TOPSIS" in text and re.search(r"\| Cost \(成本\) \| 55 \| 25 \|", text)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--group", "no-such-group", "-o", "x.md"], "unknown group `no-such-group`"),
+        (["--group", "mobile-runtimes", "--weights", "performance=lots", "-o", "x.md"], "not a number"),
+        (["--group", "mobile-runtimes", "--weights", "speed=10", "-o", "x.md"], "unknown dimension"),
+        (["--group", "mobile-runtimes", "--answer", "goal=fun", "-o", "x.md"], "not an answer to `goal`"),
+        (["--group", "mobile-runtimes", "--method", "magic", "-o", "x.md"], "unknown method"),
+        (["--group", "mobile-runtimes", "--missing", "guess", "-o", "x.md"], "not a policy"),
+        (["--group", "mobile-runtimes", "-o", "report.txt"], "cannot tell the format"),
+        (["--group", "mobile-runtimes", "--format", "pdf", "-o", "-"], "cannot go to stdout"),
+        (["--group", "mobile-runtimes", "--samples", "-5", "-o", "x.md"], "--samples"),
+        (["--group", "mobile-runtimes", "--app-url", "file:///etc", "-o", "x.md"], "http://"),
+        (["--profile", "no/such/profile.yaml", "-o", "x.md"], "cannot read --profile"),
+        (["-o", "x.md"], "give --group"),
+    ],
+)
+def test_bad_input_exits_2_with_what_to_fix(argv, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _run(capsys, *argv)
+    assert code == 2
+    assert err.startswith("error: ") and message in err
+    assert not (Path(tmp_path) / "x.md").exists()
+
+
+def test_unwritable_output_exits_2(tmp_path, capsys):
+    code, _, err = _run(capsys, "--group", "mobile-runtimes", "--samples", "0", "-o", str(tmp_path / "none" / "r.md"))
+    assert code == 2 and "cannot write" in err and "folder exists" in err
