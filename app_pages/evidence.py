@@ -1,0 +1,153 @@
+"""Evidence: every claim, searchable and filterable, with its quote, flags, full record and detected conflicts."""
+
+from __future__ import annotations
+
+import importlib
+
+import pandas as pd
+import streamlit as st
+
+from app_pages import state
+from selector import views
+
+kb = state.session_kb()
+state.knowledge_caption(kb)
+
+
+def _optional(module: str):
+    # Conflict detection and the CSV neutraliser come from other parts of the project; the page works without.
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        return None
+
+
+st.title("Evidence")
+st.caption(
+    "Every claim of the knowledge base with the article's Chinese sentence and its English rendering. Select a "
+    "row to see the full record."
+)
+
+# ----------------------------------------------------------------------------------------------------------
+search_col, flagged_col = st.columns([3, 1])
+with search_col:
+    text = st.text_input("Search (Chinese or English)", key="ev-text", placeholder="e.g. 吞吐 or TensorRT")
+with flagged_col:
+    flagged = st.selectbox(
+        "Flags",
+        options=["all", "flagged", "unflagged"],
+        key="ev-flagged",
+        format_func={"all": "all claims", "flagged": "flagged only", "unflagged": "unflagged only"}.get,
+    )
+doc_col, entity_col, kind_col, tier_col = st.columns(4)
+with doc_col:
+    documents = st.multiselect(
+        "Document", options=list(kb.sources), key="ev-docs", format_func=lambda s: views.document_label(kb, s)
+    )
+with entity_col:
+    about = sorted({e for c in kb.claims.values() for e in c.about}, key=kb.entity_name)
+    entities = st.multiselect("Entity", options=about, key="ev-entities", format_func=kb.entity_name)
+with kind_col:
+    kinds = st.multiselect("Kind", options=sorted({c.kind for c in kb.claims.values()}), key="ev-kinds")
+with tier_col:
+    tiers = st.multiselect("Tier", options=sorted({c.tier for c in kb.claims.values()}), key="ev-tiers")
+
+found = views.filter_claims(
+    kb,
+    text=text,
+    documents=documents,
+    entities=entities,
+    kinds=kinds,
+    tiers=tiers,
+    flagged={"all": None, "flagged": True, "unflagged": False}[flagged],
+)
+table = views.claims_table(kb, found)
+st.caption(f"{len(table)} of {len(kb.claims)} claims, {int(table['flagged'].sum())} of them flagged.")
+event = st.dataframe(
+    table,
+    key="evidence-table",
+    on_select="rerun",
+    selection_mode="single-row",
+    hide_index=True,
+    width="stretch",
+    height=min(420, 35 * (len(table) + 1) + 3),
+    column_config={
+        "id": st.column_config.TextColumn("id", pinned=True),
+        "quote_zh": st.column_config.TextColumn("quote (Chinese)", width="large"),
+        "text_en": st.column_config.TextColumn("English", width="large"),
+        "flagged": st.column_config.CheckboxColumn("flagged"),
+        "flags": st.column_config.TextColumn("flag reasons", width="medium"),
+    },
+)
+
+csvsafe = _optional("selector.csvsafe")
+if csvsafe is not None:
+    st.download_button(
+        "Download these claims (CSV)",
+        data=csvsafe.safe_frame(table).to_csv(index=False).encode("utf-8"),
+        file_name="claims.csv",
+        mime="text/csv",
+        key="ev-download",
+        icon=":material/download:",
+    )
+else:
+    st.caption("CSV download becomes available once the CSV neutraliser (selector.csvsafe) is installed.")
+
+rows = event.selection.rows if event is not None else []
+if rows and rows[0] < len(table):
+    claim_id = table.iloc[rows[0]]["id"]
+    claim = kb.claims[claim_id]
+    with st.container(border=True):
+        st.subheader(f"Claim {state.md(claim_id)}")
+        state.show_claim(kb, claim_id)
+        record = {
+            "kind": claim.kind,
+            "about": ", ".join(f"{kb.entity_name(e)} ({e})" for e in claim.about),
+            "subject": claim.subject or "",
+            "metric": claim.metric or "",
+            "value": views.value_text(claim),
+            "conditions": views.conditions_text(claim.conditions),
+            "based on": ", ".join(claim.based_on),
+            "overrides": claim.overrides or "",
+            "where it is defined": kb.locations.get(("claims", claim_id), ""),
+        }
+        st.dataframe(
+            pd.DataFrame({"field": list(record), "value": list(record.values())}),
+            hide_index=True,
+            width="stretch",
+        )
+else:
+    st.caption("Select a row (the box at its left) to see the full record.")
+
+# ----------------------------------------------------------------------------------------------------------
+st.subheader("Conflicts between claims")
+conflicts = _optional("selector.conflicts")
+if conflicts is None:
+    st.caption("Conflict detection (selector.conflicts) is not installed.")
+else:
+    found_conflicts = conflicts.detect(kb)
+    if not found_conflicts:
+        st.success("No two claims disagree.")
+    else:
+        problems = sum(1 for c in found_conflicts if getattr(c, "is_problem", False))
+        st.caption(
+            f"{len(found_conflicts)} findings, {problems} of them disagreements: claims about the same thing that "
+            "do not add up, corroborations, and numbers that must not be compared."
+        )
+        st.dataframe(
+            pd.DataFrame(
+                [
+                    {
+                        "kind": c.kind,
+                        "subject": kb.entity_name(getattr(c, "subject", "") or ""),
+                        "message": c.message,
+                        "metric": c.metric,
+                        "claims": ", ".join(c.claims),
+                    }
+                    for c in found_conflicts
+                ]
+            ),
+            hide_index=True,
+            width="stretch",
+            column_config={"message": st.column_config.TextColumn("message", width="large")},
+        )

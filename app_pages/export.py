@@ -1,0 +1,181 @@
+"""Export: the recommendation report (Markdown, HTML, PDF), the ranking (CSV, XLSX) and the decision profile."""
+
+from __future__ import annotations
+
+import importlib.util
+from urllib.parse import urlsplit
+
+import streamlit as st
+
+from app_pages import state
+from selector import exports, report, scoring
+from selector.knowledge import Upload
+from selector.models import KnowledgeBase
+from selector.preferences import PreferenceError, Preferences
+
+# The report's robustness section: the same sampling as `python -m selector report` (seeded: same inputs, same report).
+REPORT_SAMPLES = 2000
+REPORT_SEED = 0
+
+ss = st.session_state
+kb = state.session_kb()
+state.knowledge_caption(kb)
+prefs = state.current_prefs(kb)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def cached_report(_kb: KnowledgeBase, data_hash: str, prefs_json: str, app_url: str) -> report.Report:
+    """:func:`selector.report.build_report` once per knowledge, preferences and app address (reports are frozen)."""
+    return report.build_report(
+        _kb, Preferences.model_validate_json(prefs_json), samples=REPORT_SAMPLES, seed=REPORT_SEED, app_url=app_url
+    )
+
+
+def app_url() -> str:
+    """This app's address as the browser sees it, for the report's reproduce link (the default when unknown)."""
+    url = getattr(st.context, "url", None)
+    parts = urlsplit(url) if url else None
+    if parts and parts.scheme in ("http", "https") and parts.netloc:
+        return f"{parts.scheme}://{parts.netloc}"
+    return report.DEFAULT_APP_URL
+
+
+st.title("Export")
+st.caption(
+    "Download the recommendation for the current settings: the decision record with every number cited, the ranking "
+    "as a spreadsheet, and the settings themselves. Change the settings on the Recommend page."
+)
+
+prefs_json = prefs.model_dump_json()
+try:
+    with st.spinner("Building the report..."):
+        built = cached_report(kb, kb.data_hash, prefs_json, app_url())
+    rec = state.recommendation(kb, prefs)
+except (PreferenceError, scoring.ScoringError, ValueError) as exc:
+    st.error(f"These settings cannot be reported: {state.md(exc)}. Change them on the Recommend page.")
+    st.stop()
+
+rb = built.robustness
+first = "-" if rb.leader_acceptability is None else f"{rb.leader_acceptability:.0%}"
+summary_cols = st.columns(4)
+summary_cols[0].metric("Recommended", built.recommended)
+summary_cols[1].metric("Method", f"{rec.result.method} / {rec.result.scaler}")
+summary_cols[2].metric(
+    "Score leader first in",
+    first,
+    help=f"share of {rb.samples} sampled weightings (SMAA) that rank {built.leader} first",
+)
+summary_cols[3].metric("Claims cited", len(built.evidence))
+st.caption(
+    state.md(f"Group {built.group_name} · data {built.data_hash} · app {built.app_version}")
+    + f" · [link that reproduces this ranking]({built.reproduce_url})"
+)
+
+stem = f"ai-stack-{built.group_id}"
+
+# ----------------------------------------------------------------------------------------------------------
+st.subheader("Recommendation report")
+st.caption(
+    "The decision record (context, drivers, options, outcome, pros and cons, consequences) with robustness and an "
+    "evidence appendix quoting every claim in Chinese and English."
+)
+md_col, html_col, pdf_col = st.columns(3)
+with md_col:
+    st.download_button(
+        "Markdown (decision record)",
+        data=lambda: report.render_markdown(built).encode("utf-8"),
+        file_name=f"{stem}.md",
+        mime="text/markdown",
+        icon=":material/description:",
+        on_click="ignore",
+        key="export-md",
+    )
+with html_col:
+    st.download_button(
+        "HTML (interactive, works offline)",
+        data=lambda: report.render_html(built).encode("utf-8"),
+        file_name=f"{stem}.html",
+        mime="text/html",
+        icon=":material/public:",
+        on_click="ignore",
+        key="export-html",
+    )
+with pdf_col:
+    # The PDF takes a second or two (charts drawn by a headless browser): built only when asked, then offered.
+    pdf_key = (kb.data_hash, prefs_json)
+    report.prepare_pdf()  # start the chart browser now, so "Prepare PDF" does not wait for it
+    ready = ss.get("export-pdf-bytes")
+    if ready is None or ready[0] != pdf_key:
+        if st.button("Prepare PDF", icon=":material/picture_as_pdf:", key="export-pdf-build"):
+            try:
+                with st.spinner("Typesetting the PDF..."):
+                    ss["export-pdf-bytes"] = (pdf_key, report.render_pdf(built))
+            except report.ReportError as exc:
+                st.error(state.md(exc))
+            else:
+                st.rerun()
+    else:
+        st.download_button(
+            "PDF (A4, print)",
+            data=ready[1],
+            file_name=f"{stem}.pdf",
+            mime="application/pdf",
+            icon=":material/picture_as_pdf:",
+            on_click="ignore",
+            key="export-pdf",
+        )
+
+# ----------------------------------------------------------------------------------------------------------
+st.subheader("Ranking")
+st.caption(
+    "One row per option: rank, score, shortlisted, each criterion's value and contribution; how the ranking was made "
+    "is in the CSV's # lines and the workbook's About sheet. Text cells that a spreadsheet would run as a formula "
+    "are prefixed with '."
+)
+csv_col, xlsx_col, _ = st.columns(3)
+with csv_col:
+    st.download_button(
+        "CSV",
+        data=lambda: exports.ranking_csv(rec),
+        file_name=f"{stem}-ranking.csv",
+        mime="text/csv",
+        icon=":material/table:",
+        on_click="ignore",
+        key="export-csv",
+    )
+with xlsx_col:
+    st.download_button(
+        "Excel (XLSX)",
+        data=lambda: exports.ranking_xlsx(rec),
+        file_name=f"{stem}-ranking.xlsx",
+        mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        icon=":material/grid_on:",
+        on_click="ignore",
+        key="export-xlsx",
+    )
+
+# ----------------------------------------------------------------------------------------------------------
+if importlib.util.find_spec("selector.profile") is not None:
+    from selector import profile
+
+    st.subheader("Decision profile")
+    st.caption(
+        "Your group, answers, weights, method, missing-value policy and uploaded files in one YAML file; load it on "
+        "the My data page or with `python -m selector report --profile FILE`. (The My data page also saves the "
+        "Evidence page's filters.)"
+    )
+    originals = [ss.get("upload_originals", {}).get(u.name, u) for u in ss.get("uploads") or ()]
+    try:
+        text = profile.dump(profile.make(prefs, None, [u for u in originals if isinstance(u, Upload)]))
+    except (ValueError, UnicodeDecodeError) as exc:
+        st.error(f"This session cannot be saved as a profile: {state.md(exc)}")
+    else:
+        st.download_button(
+            "Decision profile (YAML)",
+            data=text.encode("utf-8"),
+            file_name=f"{stem}-profile.yaml",
+            mime="application/x-yaml",
+            icon=":material/save:",
+            on_click="ignore",
+            key="export-profile",
+        )

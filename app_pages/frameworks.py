@@ -1,0 +1,91 @@
+"""Frameworks: the feature matrix (article 003's stars and every assessed rating) and the comparable benchmarks."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app_pages import state
+from selector import charts, views
+
+kb = state.session_kb()
+state.knowledge_caption(kb)
+
+st.title("Frameworks and runtimes")
+st.caption(
+    "Ratings and benchmark numbers of the articles, each traceable to its sentence. Numbers share a chart only "
+    "when they were measured under the same conditions; everything else is listed as not comparable."
+)
+
+# ----------------------------------------------------------------------------------------------------------
+st.subheader("Feature matrix")
+features = views.feature_matrix(kb, "framework")
+if features.values.empty:
+    st.info("No framework has a rating yet.")
+else:
+    figure = charts.feature_heatmap(
+        features.values,
+        features.objectives,
+        views.feature_hover(kb, features),
+        "Ratings of frameworks (1-5): article 003's stars and the team's assessed ratings",
+    )
+    st.plotly_chart(figure, key="feature-heatmap", config={"displaylogo": False})
+    st.caption(
+        "Green is better. For risk and effort criteria a low rating is the good one, so their colours are "
+        "mirrored while the number in the cell stays as rated. Hover a cell for its claim and quote."
+    )
+
+# ----------------------------------------------------------------------------------------------------------
+st.subheader("Benchmarks")
+comparable, alone = views.comparable_sets(kb)
+if not comparable:
+    st.info("No benchmark has two entities measured under the same conditions.")
+columns = st.columns(min(3, max(1, len(comparable))))
+for index, found in enumerate(comparable):
+    frame = views.comparable_frame(kb, found)
+    lower = found.metric in views.LOWER_IS_BETTER
+    with columns[index % len(columns)]:
+        st.plotly_chart(
+            charts.benchmark_bars(
+                frame,
+                f"{views.metric_label(found.metric)} ({found.unit})",
+                found.unit,
+                lower_is_better=lower,
+            ),
+            key=f"bench-{index}",
+            config={"displaylogo": False},
+        )
+        st.caption(state.md("Measured under: " + "; ".join(f"{k}: {v}" for k, v in found.conditions)))
+st.caption("Hatched red bars rest on a flagged claim. Hover a bar for its source and quote.")
+
+if alone:
+    with st.expander(
+        f"Not comparable: {sum(len(s.claims) for s in alone)} numbers measured under their own conditions"
+    ):
+        st.caption(
+            "Each of these numbers has no other entity measured under the same workload, hardware and setting, "
+            "so putting it next to another number would mislead."
+        )
+        st.dataframe(
+            views.claims_table(kb, [c for s in alone for c in s.claims])[
+                ["id", "entities", "metric", "value", "unit", "conditions", "quote_zh", "flags"]
+            ],
+            hide_index=True,
+            width="stretch",
+        )
+
+# ----------------------------------------------------------------------------------------------------------
+st.subheader("Evidence of a value")
+choices: dict[str, tuple[str, ...]] = {}
+for row_index, name in enumerate(features.values.index):
+    for column in features.values.columns:
+        ids = features.claim_ids.iloc[row_index][column]
+        if ids:
+            choices[f"{name} - {column}: {features.values.iloc[row_index][column]:g}"] = tuple(ids)
+for found in comparable:
+    for claim in found.claims:
+        label = f"{kb.entity_name(claim.subject_id)} - {views.metric_label(found.metric)}: {views.value_text(claim)}"
+        choices[label] = (claim.id,)
+if choices:
+    picked = st.selectbox("Pick a value to see its full evidence", options=list(choices), key="fw-value")
+    for claim_id in choices[picked]:
+        state.show_claim(kb, claim_id)

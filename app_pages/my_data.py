@@ -1,0 +1,208 @@
+"""My data: upload your own measurements (CSV or YAML), see every problem, compare with the articles, save profiles."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from app_pages import state
+from selector import profile, uploads
+from selector.knowledge import DEFAULT_KNOWLEDGE
+from selector.preferences import PreferenceError
+
+ss = st.session_state
+ss.setdefault("uploads", [])
+ss.setdefault("upload_originals", {})  # file name -> the file as uploaded (what a saved profile embeds)
+# The Evidence page's filter widgets; a profile keeps their values.
+EVIDENCE_FILTERS = {
+    "text": "ev-text",
+    "flagged": "ev-flagged",
+    "documents": "ev-docs",
+    "entities": "ev-entities",
+    "kinds": "ev-kinds",
+    "tiers": "ev-tiers",
+}
+_SCALAR_FILTERS = ("text", "flagged")
+
+kb = state.session_kb()
+state.knowledge_caption(kb)
+
+
+def issues_frame(issues) -> pd.DataFrame:  # noqa: ANN001 - iterable of selector.yamlio.Issue
+    """Issues as a table of plain text (a dataframe cell never renders markup)."""
+    rows = [
+        {"level": i.level, "file": i.file, "line": i.line, "record": i.record or "", "message": i.message}
+        for i in issues
+    ]
+    return pd.DataFrame(rows, columns=["level", "file", "line", "record", "message"]).astype({"line": "Int64"})
+
+
+def accept(name: str, data: bytes) -> None:
+    """Check an uploaded file against the knowledge and the other uploads; keep it only if it has no error."""
+    others = [u for u in ss["uploads"] if u.name != name]  # the same name again replaces the earlier file
+    try:
+        result = uploads.validate_upload(name, data, DEFAULT_KNOWLEDGE, others=others)
+    except Exception as exc:
+        ss["my-data-last-result"] = (name, False, [], f"the file could not be checked ({exc.__class__.__name__})")
+        return
+    ss["my-data-last-result"] = (name, result.ok, list(result.issues), "")
+    if result.ok:
+        ss["uploads"] = [*others, result.upload]
+        ss["upload_originals"][name] = result.original
+
+
+def remove(name: str) -> None:
+    """Drop an upload (the remove buttons' callback)."""
+    ss["uploads"] = [u for u in ss["uploads"] if u.name != name]
+    ss["upload_originals"].pop(name, None)
+    ss.pop("my-data-last-result", None)
+
+
+def current_filters() -> dict[str, list[str]]:
+    """The Evidence page's filters as a plain dict of lists (only those set)."""
+    found = {}
+    for name, key in EVIDENCE_FILTERS.items():
+        value = ss.get(key)
+        if name in _SCALAR_FILTERS:
+            if value and value != "all":
+                found[name] = [str(value)]
+        elif value:
+            found[name] = [str(v) for v in value]
+    return found
+
+
+def apply_profile(data: bytes) -> None:
+    """Load a saved profile: its uploads replace the session's, its preferences and filters take effect."""
+    try:
+        loaded = profile.load(data, DEFAULT_KNOWLEDGE, check_uploads=False)
+        results = profile.check(loaded, DEFAULT_KNOWLEDGE)
+    except profile.ProfileError as exc:
+        ss["my-data-profile-result"] = (False, list(exc.issues), "")
+        return
+    merged = results[-1].kb if results else state.bundled_kb()
+    try:
+        prefs = state.check_prefs(merged, loaded.to_preferences())
+    except PreferenceError as exc:
+        ss["my-data-profile-result"] = (False, [], f"the profile's preferences do not fit the knowledge: {exc}")
+        return
+    ss["uploads"] = [r.upload for r in results]
+    ss["upload_originals"] = {r.original.name: r.original for r in results}
+    for name, key in EVIDENCE_FILTERS.items():
+        values = list(loaded.filters.get(name, ()))
+        if name in _SCALAR_FILTERS:
+            ss[key] = values[0] if values else ("all" if name == "flagged" else "")
+        else:
+            ss[key] = values
+    state.set_prefs(prefs)
+    ss["my-data-profile-result"] = (True, [], f"profile loaded: group {prefs.group}, {len(results)} file(s)")
+
+
+# ----------------------------------------------------------------------------------------------------------
+st.title("My data")
+st.caption(
+    "Add your own measurements or ratings (a new chip, or a figure you measured in place of an article's). "
+    "Every file is checked like the bundled knowledge; nothing with an error is used, and the bundled files are "
+    "never changed. Your values are tier **measured** (or **assessed**) and outrank the articles' **claimed** figures."
+)
+
+upload_col, template_col = st.columns([3, 1])
+with upload_col:
+    file = st.file_uploader("Add a YAML or CSV file", type=["yaml", "yml", "csv"], key="my-data-upload")
+with template_col:
+    st.download_button(
+        "CSV template",
+        data=uploads.csv_template(),
+        file_name="my_data_template.csv",
+        mime="text/csv",
+        key="my-data-template",
+        help="The columns with three example rows; see docs/USER_DATA.md for every column.",
+    )
+if file is not None and ss.get("my-data-last-file") != file.file_id:
+    ss["my-data-last-file"] = file.file_id
+    accept(file.name, file.getvalue())
+    kb = state.session_kb()
+
+if "my-data-last-result" in ss:
+    name, ok, issues, failure = ss["my-data-last-result"]
+    if failure:
+        st.error(f"{state.md(name)}: {state.md(failure)}")
+    elif ok:
+        st.success(f"{state.md(name)} is valid and now part of this session's knowledge.")
+    else:
+        st.error(f"{state.md(name)} was not added: fix the problems below and upload it again.")
+    if issues:
+        st.dataframe(issues_frame(issues), hide_index=True, width="stretch", key="my-data-issues")
+if ss.get("upload_issues") and any(i.level == "ERROR" for i in ss["upload_issues"]):
+    st.warning("Your files do not merge together; the bundled knowledge is shown. The problems:")
+    st.dataframe(issues_frame(ss["upload_issues"]), hide_index=True, width="stretch", key="my-data-merge-issues")
+
+# ----------------------------------------------------------------------------------------------------------
+st.subheader("Your files")
+if not ss["uploads"]:
+    st.info("No files yet. Download the CSV template, fill in your rows and upload it.")
+for index, item in enumerate(ss["uploads"]):
+    name_col, size_col, button_col = st.columns([4, 1, 1])
+    name_col.text(item.name)
+    size_col.text(f"{len(ss['upload_originals'].get(item.name, item).data):,} bytes")
+    button_col.button("Remove", key=f"my-data-remove-{index}", on_click=remove, args=(item.name,))
+
+source_ids = uploads.user_source_ids(kb) if state.uses_uploads(kb) else ()
+if source_ids:
+    st.subheader("Your values beside the bundled ones")
+    st.caption(
+        "Tier: measured = yours, claimed = quoted from an article, assessed = a rating with its rationale. "
+        "A value you mark as `overrides` replaces that claim in every ranking."
+    )
+    rows = uploads.comparison_rows(kb, source_ids)
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="my-data-items")
+    new_entities = uploads.user_entities(kb, [u.name for u in ss["uploads"]])
+    if new_entities:
+        st.caption("New entities from your files: " + state.md(", ".join(f"{e.name} ({e.id})" for e in new_entities)))
+    found = uploads.user_vs_article_conflicts(kb, source_ids)
+    st.subheader("Where your values differ from the articles")
+    if found:
+        frame = pd.DataFrame([c.to_dict() for c in found])
+        frame["relative_difference"] = frame["relative_difference"].map(
+            lambda v: "" if v is None or pd.isna(v) else f"{v:+.0%}"
+        )
+        st.dataframe(frame, hide_index=True, width="stretch", key="my-data-conflicts")
+    else:
+        st.caption("None of your values has a bundled counterpart (same entity and metric).")
+
+# ----------------------------------------------------------------------------------------------------------
+st.subheader("Decision profile")
+st.caption(
+    "A profile keeps your group, answers, weights, method, missing-value policy, Evidence filters and the text "
+    "of your files in one YAML file. Load it here (or run `python -m selector rank --profile FILE`) to get the same "
+    "ranking back."
+)
+save_col, load_col = st.columns(2)
+with save_col:
+    prefs = state.current_prefs(kb)
+    originals = [ss["upload_originals"].get(u.name, u) for u in ss["uploads"]]
+    try:
+        text = profile.dump(profile.make(prefs, current_filters(), originals))
+    except (ValueError, UnicodeDecodeError) as exc:
+        st.error(f"This session cannot be saved as a profile: {state.md(exc)}")
+    else:
+        st.download_button(
+            "Save profile",
+            data=text.encode("utf-8"),
+            file_name="decision_profile.yaml",
+            mime="application/x-yaml",
+            key="my-data-save-profile",
+        )
+with load_col:
+    saved = st.file_uploader("Load a profile", type=["yaml", "yml"], key="my-data-profile")
+    if saved is not None and ss.get("my-data-last-profile") != saved.file_id:
+        ss["my-data-last-profile"] = saved.file_id
+        apply_profile(saved.getvalue())
+        st.rerun()
+    if "my-data-profile-result" in ss:
+        ok, issues, message = ss["my-data-profile-result"]
+        if ok:
+            st.success(state.md(message))
+        else:
+            st.error("The profile was not loaded" + (f": {state.md(message)}" if message else "; the problems:"))
+            if issues:
+                st.dataframe(issues_frame(issues), hide_index=True, width="stretch", key="my-data-profile-issues")

@@ -1,0 +1,303 @@
+"""Recommend: scenario questions, the decision path, weights and method, and the ranking with its evidence."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app_pages import state
+from selector import charts, decision_tree, scoring, views
+from selector.preferences import MISSING_HELP, MISSING_POLICIES, PreferenceError, Preferences
+
+kb = state.session_kb()
+state.knowledge_caption(kb)
+prefs = state.current_prefs(kb)
+group = kb.groups[prefs.group]
+answers = decision_tree.resolve_answers(kb, prefs.answers)
+dimension_weights = prefs.resolved_dimension_weights(kb)
+criterion_weights = prefs.resolved_criterion_weights(kb)
+spec = scoring.METHODS[prefs.method]
+
+
+def _number(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def on_control_change(changed: str = "") -> None:
+    """Every control's callback: rebuild the preferences from the widgets and put them in the URL.
+
+    A combination that cannot be ranked (every weight zero) is refused with a message and the widgets go back.
+    """
+    ss = st.session_state
+    chosen = {q.id: ss.get(f"q-{q.id}") for q in kb.questions.values()}
+    new_answers = {q: a for q, a in chosen.items() if a is not None and a != kb.questions[q].default}
+    dims = {d.id: float(ss[f"w-{d.id}"]) for d in kb.dimensions.values() if float(ss[f"w-{d.id}"]) != d.weight}
+    crits = {}
+    if changed != "group":  # sub-criterion weights belong to a group; a new group starts from its defaults
+        for gc in group.criteria:
+            value = ss.get(f"cw-{gc.criterion}", gc.weight)
+            if float(value) != gc.weight:
+                crits[gc.criterion] = float(value)
+    scaler = None if changed == "method" or ss["scaler"] == "default" else ss["scaler"]
+    candidate = Preferences(
+        group=ss["group"],
+        answers=new_answers,
+        dimension_weights=dims,
+        criterion_weights=crits,
+        method=ss["method"],
+        scaler=scaler,
+        missing=ss["missing"],
+        use_flagged=ss["use-flagged"],
+    )
+    try:
+        state.check_prefs(kb, candidate)
+    except PreferenceError as exc:
+        ss["control-error"] = str(exc)
+        return
+    ss.pop("control-error", None)
+    state.set_prefs(candidate)
+
+
+def on_reset() -> None:
+    """The reset button: back to the default answers, weights, method and policy."""
+    st.session_state.pop("control-error", None)
+    state.reset_prefs()
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Sidebar: what matters and how to score
+
+with st.sidebar:
+    st.header("What matters to you")
+    for dim in kb.dimensions.values():
+        state.sync_widget(f"w-{dim.id}", _number(round(dimension_weights[dim.id])))
+        st.slider(
+            state.md(f"{dim.name_en} ({dim.name_zh})"),
+            min_value=0,
+            max_value=100,
+            step=1,
+            key=f"w-{dim.id}",
+            on_change=on_control_change,
+            help=state.md(dim.description_en or ""),
+        )
+    total = sum(dimension_weights.values())
+    st.caption(
+        "Shares of the decision: "
+        + ", ".join(f"{kb.dimensions[d].name_en} {w / total:.0%}" for d, w in dimension_weights.items())
+        + ". Defaults 40/25/20/15 come from article 004, section 5."
+    )
+    with st.expander(state.md(f"Sub-criterion weights ({group.name_en})")):
+        st.caption("Relative weights inside each dimension; 0 leaves a criterion out.")
+        for gc in group.criteria:
+            criterion = kb.criteria[gc.criterion]
+            state.sync_widget(f"cw-{gc.criterion}", float(criterion_weights[gc.criterion]))
+            st.slider(
+                state.md(f"{criterion.name_en} [{kb.dimensions[criterion.dimension].name_en}]"),
+                min_value=0.0,
+                max_value=5.0,
+                step=0.5,
+                key=f"cw-{gc.criterion}",
+                on_change=on_control_change,
+                help=state.md(f"{criterion.unit}, {'higher' if criterion.objective == 'max' else 'lower'} is better"),
+            )
+    st.header("How to score")
+    state.sync_widget("method", prefs.method)
+    st.selectbox(
+        "Method",
+        options=list(scoring.METHODS),
+        format_func=lambda m: scoring.METHODS[m].label,
+        key="method",
+        on_change=on_control_change,
+        kwargs={"changed": "method"},
+        help=spec.rationale,
+    )
+    state.sync_widget("scaler", prefs.scaler or "default")
+    st.selectbox(
+        "Normalisation (scaler)",
+        options=["default", *spec.scalers],
+        format_func=lambda s: f"default ({spec.default_scaler})" if s == "default" else s,
+        key="scaler",
+        on_change=on_control_change,
+        help="The normalisation can decide the winner: the result always states which one was used.",
+    )
+    state.sync_widget("missing", prefs.missing)
+    st.selectbox(
+        "Missing values",
+        options=list(MISSING_POLICIES),
+        key="missing",
+        on_change=on_control_change,
+    )
+    st.caption(state.md(MISSING_HELP[prefs.missing]))
+    state.sync_widget("use-flagged", prefs.use_flagged)
+    st.toggle(
+        "Use flagged claims",
+        key="use-flagged",
+        on_change=on_control_change,
+        help="Flagged claims contradict a datasheet, cannot be verified or look implausible (see Evidence).",
+    )
+    st.button("Reset to defaults", key="reset", on_click=on_reset, icon=":material/restart_alt:")
+    if "control-error" in st.session_state:
+        st.error(state.md(st.session_state["control-error"]))
+
+# ----------------------------------------------------------------------------------------------------------
+# Scenario and decision path
+
+st.title("Recommend an AI stack")
+st.caption(
+    "Answer the scenario questions, say what matters to you (sidebar), and see the ranking with the evidence "
+    "behind every number. The address bar keeps your settings: copy it to share this exact ranking."
+)
+path = decision_tree.evaluate(kb, answers)
+ask, why_path = st.columns([2, 3], gap="large")
+with ask:
+    st.subheader("Your scenario")
+    for question in kb.questions.values():
+        options = {o.id: o for o in question.options}
+        state.sync_widget(f"q-{question.id}", answers.get(question.id))
+        st.radio(
+            state.md(f"{question.text_en} {question.text_zh or ''}"),
+            options=list(options),
+            format_func=lambda o, options=options: state.md(options[o].label_en),
+            key=f"q-{question.id}",
+            on_change=on_control_change,
+        )
+with why_path:
+    st.subheader("Decision path")
+    if not path.fired:
+        st.info("No rule of the articles' decision trees fires for these answers.")
+    for rule in path.fired:
+        with st.container(border=True):
+            st.markdown(f"**{state.md(rule.rationale)}**")
+            matched = ", ".join(
+                next(o.label_en for o in kb.questions[q].options if o.id == a) for q, a in rule.matched.items()
+            )
+            shortlist = ", ".join(kb.entity_name(e) for e in rule.recommend)
+            line = f"because: {matched} → shortlists {shortlist}"
+            if rule.exclude:
+                line += f"; excludes {', '.join(kb.entity_name(e) for e in rule.exclude)}"
+            st.caption(state.md(line) + f" · rule `{rule.id}`")
+            with st.expander(f"Sources ({len(rule.claims)})"):
+                for claim_id in rule.claims:
+                    state.show_claim(kb, claim_id)
+    if path.other_candidates:
+        names = ", ".join(kb.entity_name(e) for e in path.other_candidates)
+        st.caption(state.md(f"Also recommended, outside the ranked groups: {names}"))
+
+# ----------------------------------------------------------------------------------------------------------
+# Ranking
+
+st.divider()
+state.sync_widget("group", prefs.group)
+st.selectbox(
+    "What are you choosing?",
+    options=list(kb.groups),
+    format_func=lambda g: (
+        kb.groups[g].name_en
+        + (f" ({kb.groups[g].name_zh})" if kb.groups[g].name_zh else "")
+        + (" ★ shortlisted by your scenario" if path.shortlisted(g) else "")
+    ),
+    key="group",
+    on_change=on_control_change,
+    kwargs={"changed": "group"},
+)
+if group.description_en:
+    st.caption(state.md(group.description_en))
+
+try:
+    rec = state.recommendation(kb, prefs)
+except (PreferenceError, scoring.ScoringError) as exc:
+    st.error(f"This combination cannot be ranked: {state.md(exc)}")
+    st.stop()
+
+result = rec.result
+m = rec.matrix
+direction = "higher is better" if result.higher_is_better else "lower is better"
+st.caption(
+    f"Method **{state.md(spec.label)}** · scaler **{result.scaler}** · score: {direction} · missing values: "
+    f"**{m.missing_policy}** · flagged claims {'used' if prefs.use_flagged else 'left out'}"
+)
+
+table_col, chart_col = st.columns([2, 3], gap="large")
+with table_col:
+    leader = rec.leader
+    st.subheader(f"Leader: {state.md(leader.name)}")
+    share = state.first_rank_share(rec)
+    if share is not None:
+        colour = "green" if share >= 0.7 else "orange" if share >= 0.4 else "red"
+        st.badge(
+            f"first in {share:.0%} of plausible weightings",
+            color=colour,
+            icon=":material/balance:",
+        )
+        st.caption(
+            f"SMAA: {state.SMAA_SAMPLES:,} seeded samples of weightings within ±{state.SMAA_SPREAD:.0%} of yours; "
+            "details on the Robustness page."
+        )
+    st.dataframe(
+        views.ranking_table(rec.ranking),
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "rank": st.column_config.NumberColumn("rank", format="%d"),
+            "score": st.column_config.NumberColumn("score", format="%.4f", help=direction),
+            "shortlisted": st.column_config.TextColumn("shortlisted", help="shortlisted by the decision path"),
+        },
+    )
+    st.info(state.md(rec.why), icon=":material/lightbulb:")
+    if rec.recommended != leader.id:
+        best = next(r for r in rec.ranking if r.id == rec.recommended)
+        st.caption(state.md(f"Best-ranked candidate your scenario shortlists: {best.name} (rank {best.rank})."))
+with chart_col:
+    order = [r.name for r in rec.ranking]
+    if result.contributions is not None:
+        parts, title = result.contributions, f"What each criterion adds to the score ({spec.label})"
+        x_title = "contribution to the score"
+    else:
+        parts, title = views.criterion_profile(m), f"Criterion profile behind the {spec.label} score"
+        x_title = "weighted min-max performance (not additive)"
+    figure = charts.contribution_bars(views.contributions_frame(kb, m, parts), order, title, x_title)
+    st.plotly_chart(figure, key="contribution-chart", config={"displaylogo": False})
+    if result.contributions is None:
+        st.caption(
+            f"{spec.label} does not add criteria up; the bars show each criterion's weighted min-max "
+            "performance (1 = best in its column, times its weight) as a picture of the profile."
+        )
+
+imputed = views.imputed_table(kb, m)
+excluded = views.exclusions_table(kb, m)
+if len(imputed) or len(excluded) or m.notes:
+    with st.expander(
+        f"Filled-in values ({len(imputed)}) and exclusions ({len(excluded)})", expanded=bool(len(imputed))
+    ):
+        if len(imputed):
+            st.markdown(f"**Cells without evidence**, filled by policy {m.missing_policy}:")
+            st.dataframe(imputed, hide_index=True, width="stretch")
+        if len(excluded):
+            st.markdown("**Left out of the ranking:**")
+            st.dataframe(excluded, hide_index=True, width="stretch")
+        for note in m.notes:
+            st.caption(state.md(note))
+
+# ----------------------------------------------------------------------------------------------------------
+# Evidence behind every cell
+
+st.subheader("Evidence behind every number")
+st.dataframe(views.matrix_display(kb, m), width="stretch")
+st.caption(
+    f"{views.FILLED_MARK}: no evidence, filled in by the missing-value policy. "
+    f"{views.FLAG_MARK}: rests on a flagged claim."
+)
+cells = views.cell_choices(kb, m)
+if st.session_state.get("cell") not in cells:
+    st.session_state.pop("cell", None)
+chosen = st.selectbox("Show the evidence of a cell", options=list(cells), key="cell")
+row, col = cells[chosen]
+cell = m.cells[row][col]
+criterion = kb.criteria[cell.criterion]
+st.markdown(
+    f"**{state.md(chosen)}**: {cell.value:g} {state.md(criterion.unit)}"
+    + (f" · {state.md(cell.note)}" if cell.note else "")
+)
+if not cell.evidence:
+    st.caption("No claim supports this cell; its value comes from the missing-value policy.")
+for claim_id in cell.evidence:
+    state.show_claim(kb, claim_id)

@@ -1,0 +1,268 @@
+"""Session plumbing shared by the pages: the cached knowledge base, a user's uploads, preferences kept in the URL."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import streamlit as st
+
+from selector import knowledge, recommend, scoring, views
+from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
+from selector.models import KnowledgeBase
+from selector.preferences import PreferenceError, Preferences, from_query, to_query
+
+# The URL parameters that carry preferences (see selector.preferences.to_query); others are left alone.
+PREF_KEYS = ("group", "answers", "w", "cw", "method", "scaler", "missing", "flagged")
+_PREFS = "prefs"  # session_state: the last preferences in force, so a page switch (which clears the URL) keeps them
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Knowledge
+
+
+@st.cache_resource(show_spinner="Loading the knowledge base...")
+def bundled_kb() -> KnowledgeBase:
+    """The knowledge shipped with the app, loaded once per server and shared by every session (never mutate it)."""
+    return knowledge.load()
+
+
+def uploads_digest(uploads: Sequence[Upload]) -> str:
+    """A hash of the uploads' names and bytes: the cache key of the knowledge they produce."""
+    digest = hashlib.sha256()
+    for upload in uploads:
+        digest.update(upload.name.encode() + b"\0" + hashlib.sha256(upload.data).digest())
+    return digest.hexdigest()
+
+
+@st.cache_resource(max_entries=16, show_spinner="Checking your files...")
+def _collect_with(digest: str, _uploads: tuple[Upload, ...]) -> tuple[KnowledgeBase | None, list]:
+    # `digest` is the key; the uploads themselves (underscore) are not hashed by streamlit.
+    return knowledge.collect(DEFAULT_KNOWLEDGE, extra=_uploads)
+
+
+def session_kb() -> KnowledgeBase:
+    """The knowledge this session sees: the bundled one, merged with the user's uploads when they validate.
+
+    ``st.session_state["uploads"]`` holds the uploads (a list of :class:`selector.knowledge.Upload`); every issue
+    the check found is kept in ``st.session_state["upload_issues"]``. Uploads with an error are not used: the
+    bundled knowledge is returned and the issues say what to fix.
+    """
+    uploads = tuple(st.session_state.get("uploads") or ())
+    if not uploads:
+        st.session_state["upload_issues"] = []
+        return bundled_kb()
+    kb, issues = _collect_with(uploads_digest(uploads), uploads)
+    st.session_state["upload_issues"] = list(issues)
+    return kb if kb is not None else bundled_kb()
+
+
+def uses_uploads(kb: KnowledgeBase) -> bool:
+    """Whether `kb` includes the user's uploads (it is not the bundled knowledge)."""
+    return kb is not bundled_kb()
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Preferences in the URL
+
+
+def default_prefs(kb: KnowledgeBase) -> Preferences:
+    """The defaults: the first group of the knowledge, default answers, weights, method and policy."""
+    return Preferences(group=next(iter(kb.groups)))
+
+
+def check_prefs(kb: KnowledgeBase, prefs: Preferences) -> Preferences:
+    """Raise :class:`PreferenceError` unless `prefs` fits `kb` and names a known method and allowed scaler."""
+    prefs.check(kb)
+    try:
+        scoring.resolve_method(prefs.method, prefs.scaler)
+    except scoring.ScoringError as exc:
+        raise PreferenceError(str(exc)) from None
+    return prefs
+
+
+def _write_query(prefs: Preferences) -> None:
+    wanted = to_query(prefs)
+    for key in PREF_KEYS:
+        if key in st.query_params and key not in wanted:
+            del st.query_params[key]
+    changed = {k: v for k, v in wanted.items() if st.query_params.get(k) != v}
+    if changed:
+        st.query_params.update(changed)
+
+
+def current_prefs(kb: KnowledgeBase) -> Preferences:
+    """The preferences in force: from the URL (so a link reproduces a ranking), else this session's last ones.
+
+    A malformed or unusable link shows an error saying what is wrong and falls back to the defaults.
+    """
+    query = {k: st.query_params[k] for k in PREF_KEYS if k in st.query_params}
+    remembered = st.session_state.get(_PREFS)
+    if not query and remembered is not None:
+        # Switching pages clears the URL; carry the session's choice over and put it back in the address.
+        try:
+            prefs = check_prefs(kb, remembered)
+        except PreferenceError:
+            prefs = default_prefs(kb)
+        _write_query(prefs)
+    else:
+        try:
+            prefs = check_prefs(kb, from_query(query, next(iter(kb.groups))))
+        except PreferenceError as exc:
+            st.error(f"The settings in this link cannot be used: {md(exc)}. Showing the default settings instead.")
+            prefs = default_prefs(kb)
+    st.session_state[_PREFS] = prefs
+    return prefs
+
+
+def set_prefs(prefs: Preferences) -> None:
+    """Make `prefs` the preferences in force: written to the URL and remembered for this session."""
+    st.session_state[_PREFS] = prefs
+    _write_query(prefs)
+
+
+def reset_prefs() -> None:
+    """Back to the defaults: the preference parameters leave the URL and the session forgets its choice."""
+    for key in PREF_KEYS:
+        if key in st.query_params:
+            del st.query_params[key]
+    st.session_state.pop(_PREFS, None)
+
+
+def sync_widget(key: str, value: object) -> None:
+    """Make the widget `key` show `value` (the preferences' value) before it is drawn.
+
+    Widgets carry no default of their own: their state is set from the preferences, so the URL, the reset button
+    and a page switch all show up in the widgets.
+    """
+    if key not in st.session_state or st.session_state[key] != value:
+        st.session_state[key] = value
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Cached computations
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def cached_recommendation(_kb: KnowledgeBase, data_hash: str, prefs_json: str) -> recommend.Recommendation:
+    """:func:`selector.recommend.recommend`, cached per knowledge hash and preferences (results are frozen)."""
+    return recommend.recommend(_kb, Preferences.model_validate_json(prefs_json))
+
+
+def recommendation(kb: KnowledgeBase, prefs: Preferences) -> recommend.Recommendation:
+    """The recommendation for `prefs`, computed once per distinct input across sessions."""
+    return cached_recommendation(kb, kb.data_hash, prefs.model_dump_json())
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Safe text
+
+# Markdown and Streamlit's own directives (:red[...], :material/icon:) are neutralised by escaping every
+# ASCII punctuation character that could start them; CommonMark shows an escaped character literally.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=])")
+
+
+def md(text: object) -> str:
+    """`text` escaped for ``st.markdown``/``st.caption``: knowledge and upload text is shown, never interpreted."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text)).replace("\n", "  \n")
+
+
+def knowledge_caption(kb: KnowledgeBase) -> None:
+    """A line in the sidebar saying which knowledge the page shows."""
+    where = "bundled knowledge + your files" if uses_uploads(kb) else "bundled knowledge"
+    st.sidebar.caption(f"{where} · {len(kb.claims)} claims · {len(kb.entities)} entities · data {md(kb.data_hash)}")
+
+
+def show_claim(kb: KnowledgeBase, claim_id: str) -> None:
+    """One claim as evidence: document and section, the Chinese quote, the English text, and any flags."""
+    if claim_id not in kb.claims:
+        st.warning(f"Claim {md(claim_id)} is not in the knowledge base.")
+        return
+    ev = views.claim_evidence(kb, claim_id)
+    where = " · ".join(md(p) for p in (ev["document"], ev["section"]) if p)
+    st.markdown(f"**{md(claim_id)}** · {ev['tier']} · {where}")
+    if ev["quote_zh"]:
+        st.markdown("> " + md(ev["quote_zh"]))
+    st.markdown(md(ev["text_en"]) + (f" — **{md(ev['value'])}**" if ev["value"] else ""))
+    details = [f"conditions: {ev['conditions']}" if ev["conditions"] else "", ev["rationale"], ev["note"]]
+    details = [d for d in details if d]
+    if details:
+        st.caption(md(" · ".join(details)))
+    if ev["flags"]:
+        st.warning(md(ev["flags"]), icon=":material/flag:")
+
+
+# The robustness badge: SMAA over weightings within +/- SMAA_SPREAD (shares) of the user's criterion weights,
+# imputed cells drawn across their criterion's plausible range. Seeded, so the same inputs give the same badge.
+SMAA_SAMPLES = 2000
+SMAA_SEED = 0
+SMAA_SPREAD = 0.10
+
+
+def has_sensitivity() -> bool:
+    """Whether selector.sensitivity is installed (it arrives separately; pages work without it)."""
+    return importlib.util.find_spec("selector.sensitivity") is not None
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def cached_smaa(
+    values: np.ndarray,
+    objectives: tuple[str, ...],
+    weights: np.ndarray,
+    method: str,
+    scaler: str,
+    n_samples: int,
+    seed: int,
+    spread: float | None,
+    cell_ranges: tuple[tuple[tuple[int, int], tuple[float, float]], ...],
+    alternatives: tuple[str, ...],
+    criteria: tuple[str, ...],
+):
+    """:func:`selector.sensitivity.smaa`, cached by its inputs (``spread`` None samples the whole simplex)."""
+    from selector import sensitivity
+
+    return sensitivity.smaa(
+        values,
+        objectives,
+        weights,
+        method,
+        scaler,
+        n_samples=n_samples,
+        seed=seed,
+        weight_bounds=spread,
+        cell_ranges=dict(cell_ranges) or None,
+        alternatives=alternatives,
+        criteria=criteria,
+    )
+
+
+def smaa_for(rec: recommend.Recommendation, n_samples: int, seed: int, spread: float | None):
+    """SMAA of a recommendation's matrix under its method and scaler (cached)."""
+    m = rec.matrix
+    return cached_smaa(
+        m.values,
+        m.objectives,
+        m.weights,
+        rec.result.method,
+        rec.result.scaler,
+        int(n_samples),
+        int(seed),
+        spread,
+        tuple(sorted(views.imputed_cell_ranges(m).items())),
+        m.alternatives,
+        m.criteria,
+    )
+
+
+def first_rank_share(rec: recommend.Recommendation) -> float | None:
+    """The share of plausible weightings (SMAA) that rank the leader first; None without selector.sensitivity."""
+    if not has_sensitivity():
+        return None
+    try:
+        result = smaa_for(rec, SMAA_SAMPLES, SMAA_SEED, SMAA_SPREAD)
+    except scoring.ScoringError:
+        return None
+    return float(result.first_rank_acceptability[rec.matrix.alternatives.index(rec.leader.id)])

@@ -1,0 +1,74 @@
+"""Techniques and cases: techniques, case studies, tools, models, datasets and resources, linked to scenarios."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app_pages import state
+from selector import decision_tree, views
+
+kb = state.session_kb()
+state.knowledge_caption(kb)
+prefs = state.current_prefs(kb)
+answers = decision_tree.resolve_answers(kb, prefs.answers)
+
+st.title("Techniques, cases and resources")
+st.caption(
+    "What the articles say about optimisation techniques, deployed systems, tools, models, datasets and learning "
+    "resources. The link to scenarios is this app's editorial grouping, not a statement of the articles."
+)
+
+YOURS, EVERYTHING = "yours", "all"
+pairs = [(q.id, o.id) for q in kb.questions.values() for o in q.options]
+options = [YOURS, EVERYTHING, *[f"{q}={o}" for q, o in pairs]]
+
+
+def _label(option: str) -> str:
+    if option == YOURS:
+        return "Your scenario (answers on the Recommend page)"
+    if option == EVERYTHING:
+        return "Everything"
+    question, answer = option.split("=", 1)
+    return views.scenario_label(kb, question, answer)
+
+
+scenario = st.selectbox("Show what serves", options=options, format_func=_label, key="tech-scenario")
+if scenario == YOURS:
+    wanted = list(answers.items())
+    st.caption(state.md("Your answers: " + "; ".join(views.scenario_label(kb, q, a) for q, a in wanted)))
+elif scenario == EVERYTHING:
+    wanted = None
+else:
+    wanted = [tuple(scenario.split("=", 1))]
+
+table = views.techniques_table(kb, scenarios=wanted)
+kinds = [k for k in views.TECHNIQUE_KINDS if (table["kind"] == k).any()]
+if not kinds:
+    st.info("Nothing in the knowledge base is linked to this scenario.")
+    st.stop()
+
+tabs = st.tabs([f"{views.KIND_LABELS[k]} ({int((table['kind'] == k).sum())})" for k in kinds])
+for tab, kind in zip(tabs, kinds, strict=True):
+    with tab:
+        st.dataframe(
+            table[table["kind"] == kind].drop(columns=["kind"]),
+            hide_index=True,
+            width="stretch",
+            column_config={
+                "description": st.column_config.TextColumn("what the articles say", width="large"),
+                "scenarios": st.column_config.TextColumn("serves (app's grouping)", width="medium"),
+            },
+        )
+
+st.subheader("Claims about an item")
+ordered = table.assign(order=table["kind"].map(views.TECHNIQUE_KINDS.index)).sort_values("order", kind="stable")
+names = dict(zip(ordered["id"], ordered["name"], strict=True))
+if st.session_state.get("tech-item") not in names:
+    st.session_state.pop("tech-item", None)
+picked = st.selectbox("Item", options=list(names), format_func=names.get, key="tech-item")
+claims = kb.claims_about(picked)
+if not claims:
+    st.caption("The articles name it without saying anything measurable about it.")
+for claim in claims:
+    with st.container(border=True):
+        state.show_claim(kb, claim.id)

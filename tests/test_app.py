@@ -1,0 +1,252 @@
+"""The Streamlit app through AppTest: every page runs, and what a page shows is what selector/ computes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from selector import knowledge, recommend, views
+from selector.knowledge import Upload
+from selector.preferences import Preferences, from_query
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+# Every page module the app may register (pages added by other parts of the project included).
+PAGES = sorted(p.stem for p in (ROOT / "app_pages").glob("*.py") if p.stem not in ("__init__", "state"))
+DIMENSIONS = ("performance", "cost", "ecosystem", "risk")
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return knowledge.load()
+
+
+@pytest.fixture
+def app() -> AppTest:
+    return AppTest.from_file(APP, default_timeout=60)
+
+
+def _ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _ranking(at: AppTest) -> list[tuple[str, float]]:
+    tables = [d.value for d in at.dataframe if list(d.value.columns) == ["rank", "name", "score", "shortlisted"]]
+    assert len(tables) == 1, "the Recommend page shows exactly one ranking table"
+    return [(row["name"], float(row["score"])) for _, row in tables[0].iterrows()]
+
+
+def _expected(kb, prefs: Preferences) -> list[tuple[str, float]]:
+    return [(r.name, r.score) for r in recommend.recommend(kb, prefs).ranking]
+
+
+def _same(shown: list[tuple[str, float]], expected: list[tuple[str, float]]) -> None:
+    assert [n for n, _ in shown] == [n for n, _ in expected]
+    assert [s for _, s in shown] == pytest.approx([s for _, s in expected], rel=1e-12, abs=1e-12)
+
+
+def _pref_params(at: AppTest) -> dict[str, str]:
+    return {k: v for k, v in at.query_params.items() if k in ("group", "answers", "w", "cw", "method", "scaler")}
+
+
+# ----------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_runs(app, page):
+    _ok(app.run())
+    _ok(app.switch_page(f"app_pages/{page}.py").run())
+    assert app.title, f"page {page} has a title"
+
+
+def test_default_ranking_is_the_pure_recommendation(app, kb):
+    at = _ok(app.run())
+    default = Preferences(group=next(iter(kb.groups)))
+    _same(_ranking(at), _expected(kb, default))
+    assert at.slider(key="w-performance").value == 40
+    assert [at.slider(key=f"w-{d}").value for d in DIMENSIONS] == [40, 25, 20, 15]
+    assert not _pref_params(at)
+
+
+def test_moving_a_weight_slider_reranks_exactly_as_recommend_does(app, kb):
+    at = _ok(app.run())
+    before = _ranking(at)
+    group = at.selectbox(key="group").value
+    _ok(at.slider(key="w-performance").set_value(90).run())
+    after = _ranking(at)
+    _same(after, _expected(kb, Preferences(group=group, dimension_weights={"performance": 90})))
+    assert after != before
+    assert at.query_params["w"] == "performance=90"
+
+
+def test_sub_criterion_weight_and_method_follow_the_pure_call(app, kb):
+    at = _ok(app.run())
+    group = kb.groups[at.selectbox(key="group").value]
+    criterion = group.criteria[0].criterion
+    _ok(at.slider(key=f"cw-{criterion}").set_value(4.5).run())
+    _ok(at.selectbox(key="method").set_value("topsis").run())
+    prefs = Preferences(group=group.id, criterion_weights={criterion: 4.5}, method="topsis")
+    _same(_ranking(at), _expected(kb, prefs))
+    assert at.query_params["method"] == "topsis"
+    assert at.query_params["cw"] == f"{criterion}=4.5"
+
+
+def test_link_parameters_set_the_widgets_and_the_ranking(app, kb):
+    query = {"group": "gpu-inference-runtimes", "w": "cost=60", "method": "topsis", "answers": "target=edge"}
+    for key, value in query.items():
+        app.query_params[key] = value
+    at = _ok(app.run())
+    assert at.selectbox(key="group").value == "gpu-inference-runtimes"
+    assert at.slider(key="w-cost").value == 60
+    assert at.selectbox(key="method").value == "topsis"
+    assert at.radio(key="q-target").value == "edge"
+    _same(_ranking(at), _expected(kb, from_query(query, "training-frameworks")))
+    # changing a widget keeps the rest of the link and adds the change
+    _ok(at.radio(key="q-goal").set_value("industrial").run())
+    assert at.query_params["answers"] == "goal=industrial,target=edge"
+    assert at.query_params["w"] == "cost=60" and at.query_params["group"] == "gpu-inference-runtimes"
+
+
+def test_a_malformed_link_says_why_and_shows_the_defaults(app, kb):
+    app.query_params["w"] = "performance=lots"
+    at = _ok(app.run())
+    assert any("not a number" in e.value for e in at.error)
+    _same(_ranking(at), _expected(kb, Preferences(group=next(iter(kb.groups)))))
+    assert at.slider(key="w-performance").value == 40
+
+
+def test_an_unknown_group_in_the_link_is_reported(app):
+    app.query_params["group"] = "quantum-abacus"
+    at = _ok(app.run())
+    assert any("quantum-abacus" in e.value.replace("\\", "") for e in at.error)
+
+
+def test_markup_in_a_link_is_shown_as_text_not_rendered(app):
+    app.query_params["group"] = "[click me](http://evil.example)"
+    at = _ok(app.run())
+    messages = [e.value for e in at.error]
+    assert messages and not any("[click me](" in m for m in messages)
+    assert any("\\[click me\\]\\(http" in m for m in messages)
+
+
+def test_reset_restores_the_defaults(app, kb):
+    at = _ok(app.run())
+    at.slider(key="w-risk").set_value(70).run()
+    at.radio(key="q-goal").set_value("domestic").run()
+    at.toggle(key="use-flagged").set_value(False).run()
+    assert _pref_params(at) and at.query_params.get("flagged") == "exclude"
+    _ok(at.button(key="reset").click().run())
+    assert not _pref_params(at) and "flagged" not in at.query_params
+    assert at.slider(key="w-risk").value == 15
+    assert at.radio(key="q-goal").value == kb.questions["goal"].default
+    assert at.toggle(key="use-flagged").value is True
+    _same(_ranking(at), _expected(kb, Preferences(group=next(iter(kb.groups)))))
+
+
+def test_all_weights_zero_is_refused_and_the_ranking_kept(app):
+    at = _ok(app.run())
+    for dim in DIMENSIONS[:-1]:
+        at.slider(key=f"w-{dim}").set_value(0).run()
+    kept = _ranking(at)
+    _ok(at.slider(key="w-risk").set_value(0).run())
+    assert any("zero" in e.value for e in at.error)
+    assert at.slider(key="w-risk").value == 15
+    assert _ranking(at) == kept
+
+
+def test_answer_fires_its_rule_and_shows_its_quote(app, kb):
+    at = _ok(app.run())
+    _ok(at.radio(key="q-goal").set_value("industrial").run())
+    shown = " ".join(m.value for m in at.markdown)
+    rule = kb.rules["tree000-industrial"]
+    assert rule.rationale_en in shown.replace("\\", "")
+    quote = kb.claims[rule.claims[0]].quote
+    assert quote in shown.replace("\\", "")
+
+
+def test_changing_group_resets_its_sub_weights(app, kb):
+    at = _ok(app.run())
+    first = kb.groups[at.selectbox(key="group").value]
+    at.slider(key=f"cw-{first.criteria[0].criterion}").set_value(3.0).run()
+    _ok(at.selectbox(key="group").set_value("edge-accelerators").run())
+    assert "cw" not in at.query_params
+    _same(_ranking(at), _expected(kb, Preferences(group="edge-accelerators")))
+
+
+def test_robustness_badge_reports_the_smaa_share(app, kb):
+    sensitivity = pytest.importorskip("selector.sensitivity")
+    from app_pages import state
+
+    at = _ok(app.run())
+    rec = recommend.recommend(kb, Preferences(group=next(iter(kb.groups))))
+    m = rec.matrix
+    result = sensitivity.smaa(
+        m.values,
+        m.objectives,
+        m.weights,
+        rec.result.method,
+        rec.result.scaler,
+        n_samples=state.SMAA_SAMPLES,
+        seed=state.SMAA_SEED,
+        weight_bounds=state.SMAA_SPREAD,
+        cell_ranges=views.imputed_cell_ranges(m) or None,
+        alternatives=m.alternatives,
+        criteria=m.criteria,
+    )
+    share = result.first_rank_acceptability[m.alternatives.index(rec.leader.id)]
+    badges = [x.value for x in at.markdown if "plausible weightings" in x.value]
+    assert len(badges) == 1
+    assert f"first in {share:.0%} of plausible weightings" in badges[0]
+
+
+def test_robustness_page_shows_the_tipping_points_of_sensitivity(app, kb):
+    sensitivity = pytest.importorskip("selector.sensitivity")
+    app.query_params["group"] = "edge-accelerators"
+    at = _ok(app.run())
+    _ok(at.switch_page("app_pages/robustness.py").run())
+    m = recommend.recommend(kb, Preferences(group="edge-accelerators")).matrix
+    names = [kb.entity_name(a) for a in m.alternatives]
+    tips = sensitivity.tipping_points(
+        m.values, m.objectives, m.dimension_of, m.dimension_weights, m.sub_weights, "wsm", None, names, m.criteria
+    )
+    shown = " ".join(x.value for x in at.markdown).replace("\\", "")
+    for tip in tips:
+        assert tip.sentence in shown
+    assert at.number_input(key="rb-samples").value == 2000
+    _ok(at.number_input(key="rb-seed").set_value(7).run())
+
+
+def test_evidence_search_shows_the_matching_claims(app, kb):
+    _ok(app.run())
+    at = _ok(app.switch_page("app_pages/evidence.py").run())
+    _ok(at.text_input(key="ev-text").input("能效比").run())
+    table = next(d.value for d in at.dataframe if "quote_zh" in d.value.columns)
+    assert sorted(table["id"]) == sorted(c.id for c in views.filter_claims(kb, text="能效比"))
+    _ok(at.selectbox(key="ev-flagged").set_value("flagged").run())
+    table = next(d.value for d in at.dataframe if "quote_zh" in d.value.columns)
+    assert table["flagged"].all()
+
+
+def test_valid_uploads_join_the_knowledge_and_bad_ones_are_kept_out(app):
+    fixture = ROOT / "tests" / "fixtures" / "valid_extra.yaml"
+    app.session_state["uploads"] = [Upload("mine.yaml", fixture.read_bytes())]
+    at = _ok(app.run())
+    assert at.radio(key="q-fix-q").value is None
+    assert any("your files" in c.value for c in at.sidebar.caption)
+    at.session_state["uploads"] = [Upload("bad.yaml", b"claims: [{id: x}]")]
+    at = _ok(at.run())
+    assert at.session_state["upload_issues"]
+    assert not any("your files" in c.value for c in at.sidebar.caption)
+
+
+def test_preferences_follow_the_user_to_the_robustness_page(app):
+    at = _ok(app.run())
+    _ok(at.slider(key="w-performance").set_value(90).run())
+    at.query_params.clear()  # a page switch in the browser drops the query string
+    _ok(at.switch_page("app_pages/robustness.py").run())
+    # 90 / (90 + 25 + 20 + 15) = 60%
+    assert any("Performance 60%" in c.value for c in at.caption)
+    assert at.query_params["w"] == "performance=90"
