@@ -143,3 +143,19 @@ def test_parser_exposes_validate_options() -> None:
     assert [str(p) for p in args.extra] == ["a.yaml", "b.yaml"]
     assert args.format == "json"
     assert args.knowledge is None
+
+
+def test_validate_lists_disagreeing_claims_without_failing(tmp_path: Path) -> None:
+    extra = tmp_path / "lab.yaml"
+    extra.write_text(
+        "sources:\n  - {id: user-lab, kind: user, title_en: Our lab}\n"
+        "claims:\n  - {id: u-trt, source: user-lab, tier: measured, kind: benchmark, text_en: ours, about: [tensorrt],"
+        " metric: throughput, value: 4000, unit: img/s, conditions: {workload: resnet-50 image classification,"
+        " hardware: a100, task: inference}}\n",
+        encoding="utf-8",
+    )
+    done = selector("validate", "--extra", str(extra))
+    assert done.returncode == 0, done.stdout
+    assert "CONFLICT disagreement: TensorRT, throughput: comparable claims disagree by 20%" in done.stdout
+    report = json.loads(selector("validate", "--extra", str(extra), "--format", "json").stdout)
+    assert any(c["kind"] == "disagreement" and "u-trt" in c["claims"] for c in report["conflicts"])

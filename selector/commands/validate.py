@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -49,7 +50,11 @@ def run(args: argparse.Namespace) -> int:
     errors = sum(1 for i in issues if i.level == "ERROR")
     warnings = len(issues) - errors
     counts = None
+    findings = []
     if kb is not None:
+        from selector import conflicts
+
+        findings = conflicts.detect(kb)
         counts = {
             section: len(getattr(kb, section))
             for section in ("sources", "entities", "claims", "dimensions", "criteria", "groups", "questions", "rules")
@@ -62,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
             "warnings": warnings,
             "counts": counts,
             "data_hash": kb.data_hash if kb is not None else None,
+            "conflicts": [f.to_dict() for f in findings],
             "issues": [
                 {"level": i.level, "file": i.file, "line": i.line, "record": i.record, "message": i.message}
                 for i in issues
@@ -71,6 +77,13 @@ def run(args: argparse.Namespace) -> int:
     else:
         for issue in issues:
             print(issue)
+        # Disagreeing claims are kept on purpose (they are the articles' words); they are listed, not errors.
+        for finding in findings:
+            if finding.is_problem:
+                print(f"CONFLICT {finding.kind}: {finding.message}")
+        if findings:
+            kinds = Counter(f.kind for f in findings)
+            print("conflict check: " + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())))
         print(_summary(kb, counts, errors, warnings))
     return 0 if kb is not None else EXIT_INVALID
 
