@@ -25,7 +25,7 @@ def _optional(module: str):
 st.title("Evidence")
 st.caption(
     "Every claim of the knowledge base with the article's Chinese sentence and its English rendering. Select a "
-    "row to see the full record."
+    "row, or pick a claim below the table, to see the full record."
 )
 
 # ----------------------------------------------------------------------------------------------------------
@@ -62,11 +62,21 @@ found = views.filter_claims(
     flagged={"all": None, "flagged": True, "unflagged": False}[flagged],
 )
 table = views.claims_table(kb, found)
+shown_ids = list(table["id"])
 st.caption(f"{len(table)} of {len(kb.claims)} claims, {int(table['flagged'].sum())} of them flagged.")
-event = st.dataframe(
+
+
+def _on_row_selected(ids: tuple[str, ...] = tuple(shown_ids)) -> None:
+    # A row picked in the grid becomes the claim shown; `ids` are the rows as drawn when it was picked.
+    rows = st.session_state["evidence-table"].selection.rows
+    if rows and rows[0] < len(ids):
+        st.session_state["ev-claim"] = ids[rows[0]]
+
+
+st.dataframe(
     table,
     key="evidence-table",
-    on_select="rerun",
+    on_select=_on_row_selected,
     selection_mode="single-row",
     hide_index=True,
     width="stretch",
@@ -79,7 +89,6 @@ event = st.dataframe(
         "flags": st.column_config.TextColumn("flag reasons", width="medium"),
     },
 )
-
 csvsafe = _optional("selector.csvsafe")
 if csvsafe is not None:
     st.download_button(
@@ -93,9 +102,18 @@ if csvsafe is not None:
 else:
     st.caption("CSV download becomes available once the CSV neutraliser (selector.csvsafe) is installed.")
 
-rows = event.selection.rows if event is not None else []
-if rows and rows[0] < len(table):
-    claim_id = table.iloc[rows[0]]["id"]
+if st.session_state.get("ev-claim") not in shown_ids:
+    st.session_state["ev-claim"] = None  # the filters hid it
+english = dict(zip(table["id"], table["text_en"], strict=True))
+claim_id = st.selectbox(
+    "Show a claim",
+    options=shown_ids,
+    index=None,
+    format_func=lambda c: f"{c}: {english[c][:90]}",
+    key="ev-claim",
+    placeholder="Pick a claim, or select a row of the table (the box at its left)",
+)
+if claim_id is not None:
     claim = kb.claims[claim_id]
     with st.container(border=True):
         st.subheader(f"Claim {state.md(claim_id)}")
@@ -116,8 +134,6 @@ if rows and rows[0] < len(table):
             hide_index=True,
             width="stretch",
         )
-else:
-    st.caption("Select a row (the box at its left) to see the full record.")
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Conflicts between claims")

@@ -220,18 +220,7 @@ table_col, chart_col = st.columns([2, 3], gap="large")
 with table_col:
     leader = rec.leader
     st.subheader(f"Leader: {state.md(leader.name)}")
-    share = state.first_rank_share(rec)
-    if share is not None:
-        colour = "green" if share >= 0.7 else "orange" if share >= 0.4 else "red"
-        st.badge(
-            f"first in {share:.0%} of plausible weightings",
-            color=colour,
-            icon=":material/balance:",
-        )
-        st.caption(
-            f"SMAA: {state.SMAA_SAMPLES:,} seeded samples of weightings within ±{state.SMAA_SPREAD:.0%} of yours; "
-            "details on the Robustness page."
-        )
+    badge_slot = st.container()  # filled last: the ranking reaches the browser before the sampling runs
     st.dataframe(
         views.ranking_table(rec.ranking),
         hide_index=True,
@@ -301,3 +290,23 @@ if not cell.evidence:
     st.caption("No claim supports this cell; its value comes from the missing-value policy.")
 for claim_id in cell.evidence:
     state.show_claim(kb, claim_id)
+
+# ----------------------------------------------------------------------------------------------------------
+# Robustness badge: the same analysis as the Robustness page, the report and `python -m selector sensitivity`
+
+with badge_slot:
+    try:
+        label, share, sampled = state.robustness_badge(kb, prefs)
+    except (PreferenceError, scoring.ScoringError, ValueError) as exc:
+        st.caption(f"Robustness could not be computed: {state.md(exc)}")
+    else:
+        st.badge(
+            label,
+            color="green" if share >= 0.7 else "orange" if share >= 0.4 else "red",
+            icon=":material/balance:",
+            help=f"SMAA (selector.robustness): {sampled} Details on the Robustness page.",
+        )
+        st.caption(
+            f"Share of {state.BADGE_SAMPLES:,} sampled weightings of {state.SPACE_LABELS['dimensions']} "
+            f"(any split of 100%) that rank {state.md(rec.leader.name)} first; hover for details."
+        )

@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import state
-from selector import charts, scoring, views
+from selector import charts, scoring, sensitivity, views
 from selector.preferences import PreferenceError
 
 kb = state.session_kb()
@@ -24,61 +24,79 @@ except (PreferenceError, scoring.ScoringError) as exc:
 m = rec.matrix
 method, scaler = rec.result.method, rec.result.scaler
 group = kb.groups[m.group]
+
+
+def _dimension_name(dimension: str) -> str:
+    return kb.dimensions[dimension].name_en if dimension in kb.dimensions else dimension
+
+
 st.caption(
     state.md(
         f"{group.name_en}, {scoring.METHODS[method].label} with {scaler} scaling, "
-        + ", ".join(f"{kb.dimensions[d].name_en} {w:.0%}" for d, w in m.dimension_weights.items())
-        + ". Change these on the Recommend page."
+        + ", ".join(f"{_dimension_name(d)} {w:.0%}" for d, w in m.dimension_weights.items())
+        + ". Change these on the Recommend page. The same analysis runs in the report and in "
+        "`python -m selector sensitivity`."
     )
 )
-if not state.has_sensitivity():
-    st.info("The robustness analyses (selector.sensitivity) are not installed yet.")
-    st.stop()
-
-from selector import sensitivity  # noqa: E402 - only once it is known to exist
-
-entity_names = [kb.entity_name(a) for a in m.alternatives]
-names = tuple(entity_names if len(set(entity_names)) == len(entity_names) else m.alternatives)
-if len(names) < 2:
+if len(m.alternatives) < 2:
     st.info("Only one alternative is left to rank; there is nothing to compare.")
     st.stop()
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Rank acceptability (SMAA)")
-samples_col, seed_col, sampling_col, spread_col = st.columns(4)
+samples_col, seed_col, space_col, range_col = st.columns(4)
 with samples_col:
     n_samples = st.number_input(
-        "Samples", min_value=200, max_value=50_000, value=state.SMAA_SAMPLES, step=500, key="rb-samples"
+        "Samples", min_value=200, max_value=50_000, value=state.PAGE_SAMPLES, step=1_000, key="rb-samples"
     )
 with seed_col:
-    seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=state.SMAA_SEED, step=1, key="rb-seed")
-with sampling_col:
-    sampling = st.radio(
-        "Weightings sampled",
-        options=["around", "simplex"],
-        format_func={"around": "around your weights", "simplex": "any weights at all"}.get,
-        key="rb-sampling",
+    seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=state.SEED, step=1, key="rb-seed")
+with space_col:
+    space = st.radio(
+        "Weights sampled",
+        options=list(state.SPACE_LABELS),
+        format_func=lambda s: {"dimensions": "the four dimensions", "criteria": "every criterion"}[s],
+        key="rb-space",
+        help="Dimensions: the weights people argue about (performance, cost, ecosystem, risk), each spread over "
+        "its criteria by the sub-criterion weights. Criteria: every criterion weight sampled freely.",
     )
-with spread_col:
+with range_col:
+    whole = st.toggle(
+        "Whole simplex (any weights)",
+        value=True,
+        key="rb-whole",
+        help="On: every split of 100% is equally likely. Off: only weightings near your current ones.",
+    )
     spread = st.slider(
-        "Spread around your weights (± share)",
-        min_value=0.02,
-        max_value=0.50,
-        value=state.SMAA_SPREAD,
-        step=0.01,
+        "Spread around your weights (± percentage points)",
+        min_value=2,
+        max_value=50,
+        value=10,
+        step=1,
         key="rb-spread",
-        disabled=sampling == "simplex",
+        disabled=whole,
     )
 try:
-    smaa = state.smaa_for(rec, int(n_samples), int(seed), None if sampling == "simplex" else float(spread))
-except scoring.ScoringError as exc:
-    st.error(f"SMAA cannot run with these inputs: {state.md(exc)}")
+    with st.spinner("Sampling weightings..."):
+        robust = state.robustness_of(
+            kb, prefs, samples=int(n_samples), seed=int(seed), spread=None if whole else spread / 100, space=space
+        )
+except (scoring.ScoringError, ValueError) as exc:
+    st.error(f"The robustness analyses cannot run with these inputs: {state.md(exc)}")
     st.stop()
+
+smaa = robust.smaa
+names = smaa.alternatives
+share = robust.leader_share
+(st.success if share >= 0.7 else st.warning)(state.md(f"{robust.leader} is {robust.badge}."), icon=":material/balance:")
+st.caption(state.md("Sampled: " + state.sampling_text(robust.smaa, robust.space, robust.spread)))
 
 heat_col, table_col = st.columns([1, 1], gap="large")
 with heat_col:
     st.plotly_chart(
-        charts.acceptability_heatmap(smaa.acceptability, names, f"Share of {smaa.n_samples:,} sampled weightings"),
+        charts.acceptability_heatmap(
+            smaa.acceptability, names, f"Rank acceptability: share of {smaa.n_samples:,} sampled weightings"
+        ),
         key="acceptability",
         config={"displaylogo": False},
     )
@@ -95,98 +113,122 @@ with table_col:
         summary,
         hide_index=True,
         width="stretch",
+        placeholder="never first",
         column_config={
-            "first": st.column_config.ProgressColumn("ranked first", format="percent", min_value=0, max_value=1),
-            "expected rank": st.column_config.NumberColumn(format="%.2f"),
+            "alternative": st.column_config.TextColumn("alternative", width="medium"),
+            "first": st.column_config.ProgressColumn(
+                "ranked first", format="percent", min_value=0, max_value=1, width="small"
+            ),
+            "expected rank": st.column_config.NumberColumn("mean rank", format="%.2f", width="small"),
             "confidence": st.column_config.NumberColumn(
-                format="percent", help="how often it ranks first under its own central weights"
+                "confidence",
+                format="percent",
+                width="small",
+                help="how often it ranks first under its own central weights (cells without evidence resampled)",
             ),
         },
     )
-    st.caption(state.md(f"Weights drawn {smaa.weight_sampling}; seed {smaa.seed}."))
-    if smaa.uncertain_cells:
-        st.caption(
-            f"{len(smaa.uncertain_cells)} cell(s) without evidence are drawn across their criterion's plausible "
-            "range instead of the single filled-in value."
-        )
+    st.caption(
+        "Ranked first: share of the sampled weightings that put it first. Mean rank: its average place. "
+        "Confidence: how often it ranks first under its own central weights."
+    )
+
+st.markdown("**Central weights**: the average weighting under which each alternative ranks first.")
+central = views.central_weights_table(
+    kb,
+    names,
+    smaa.criteria,
+    smaa.central_weights,
+    dimension_of=m.dimension_of if robust.space == "dimensions" else None,
+)
+st.dataframe(
+    central,
+    width="stretch",
+    placeholder="never first",
+    column_config={c: st.column_config.NumberColumn(format="percent") for c in central.columns},
+)
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Tipping points")
-dimensions = list(m.dimension_weights)
-tips = sensitivity.tipping_points(
-    m.values, m.objectives, m.dimension_of, m.dimension_weights, m.sub_weights, method, scaler, names, m.criteria
-)
+tips = robust.tipping_points
 if tips:
     st.markdown("\n".join(f"- {state.md(t.sentence)}" for t in tips))
 else:
-    st.success("Moving any one dimension's weight from 0% to 100% never changes the leader.")
+    st.success("Moving one dimension's weight anywhere between 0% and 100% (others in proportion) keeps the leader.")
+dimensions = list(m.dimension_weights)
 if len(dimensions) >= 2:
-    dimension = st.selectbox(
-        "Sweep the weight of",
-        options=dimensions,
-        format_func=lambda d: kb.dimensions[d].name_en if d in kb.dimensions else d,
-        key="rb-dimension",
-    )
-    sweep = sensitivity.weight_sweep(
-        m.values,
-        m.objectives,
-        m.dimension_of,
-        m.dimension_weights,
-        m.sub_weights,
-        dimension,
-        method,
-        scaler,
-        names,
-        m.criteria,
-    )
-    label = kb.dimensions[dimension].name_en if dimension in kb.dimensions else dimension
-    st.plotly_chart(
-        charts.weight_sweep_chart(
-            views.sweep_frame(names, sweep.grid, sweep.scores),
-            label,
-            sweep.current_weight,
-            [t.weight for t in tips if t.dimension == dimension],
-            f"Scores as the weight of {label} goes from 0% to 100% (others keep their proportions)",
-            score_title="score (" + ("higher" if sweep.higher_is_better else "lower") + " is better)",
-        ),
-        key="weight-sweep",
-        config={"displaylogo": False},
-    )
+    tipping_dimensions = [d for d in dimensions if any(t.dimension == d for t in tips)]
+    if "rb-dimension" not in st.session_state or st.session_state["rb-dimension"] not in dimensions:
+        st.session_state["rb-dimension"] = (tipping_dimensions or dimensions)[0]
+    dimension = st.selectbox("Sweep the weight of", options=dimensions, format_func=_dimension_name, key="rb-dimension")
+    try:
+        sweep = sensitivity.weight_sweep(
+            m.values,
+            m.objectives,
+            m.dimension_of,
+            m.dimension_weights,
+            m.sub_weights,
+            dimension,
+            method,
+            scaler,
+            names,
+            m.criteria,
+        )
+    except scoring.ScoringError as exc:
+        st.caption(f"No sweep: {state.md(exc)}")
+    else:
+        label = _dimension_name(dimension)
+        st.plotly_chart(
+            charts.weight_sweep_chart(
+                views.sweep_frame(names, sweep.grid, sweep.scores),
+                label,
+                sweep.current_weight,
+                [t.weight for t in tips if t.dimension == dimension],
+                f"Scores as the weight of {label} goes from 0% to 100% (the others keep their proportions)",
+                score_title="score (" + ("higher" if sweep.higher_is_better else "lower") + " is better)",
+            ),
+            key="weight-sweep",
+            config={"displaylogo": False},
+        )
+        st.caption("Solid line: your current weight. Dashed red lines: where the leader changes.")
 
 # ----------------------------------------------------------------------------------------------------------
-agree_col, reversal_col = st.columns(2, gap="large")
-with agree_col:
-    st.subheader("Do the methods agree?")
-    agreement = sensitivity.method_agreement(m.values, m.objectives, m.weights, names, m.criteria)
-    st.markdown(state.md(agreement.summary))
-    labels = [f"{scoring.METHODS[k].label} / {s}" for k, s in zip(agreement.methods, agreement.scalers, strict=True)]
-    st.dataframe(
-        pd.DataFrame(agreement.ranks.T, index=pd.Index(agreement.alternatives, name="rank under"), columns=labels),
-        width="stretch",
-    )
-    st.caption("Kendall's tau between the methods' rankings (1 = same order, -1 = reversed):")
-    st.dataframe(
-        pd.DataFrame(agreement.kendall_tau, index=labels, columns=labels).style.format("{:.2f}", na_rep="n/a"),
-        width="stretch",
-    )
-    for skipped, why in agreement.skipped.items():
-        st.caption(state.md(f"{skipped} skipped: {why}"))
-with reversal_col:
-    st.subheader("Rank reversal")
-    reversal = sensitivity.rank_reversal(m.values, m.objectives, m.weights, method, scaler, names, m.criteria)
-    (st.warning if reversal.any_reversal else st.success)(state.md(reversal.summary))
-    st.dataframe(
-        pd.DataFrame(
-            [
-                {
-                    "change": ("remove " if p.kind == "remove" else "add a copy of ") + p.subject,
-                    "order of the others changed": "yes" if p.changed else "no",
-                    "swapped": "; ".join(f"{a} / {b}" for a, b in p.swapped_pairs),
-                    "ties changed": "; ".join(f"{a} / {b}" for a, b in p.tie_changes),
-                }
-                for p in reversal.perturbations
-            ]
-        ),
-        hide_index=True,
-        width="stretch",
-    )
+st.subheader("Do the methods agree?")
+agreement = robust.agreement
+st.markdown(state.md(agreement.summary))
+labels = [f"{k.upper()} / {s}" for k, s in zip(agreement.methods, agreement.scalers, strict=True)]
+named = [f"{k.upper()} = {label}" for k in agreement.methods if (label := scoring.METHODS[k].label) != k.upper()]
+st.caption(state.md("Each method with its default scaler (method / scaler). " + "; ".join(named) + "."))
+st.markdown("**Rank under each method**")
+st.dataframe(
+    pd.DataFrame(agreement.ranks.T, index=pd.Index(agreement.alternatives, name="alternative"), columns=labels),
+    width="stretch",
+)
+st.markdown("**Kendall's tau** between the rankings (1 = same order, -1 = reversed)")
+st.dataframe(
+    pd.DataFrame(agreement.kendall_tau, index=pd.Index(labels, name="method"), columns=labels).style.format(
+        "{:.2f}", na_rep="n/a"
+    ),
+    width="stretch",
+)
+for skipped, why in agreement.skipped.items():
+    st.caption(state.md(f"{skipped} skipped: {why}"))
+
+st.subheader("Rank reversal")
+reversal = robust.reversal
+(st.warning if reversal.any_reversal else st.success)(state.md(reversal.summary))
+st.dataframe(
+    pd.DataFrame(
+        [
+            {
+                "change": ("remove " if p.kind == "remove" else "add a copy of ") + p.subject,
+                "order of the others changed": "yes" if p.changed else "no",
+                "swapped": "; ".join(f"{a} / {b}" for a, b in p.swapped_pairs),
+                "ties changed": "; ".join(f"{a} / {b}" for a, b in p.tie_changes),
+            }
+            for p in reversal.perturbations
+        ]
+    ),
+    hide_index=True,
+    width="stretch",
+)

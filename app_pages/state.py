@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import re
 from collections.abc import Sequence
 
-import numpy as np
 import streamlit as st
 
-from selector import knowledge, recommend, scoring, views
+from selector import knowledge, recommend, robustness, scoring, sensitivity, views
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import KnowledgeBase
 from selector.preferences import PreferenceError, Preferences, from_query, to_query
@@ -195,74 +193,107 @@ def show_claim(kb: KnowledgeBase, claim_id: str) -> None:
         st.warning(md(ev["flags"]), icon=":material/flag:")
 
 
-# The robustness badge: SMAA over weightings within +/- SMAA_SPREAD (shares) of the user's criterion weights,
-# imputed cells drawn across their criterion's plausible range. Seeded, so the same inputs give the same badge.
-SMAA_SAMPLES = 2000
-SMAA_SEED = 0
-SMAA_SPREAD = 0.10
+# ----------------------------------------------------------------------------------------------------------
+# Robustness: one definition for the badge, the Robustness page, the command line and the report
 
-
-def has_sensitivity() -> bool:
-    """Whether selector.sensitivity is installed (it arrives separately; pages work without it)."""
-    return importlib.util.find_spec("selector.sensitivity") is not None
+BADGE_SAMPLES = 2_000  # the Recommend page's badge: quick, and the seed makes it reproducible
+PAGE_SAMPLES = robustness.DEFAULT_SAMPLES  # the Robustness page's default, as `python -m selector sensitivity`
+SEED = 0
+SPACE_LABELS = {"dimensions": "the four dimension weights", "criteria": "every criterion weight"}
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
-def cached_smaa(
-    values: np.ndarray,
-    objectives: tuple[str, ...],
-    weights: np.ndarray,
-    method: str,
-    scaler: str,
-    n_samples: int,
+def _cached_robustness(
+    _kb: KnowledgeBase,
+    data_hash: str,
+    prefs_json: str,
+    samples: int,
     seed: int,
     spread: float | None,
-    cell_ranges: tuple[tuple[tuple[int, int], tuple[float, float]], ...],
-    alternatives: tuple[str, ...],
-    criteria: tuple[str, ...],
-):
-    """:func:`selector.sensitivity.smaa`, cached by its inputs (``spread`` None samples the whole simplex)."""
-    from selector import sensitivity
-
-    return sensitivity.smaa(
-        values,
-        objectives,
-        weights,
-        method,
-        scaler,
-        n_samples=n_samples,
-        seed=seed,
-        weight_bounds=spread,
-        cell_ranges=dict(cell_ranges) or None,
-        alternatives=alternatives,
-        criteria=criteria,
-    )
+    space: robustness.Space,
+) -> robustness.Robustness:
+    # Keyed by the knowledge hash and the preferences (the underscore keeps the knowledge itself out of the key).
+    rec = cached_recommendation(_kb, data_hash, prefs_json)
+    return robustness.analyse(rec, samples=samples, seed=seed, spread=spread, space=space)
 
 
-def smaa_for(rec: recommend.Recommendation, n_samples: int, seed: int, spread: float | None):
-    """SMAA of a recommendation's matrix under its method and scaler (cached)."""
-    m = rec.matrix
-    return cached_smaa(
-        m.values,
-        m.objectives,
-        m.weights,
-        rec.result.method,
-        rec.result.scaler,
-        int(n_samples),
+def robustness_of(
+    kb: KnowledgeBase,
+    prefs: Preferences,
+    *,
+    samples: int = BADGE_SAMPLES,
+    seed: int = SEED,
+    spread: float | None = None,
+    space: robustness.Space = "dimensions",
+) -> robustness.Robustness:
+    """:func:`selector.robustness.analyse` of the recommendation for `prefs`, cached per input.
+
+    Parameters
+    ----------
+    kb, prefs
+        The knowledge and the preferences in force (their recommendation is the one analysed).
+    samples, seed
+        Monte Carlo sample count and seed.
+    spread
+        None samples the whole weight simplex; a share d samples within +/- d of the current weights.
+    space
+        ``"dimensions"`` or ``"criteria"``: which weights are sampled.
+
+    Raises
+    ------
+    selector.scoring.ScoringError, ValueError
+        When the analyses cannot run on this ranking (the message says why).
+    """
+    return _cached_robustness(
+        kb,
+        kb.data_hash,
+        prefs.model_dump_json(),
+        int(samples),
         int(seed),
-        spread,
-        tuple(sorted(views.imputed_cell_ranges(m).items())),
-        m.alternatives,
-        m.criteria,
+        None if spread is None else float(spread),
+        space,
     )
 
 
-def first_rank_share(rec: recommend.Recommendation) -> float | None:
-    """The share of plausible weightings (SMAA) that rank the leader first; None without selector.sensitivity."""
-    if not has_sensitivity():
-        return None
-    try:
-        result = smaa_for(rec, SMAA_SAMPLES, SMAA_SEED, SMAA_SPREAD)
-    except scoring.ScoringError:
-        return None
-    return float(result.first_rank_acceptability[rec.matrix.alternatives.index(rec.leader.id)])
+@st.cache_data(show_spinner=False, max_entries=256)
+def _cached_acceptability(_kb: KnowledgeBase, data_hash: str, prefs_json: str, samples: int, seed: int):  # noqa: ANN202
+    rec = cached_recommendation(_kb, data_hash, prefs_json)
+    return robustness.acceptability(rec, samples=samples, seed=seed)
+
+
+def robustness_badge(kb: KnowledgeBase, prefs: Preferences) -> tuple[str, float, str]:
+    """The Recommend page's badge: (label, share, what was sampled) for the leader under `prefs`.
+
+    The badge is the SMAA part of :func:`robustness_of` with its defaults (``BADGE_SAMPLES`` weightings of the
+    four dimensions over the whole simplex, seed ``SEED``). Sampling the whole simplex does not depend on where
+    the current dimension weights stand, and neither does the matrix, so the rank acceptability is the same for
+    every dimension weighting: it is looked up with the dimension weights left at their defaults and the current
+    leader's share is read from it, so moving one of the four main sliders is answered from the cache.
+    tests/test_app.py checks the badge against ``robustness.analyse(...).leader_share`` of the preferences as they are.
+
+    Raises
+    ------
+    selector.scoring.ScoringError, ValueError
+        When the analysis cannot run on this ranking.
+    """
+    leader = recommendation(kb, prefs).leader.name
+    base = prefs.model_copy(update={"dimension_weights": {}})
+    smaa = _cached_acceptability(kb, kb.data_hash, base.model_dump_json(), BADGE_SAMPLES, SEED)
+    share = float(smaa.first_rank_acceptability[smaa.alternatives.index(leader)])
+    return robustness.badge_text(share), share, sampling_text(smaa, "dimensions", None)
+
+
+def sampling_text(smaa: sensitivity.SMAAResult, space: str, spread: float | None) -> str:
+    """What an SMAA run sampled, in one sentence (for the badge's help and the Robustness page)."""
+    where = (
+        "anywhere on the whole weight simplex (every split of 100%)"
+        if spread is None
+        else f"within ±{spread * 100:g} percentage points of your current weights"
+    )
+    text = f"{smaa.n_samples:,} weightings of {SPACE_LABELS.get(space, space)}, drawn uniformly {where}"
+    if space == "dimensions":
+        text += ", each dimension's share spread over its criteria by your sub-criterion weights"
+    text += f"; method {smaa.method} with {smaa.scaler} scaling; seed {smaa.seed}"
+    if smaa.uncertain_cells:
+        text += f"; {len(smaa.uncertain_cells)} cell(s) without evidence drawn across their plausible range"
+    return text + "."

@@ -8,6 +8,24 @@ A running server compiles each script once and keeps the bytecode in one ScriptC
 every run and so recompiles (and re-parses for "magic") every page each time. The benchmark gives AppTest one
 shared cache, for the app and the floor alike, so that the figures are those of a server.
 
+Why 3x is out of reach (measured on a 2-core container; the figures move with the machine's load):
+
+* The floor is a script that draws nothing (~1.8 ms). The Recommend page draws 24 widgets (four dimension
+  sliders, eight sub-criterion sliders, five scenario questions, method, scaler, policy, group, cell picker,
+  toggle, button) and ~60 other elements (ranking and evidence tables, the contribution chart, the decision path
+  with its quoted sources). A script drawing the same widgets and nothing else ("same widgets") already costs
+  ~2.5x the floor before anything is computed or any table or chart is drawn.
+* A weighting not seen before has to be scored: ``recommend()`` (matrix + scoring through scikit-criteria) alone
+  costs ~2x the floor. Together with the widgets that is ~4.5x; the tables, the chart and the text make the rest.
+* The robustness badge is ``selector.robustness.acceptability`` (SMAA alone) with 2,000 samples. Sampling the
+  whole simplex of dimension weights does not depend on the current dimension weights, so a move of the four
+  main sliders reads the badge from the cache (this benchmark's main figure); a sub-criterion weight, method or
+  policy change pays for a new SMAA run and is printed separately.
+
+What was cut: the badge's analysis is cached per input and shared by every dimension weighting (it used to run
+SMAA on every weight change); the contribution chart is built without a pandas pivot; the recommendation is
+cached per knowledge hash and preferences, so revisiting a weighting costs only the drawing.
+
     PYTHONPATH=. .venv/bin/python benchmarks/bench_app_rerun.py [--reruns 20]
 """
 
@@ -59,28 +77,91 @@ def _timed(at: AppTest) -> tuple[float, float]:
     return elapsed, sum(_SCRIPT_SECONDS)
 
 
-def app_reruns(reruns: int) -> list[tuple[float, float]]:
-    """Timings of reruns of the Recommend page, each after moving the performance slider to a new value."""
+def _warm_app() -> AppTest:
     at = AppTest.from_file(str(APP), default_timeout=120)
     at.run()  # cold start: imports, knowledge load, caches
     at.slider(key="w-performance").set_value(39)
     at.run()  # the first scoring call imports scikit-criteria
+    return at
+
+
+def app_reruns(reruns: int) -> list[tuple[float, float]]:
+    """Timings of reruns of the Recommend page, each after moving the performance slider to a new value."""
+    at = _warm_app()
     times = []
     for step in range(reruns):
-        # a value not seen before, so no cached ranking or robustness result can answer it
+        # a value not seen before, so no cached ranking can answer it
         at.slider(key="w-performance").set_value(41 + step)
         times.append(_timed(at))
     return times
 
 
-def empty_reruns(reruns: int) -> list[tuple[float, float]]:
-    """Timings of reruns of a script that does nothing: the floor Streamlit itself costs."""
+def sub_weight_reruns(reruns: int) -> list[tuple[float, float]]:
+    """Timings of reruns after a sub-criterion weight change: new ranking and a full robustness analysis."""
+    at = _warm_app()
+    sliders = [s for s in at.slider if str(s.key).startswith("cw-")]
+    times = []
+    for step in range(reruns):
+        # each slider moves one way only, so every state is new (nothing cached can answer it)
+        slider = sliders[step % len(sliders)]
+        up = slider.value <= slider.max - 0.5
+        slider.set_value(slider.value + (0.5 if up else -0.5))
+        times.append(_timed(at))
+        sliders = [s for s in at.slider if str(s.key).startswith("cw-")]
+    return times
+
+
+def _script_reruns(source: str, reruns: int) -> list[tuple[float, float]]:
     with tempfile.TemporaryDirectory() as folder:
-        script = Path(folder) / "empty.py"
-        script.write_text("import streamlit as st  # noqa: F401\n", encoding="utf-8")
+        script = Path(folder) / "script.py"
+        script.write_text(source, encoding="utf-8")
         at = AppTest.from_file(str(script), default_timeout=60)
         at.run()
         return [_timed(at) for _ in range(reruns)]
+
+
+def empty_reruns(reruns: int) -> list[tuple[float, float]]:
+    """Timings of reruns of a script that does nothing: the floor Streamlit itself costs."""
+    return _script_reruns("import streamlit as st  # noqa: F401\n", reruns)
+
+
+def widget_reruns(reruns: int) -> tuple[list[tuple[float, float]], dict[str, int]]:
+    """Timings of a script drawing as many sliders, radios, selectboxes, toggles and buttons as the Recommend page."""
+    at = _warm_app()
+    counts = {
+        "slider": len(at.slider),
+        "radio": len(at.radio),
+        "selectbox": len(at.selectbox),
+        "toggle": len(at.toggle),
+        "button": len(at.button),
+    }
+    lines = ["import streamlit as st"]
+    lines += [f"st.slider('s{i}', 0, 100, 40, key='s{i}')" for i in range(counts["slider"])]
+    lines += [f"st.radio('r{i}', ['a', 'b', 'c', 'd'], key='r{i}')" for i in range(counts["radio"])]
+    lines += [f"st.selectbox('b{i}', ['a', 'b', 'c', 'd'], key='b{i}')" for i in range(counts["selectbox"])]
+    lines += [f"st.toggle('t{i}', key='t{i}')" for i in range(counts["toggle"])]
+    lines += [f"st.button('u{i}', key='u{i}')" for i in range(counts["button"])]
+    return _script_reruns("\n".join(lines) + "\n", reruns), counts
+
+
+def pure_costs(repeats: int) -> dict[str, float]:
+    """Median seconds of the computations behind a fresh weighting, outside Streamlit."""
+    from selector import knowledge, recommend, robustness
+    from selector.preferences import Preferences
+
+    kb = knowledge.load()
+    group = next(iter(kb.groups))
+    recommend.recommend(kb, Preferences(group=group))  # imports scikit-criteria
+    ranking, analysis = [], []
+    for step in range(repeats):
+        prefs = Preferences(group=group, dimension_weights={"performance": 41 + step})
+        start = time.perf_counter()
+        rec = recommend.recommend(kb, prefs)
+        ranking.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        robustness.acceptability(rec, samples=2000, seed=0)
+        analysis.append(time.perf_counter() - start)
+    return {"recommend": statistics.median(ranking), "acceptability": statistics.median(analysis)}
 
 
 def _median_ms(timings: list[tuple[float, float]], index: int) -> float:
@@ -93,15 +174,34 @@ def main() -> None:
     args = parser.parse_args()
     _instrument()
     app = app_reruns(args.reruns)
+    sub = sub_weight_reruns(args.reruns)
     floor = empty_reruns(args.reruns)
+    widgets, counts = widget_reruns(args.reruns)
+    pure = pure_costs(args.reruns)
     app_wall, app_script = _median_ms(app, 0), _median_ms(app, 1)
     floor_wall, floor_script = _median_ms(floor, 0), _median_ms(floor, 1)
     ratio = app_wall / floor_wall
+
+    def line(label: str, ms: float, extra: str = "") -> str:
+        return f"{label:<46} {ms:7.1f} ms {ms / floor_wall:5.1f}x floor{extra}"
+
     print(f"medians over {args.reruns} reruns")
-    print(f"app rerun after a weight change: {app_wall:7.1f} ms (script execution {app_script:.1f} ms)")
-    print(f"empty script rerun (floor):      {floor_wall:7.1f} ms (script execution {floor_script:.2f} ms)")
+    print(line("app rerun after a dimension-weight change:", app_wall, f"  (script execution {app_script:.1f} ms)"))
+    print(
+        line(
+            "app rerun after a sub-criterion weight change:",
+            _median_ms(sub, 0),
+            f"  (script execution {_median_ms(sub, 1):.1f} ms; badge re-sampled)",
+        )
+    )
+    print(line("empty script rerun (floor):", floor_wall, f"  (script execution {floor_script:.2f} ms)"))
+    drawn = ", ".join(f"{n} {kind}" for kind, n in counts.items())
+    print(line("same widgets, nothing computed:", _median_ms(widgets, 0), f"  ({drawn})"))
+    print("computations behind a fresh weighting, outside Streamlit:")
+    print(line("  recommend() (matrix + scoring):", pure["recommend"] * 1000))
+    print(line("  robustness.acceptability, 2,000 samples:", pure["acceptability"] * 1000, "  (badge SMAA)"))
     verdict = "within" if ratio <= TARGET_RATIO else "ABOVE"
-    print(f"ratio: {ratio:.1f}x ({verdict} the {TARGET_RATIO:g}x target)")
+    print(f"ratio: {ratio:.1f}x ({verdict} the {TARGET_RATIO:g}x target; see the docstring for why)")
 
 
 if __name__ == "__main__":

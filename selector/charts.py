@@ -66,8 +66,12 @@ def _figure(traces: list[dict], layout: dict, title: str, height: int) -> go.Fig
     return fig
 
 
-def _vline(x: float, colour: str, dash: str, text: str, position: str = "top", angle: int = 0) -> tuple[dict, dict]:
-    """A vertical line across the plot at data `x` (linear axis) and its label, as a shape and an annotation."""
+def _vline(x: float, colour: str, dash: str, text: str, row: int = 0) -> tuple[dict, dict]:
+    """A vertical line across the plot at data `x` (linear axis, 0-100) and its label above the plot.
+
+    Labels sit in rows above the plot area (`row` 0 just above it, 1 above that), so that two lines close
+    together keep readable labels; a label near either edge is anchored inwards so it is not cut off.
+    """
     shape = {
         "type": "line",
         "xref": "x",
@@ -82,15 +86,20 @@ def _vline(x: float, colour: str, dash: str, text: str, position: str = "top", a
         "x": x,
         "xref": "x",
         "yref": "paper",
-        "y": 1 if position == "top" else 0,
+        "y": 1,
         "yanchor": "bottom",
-        "xanchor": "left",
+        "yshift": 2 + 17 * row,
+        "xanchor": "left" if x < 15 else "right" if x > 85 else "center",
         "text": html.escape(text),
         "showarrow": False,
-        "textangle": angle,
         "font": {"size": 11, "color": colour},
     }
     return shape, note
+
+
+def _short_number(value: float) -> str:
+    """3 significant digits, thousands written out (10,500 rather than 1.05e+04)."""
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3g}"
 
 
 def contribution_bars(
@@ -105,18 +114,18 @@ def contribution_bars(
     order
         Alternatives from best to worst; the best is drawn on top.
     """
-    criteria = list(dict.fromkeys(frame["criterion"]))
-    values = frame.pivot(index="alternative", columns="criterion", values="contribution").reindex(
-        index=list(order), columns=criteria
-    )
-    dimension_of = dict(zip(frame["criterion"], frame["dimension"], strict=True))
+    # Plain lookups rather than a pandas pivot: this chart is redrawn on every slider move.
+    rows = list(zip(frame["alternative"], frame["criterion"], frame["dimension"], frame["contribution"], strict=True))
+    criteria = list(dict.fromkeys(c for _, c, _, _ in rows))
+    value = {(a, c): float(v) for a, c, _, v in rows}
+    dimension_of = {c: d for _, c, d, _ in rows}
     names = _escaped(order)
     traces = [
         {
             "type": "bar",
             "orientation": "h",
             "y": names,
-            "x": values[criterion].tolist(),
+            "x": [value.get((a, criterion), float("nan")) for a in order],
             "name": html.escape(str(criterion)),
             "hovertemplate": f"<b>%{{y}}</b><br>{html.escape(str(criterion))} "
             f"({html.escape(str(dimension_of[criterion]))})<br>contribution %{{x:.3f}}<extra></extra>",
@@ -325,7 +334,7 @@ def efficiency_bars(
             "orientation": "h",
             "y": names,
             "x": frame["tops_per_w"].tolist(),
-            "text": [f"{v:.3g}" for v in frame["tops_per_w"]],
+            "text": [_short_number(v) for v in frame["tops_per_w"]],
             "textposition": "auto",
             "marker": _bar_marker(frame["flagged"]),
             "customdata": [
@@ -388,6 +397,11 @@ def metric_bars(frame: pd.DataFrame, title: str, x_title: str) -> go.Figure:
     return _figure([trace], layout, title, 180 + 44 * len(frame))
 
 
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def acceptability_heatmap(acceptability: np.ndarray, alternatives: Sequence[str], title: str) -> go.Figure:
     """SMAA rank acceptability: the share of sampled weightings that put each alternative at each rank.
 
@@ -402,7 +416,7 @@ def acceptability_heatmap(acceptability: np.ndarray, alternatives: Sequence[str]
     trace = {
         "type": "heatmap",
         "z": (acc * 100).tolist(),
-        "x": [f"rank {r + 1}" for r in range(acc.shape[1])],
+        "x": [_ordinal(r + 1) for r in range(acc.shape[1])],
         "y": _escaped(alternatives),
         "text": [[f"{v:.0%}" for v in row] for row in acc],
         "texttemplate": "%{text}",
@@ -412,11 +426,11 @@ def acceptability_heatmap(acceptability: np.ndarray, alternatives: Sequence[str]
         "zmax": 100,
         "xgap": 2,
         "ygap": 2,
-        "hovertemplate": "<b>%{y}</b> at %{x}: %{z:.1f}% of the sampled weightings<extra></extra>",
-        "colorbar": {"title": {"text": "% of samples"}},
+        "hovertemplate": "<b>%{y}</b> ranked %{x}: %{z:.1f}% of the sampled weightings<extra></extra>",
+        "showscale": False,  # every cell prints its share; a colour bar would only take room
     }
     layout = {
-        "xaxis": {"title": {"text": "rank (1 = best)"}, "side": "bottom"},
+        "xaxis": {"title": {"text": "rank (1st = best)"}, "side": "bottom"},
         "yaxis": {"title": {"text": "alternative"}, "autorange": "reversed"},
     }
     return _figure([trace], layout, title, 200 + 48 * len(alternatives))
@@ -458,13 +472,12 @@ def weight_sweep_chart(
                 "hovertemplate": f"<b>{name}</b><br>weight %{{x:.0f}}%<br>score %{{y:.3f}}<extra></extra>",
             }
         )
-    marks = [_vline(current * 100, "#333333", "solid", f"current {current:.0%}")]
-    marks += [
-        _vline(share * 100, FLAG_COLOUR, "dash", f"leader changes at {share:.0%}", "bottom", -90) for share in tipping
-    ]
+    marks = [_vline(current * 100, "#333333", "solid", f"your weight {current:.0%}")]
+    marks += [_vline(share * 100, FLAG_COLOUR, "dash", f"leader changes at {share:.1%}", 1) for share in tipping]
     layout = {
         "shapes": [shape for shape, _ in marks],
         "annotations": [note for _, note in marks],
+        "margin": {**_MARGIN, "t": 100},
         "xaxis": {"title": {"text": f"weight of {html.escape(dimension)} (% of the total)"}, "range": [0, 100]},
         "yaxis": {"title": {"text": score_title}},
         "legend": {"orientation": "h", "y": -0.2, "x": 0},

@@ -41,7 +41,7 @@ class Robustness:
     @property
     def badge(self) -> str:
         """E.g. "first in 71% of plausible weightings"."""
-        return f"first in {self.leader_share:.0%} of plausible weightings"
+        return badge_text(self.leader_share)
 
     def to_dict(self) -> dict:
         return {
@@ -84,6 +84,58 @@ def _cell_ranges(rec: Recommendation) -> dict[tuple[str, str], tuple[float, floa
     return ranges
 
 
+def badge_text(share: float) -> str:
+    """E.g. "first in 71% of plausible weightings"."""
+    return f"first in {share:.0%} of plausible weightings"
+
+
+def _names(rec: Recommendation) -> tuple[str, ...]:
+    m = rec.matrix
+    return tuple(r.name for r in sorted(rec.ranking, key=lambda r: m.alternatives.index(r.id)))
+
+
+def acceptability(
+    rec: Recommendation,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    spread: float | None = None,
+    space: Space = "dimensions",
+    sample_missing: bool = True,
+) -> sensitivity.SMAAResult:
+    """SMAA-2 alone (rank acceptability, central weights, confidence): the part a robustness badge needs.
+
+    Parameters are those of :func:`analyse`; alternatives are named by their display names.
+    """
+    m = rec.matrix
+    names = _names(rec)
+    common = {"method": rec.prefs.method, "scaler": rec.result.scaler, "alternatives": names, "criteria": m.criteria}
+    cell_ranges = None
+    if sample_missing:
+        cell_ranges = {(names[m.alternatives.index(a)], c): r for (a, c), r in _cell_ranges(rec).items()} or None
+    if space == "dimensions":
+        weight_samples = _weight_samples(rec, samples, seed, spread)
+        return sensitivity.smaa(
+            m.values,
+            m.objectives,
+            m.weights,
+            seed=seed,
+            cell_ranges=cell_ranges,
+            weight_samples=weight_samples,
+            **common,
+        )
+    return sensitivity.smaa(
+        m.values,
+        m.objectives,
+        m.weights,
+        n_samples=samples,
+        seed=seed,
+        weight_bounds=spread,
+        cell_ranges=cell_ranges,
+        **common,
+    )
+
+
 def analyse(
     rec: Recommendation,
     *,
@@ -109,35 +161,10 @@ def analyse(
         Sample imputed cells over their plausible range instead of holding them at the imputed value.
     """
     m = rec.matrix
-    prefs = rec.prefs
-    names = tuple(r.name for r in sorted(rec.ranking, key=lambda r: m.alternatives.index(r.id)))
+    names = _names(rec)
     values = m.values
-    common = {"method": prefs.method, "scaler": rec.result.scaler, "alternatives": names, "criteria": m.criteria}
-    cell_ranges = _cell_ranges(rec) if sample_missing else None
-    if cell_ranges:
-        cell_ranges = {(names[m.alternatives.index(a)], c): r for (a, c), r in cell_ranges.items()}
-    if space == "dimensions":
-        weight_samples = _weight_samples(rec, samples, seed, spread)
-        smaa = sensitivity.smaa(
-            values,
-            m.objectives,
-            m.weights,
-            seed=seed,
-            cell_ranges=cell_ranges or None,
-            weight_samples=weight_samples,
-            **common,
-        )
-    else:
-        smaa = sensitivity.smaa(
-            values,
-            m.objectives,
-            m.weights,
-            n_samples=samples,
-            seed=seed,
-            weight_bounds=spread,
-            cell_ranges=cell_ranges or None,
-            **common,
-        )
+    common = {"method": rec.prefs.method, "scaler": rec.result.scaler, "alternatives": names, "criteria": m.criteria}
+    smaa = acceptability(rec, samples=samples, seed=seed, spread=spread, space=space, sample_missing=sample_missing)
     tips = sensitivity.tipping_points(
         values, m.objectives, m.dimension_of, m.dimension_weights, m.sub_weights, **common
     )

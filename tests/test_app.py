@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from selector import knowledge, recommend, views
+from selector import knowledge, recommend, robustness, views
 from selector.knowledge import Upload
 from selector.preferences import Preferences, from_query
 
@@ -176,47 +178,91 @@ def test_changing_group_resets_its_sub_weights(app, kb):
     _same(_ranking(at), _expected(kb, Preferences(group="edge-accelerators")))
 
 
-def test_robustness_badge_reports_the_smaa_share(app, kb):
-    sensitivity = pytest.importorskip("selector.sensitivity")
-    from app_pages import state
+def _badges(at: AppTest) -> list:
+    return [x for x in at.markdown if "plausible weightings" in x.value]
 
+
+@pytest.mark.parametrize(
+    "query",
+    [{}, {"group": "edge-accelerators", "w": "cost=70"}, {"group": "datacenter-accelerators", "method": "topsis"}],
+)
+def test_robustness_badge_is_the_share_robustness_analyse_computes(app, kb, query):
+    for key, value in query.items():
+        app.query_params[key] = value
     at = _ok(app.run())
-    rec = recommend.recommend(kb, Preferences(group=next(iter(kb.groups))))
-    m = rec.matrix
-    result = sensitivity.smaa(
-        m.values,
-        m.objectives,
-        m.weights,
-        rec.result.method,
-        rec.result.scaler,
-        n_samples=state.SMAA_SAMPLES,
-        seed=state.SMAA_SEED,
-        weight_bounds=state.SMAA_SPREAD,
-        cell_ranges=views.imputed_cell_ranges(m) or None,
-        alternatives=m.alternatives,
-        criteria=m.criteria,
-    )
-    share = result.first_rank_acceptability[m.alternatives.index(rec.leader.id)]
-    badges = [x.value for x in at.markdown if "plausible weightings" in x.value]
+    prefs = from_query(query, next(iter(kb.groups)))
+    expected = robustness.analyse(recommend.recommend(kb, prefs), samples=2000, seed=0)
+    badges = _badges(at)
     assert len(badges) == 1
-    assert f"first in {share:.0%} of plausible weightings" in badges[0]
+    assert f"first in {expected.leader_share:.0%} of plausible weightings" in badges[0].value
+    # the help says what was sampled: the count, the space, the whole simplex and the seed
+    help_text = badges[0].proto.help
+    for part in ("2,000 weightings", "the four dimension weights", "whole weight simplex", "seed 0"):
+        assert part in help_text
 
 
-def test_robustness_page_shows_the_tipping_points_of_sensitivity(app, kb):
-    sensitivity = pytest.importorskip("selector.sensitivity")
+def test_robustness_badge_follows_a_weight_change(app, kb):
+    at = _ok(app.run())
+    group = at.selectbox(key="group").value
+    _ok(at.slider(key="w-performance").set_value(5).run())
+    prefs = Preferences(group=group, dimension_weights={"performance": 5})
+    expected = robustness.analyse(recommend.recommend(kb, prefs), samples=2000, seed=0)
+    assert f"first in {expected.leader_share:.0%} of plausible weightings" in _badges(at)[0].value
+
+
+def test_robustness_page_shows_what_robustness_analyse_computes(app, kb):
     app.query_params["group"] = "edge-accelerators"
     at = _ok(app.run())
     _ok(at.switch_page("app_pages/robustness.py").run())
-    m = recommend.recommend(kb, Preferences(group="edge-accelerators")).matrix
-    names = [kb.entity_name(a) for a in m.alternatives]
-    tips = sensitivity.tipping_points(
-        m.values, m.objectives, m.dimension_of, m.dimension_weights, m.sub_weights, "wsm", None, names, m.criteria
-    )
+    assert at.number_input(key="rb-samples").value == 10_000
+    assert at.radio(key="rb-space").value == "dimensions"
+    assert at.toggle(key="rb-whole").value is True
+    rec = recommend.recommend(kb, Preferences(group="edge-accelerators"))
+    expected = robustness.analyse(rec, samples=10_000, seed=0)
+    assert expected.tipping_points, "edge-accelerators has tipping points to show"
     shown = " ".join(x.value for x in at.markdown).replace("\\", "")
-    for tip in tips:
+    for tip in expected.tipping_points:
         assert tip.sentence in shown
-    assert at.number_input(key="rb-samples").value == 2000
-    _ok(at.number_input(key="rb-seed").set_value(7).run())
+    assert any(
+        f"{expected.leader} is {expected.badge}" in x.value.replace("\\", "") for x in [*at.success, *at.warning]
+    )
+    # the sweep chart marks the tipping points of the swept dimension as vertical lines
+    swept = at.selectbox(key="rb-dimension").value
+    lines = [t.weight for t in expected.tipping_points if t.dimension == swept]
+    assert lines, "the page opens on a dimension with a tipping point"
+    chart = next(c for c in at.get("plotly_chart") if "Scores as the weight" in c.proto.spec)
+    shapes = json.loads(chart.proto.spec)["layout"]["shapes"]
+    dashed = sorted(s["x0"] for s in shapes if s["line"]["dash"] == "dash")
+    assert dashed == pytest.approx(sorted(100 * w for w in lines))
+    # method agreement with Kendall's tau, and central weights per dimension
+    tau = next(d.value for d in at.dataframe if d.value.shape == expected.agreement.kendall_tau.shape)
+    assert tau.to_numpy() == pytest.approx(expected.agreement.kendall_tau, nan_ok=True)
+    dimensions = [kb.dimensions[d].name_en for d in rec.matrix.dimension_weights]
+    central = next(d.value for d in at.dataframe if list(d.value.columns) == dimensions)
+    of = np.array(rec.matrix.dimension_of)
+    for name, weights in zip(expected.smaa.alternatives, expected.smaa.central_weights, strict=True):
+        row = central.loc[name].to_numpy(dtype=float)
+        if weights is None:
+            assert np.isnan(row).all()
+        else:
+            sums = [np.asarray(weights)[of == d].sum() for d in rec.matrix.dimension_weights]
+            assert row == pytest.approx(sums)
+
+
+def test_robustness_page_samples_criteria_within_a_spread(app, kb):
+    app.query_params["group"] = "edge-accelerators"
+    at = _ok(app.run())
+    _ok(at.switch_page("app_pages/robustness.py").run())
+    at.number_input(key="rb-samples").set_value(3000)
+    at.radio(key="rb-space").set_value("criteria")
+    _ok(at.toggle(key="rb-whole").set_value(False).run())
+    _ok(at.slider(key="rb-spread").set_value(20).run())
+    rec = recommend.recommend(kb, Preferences(group="edge-accelerators"))
+    expected = robustness.analyse(rec, samples=3000, seed=0, spread=0.2, space="criteria")
+    summary = next(d.value for d in at.dataframe if "expected rank" in d.value.columns)
+    first = dict(zip(summary["alternative"], summary["first"], strict=True))
+    assert [first[n] for n in expected.smaa.alternatives] == pytest.approx(expected.smaa.first_rank_acceptability)
+    assert any("every criterion weight" in c.value and "20 percentage points" in c.value for c in at.caption)
 
 
 def test_evidence_search_shows_the_matching_claims(app, kb):
@@ -228,6 +274,22 @@ def test_evidence_search_shows_the_matching_claims(app, kb):
     _ok(at.selectbox(key="ev-flagged").set_value("flagged").run())
     table = next(d.value for d in at.dataframe if "quote_zh" in d.value.columns)
     assert table["flagged"].all()
+
+
+def test_evidence_claim_picker_shows_the_claim_and_forgets_it_when_filtered_out(app, kb):
+    _ok(app.run())
+    at = _ok(app.switch_page("app_pages/evidence.py").run())
+    assert at.selectbox(key="ev-claim").value is None
+    _ok(at.text_input(key="ev-text").input("能效比").run())
+    found = views.filter_claims(kb, text="能效比")
+    assert at.selectbox(key="ev-claim").options == [f"{c.id}: {c.text_en[:90]}" for c in found]
+    _ok(at.selectbox(key="ev-claim").set_value(found[1].id).run())
+    assert any(h.value == f"Claim {found[1].id}".replace("-", "\\-") for h in at.subheader)
+    shown = " ".join(m.value for m in at.markdown).replace("\\", "")
+    assert found[1].quote in shown
+    _ok(at.text_input(key="ev-text").input("no claim says this").run())
+    assert at.selectbox(key="ev-claim").value is None
+    assert not any(h.value.startswith("Claim ") for h in at.subheader)
 
 
 def test_valid_uploads_join_the_knowledge_and_bad_ones_are_kept_out(app):

@@ -135,6 +135,8 @@ def test_efficiency_bars_draw_target_and_average_lines():
     assert list(lines["target: 50 TOPS/W"].x) == [50.0, 50.0]
     assert fig.layout.xaxis.type == "log"
     assert len(charts.efficiency_bars(frame, "TOPS/W").data) == 1
+    # bar labels write thousands out rather than in exponent notation
+    assert list(fig.data[0].text) == ["10,500", "10"]
 
 
 def test_acceptability_heatmap_writes_shares_as_percentages():
@@ -143,6 +145,9 @@ def test_acceptability_heatmap_writes_shares_as_percentages():
     _titled(fig)
     assert fig.data[0].text[0][0] == "71%"
     assert fig.data[0].zmax == 100
+    assert list(fig.data[0].x) == ["1st", "2nd"]
+    many = charts.acceptability_heatmap(np.eye(12), [f"A{i}" for i in range(12)], "SMAA")
+    assert list(many.data[0].x)[10:] == ["11th", "12th"]
 
 
 def test_weight_sweep_marks_current_weight_and_every_tipping_point():
@@ -175,3 +180,15 @@ def test_every_group_draws_a_contribution_or_profile_chart(kb):
         frame = views.contributions_frame(kb, rec.matrix, parts)
         fig = charts.contribution_bars(frame, [r.name for r in rec.ranking], "profile")
         assert len(fig.data) == len(rec.matrix.criteria)
+
+
+def test_weight_sweep_keeps_close_labels_apart_and_inside_the_figure():
+    frame = views.sweep_frame(["A", "B"], np.linspace(0, 1, 3), np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]]))
+    fig = charts.weight_sweep_chart(frame, "Cost", 0.40, [0.428, 0.95], "Sweep")
+    notes = {a.text: a for a in fig.layout.annotations}
+    assert set(notes) == {"your weight 40%", "leader changes at 42.8%", "leader changes at 95.0%"}
+    # the current weight and a tipping point 3 points away sit on different rows, so they cannot overlap
+    assert notes["your weight 40%"].yshift != notes["leader changes at 42.8%"].yshift
+    # a label near the right edge grows inwards
+    assert notes["leader changes at 95.0%"].xanchor == "right"
+    assert fig.layout.margin.t >= 17 * 2 + 40

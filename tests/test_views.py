@@ -215,13 +215,20 @@ def test_criterion_profile_gives_the_best_of_a_column_its_weight():
     np.testing.assert_allclose(profile[:, 1], [0.0, 0.25, 0.25])
 
 
-def test_imputed_cell_ranges_cover_only_imputed_cells(kb):
-    m = matrix.build(kb, Preferences(group="training-frameworks"))
-    ranges = views.imputed_cell_ranges(m)
-    for (i, j), (lo, hi) in ranges.items():
-        assert m.cells[i][j].imputed
-        assert (lo, hi) == tuple(m.scales[j])
-    assert len(ranges) == sum(np.isfinite(m.scales[j]).all() for _, j in zip(*np.nonzero(m.missing_mask), strict=True))
+def test_central_weights_sum_per_dimension_and_leave_never_first_blank(kb):
+    criteria = ("rating-training-speed", "stars-distributed", "rating-cost-efficiency")
+    central = [(0.5, 0.25, 0.25), None]
+    by_criterion = views.central_weights_table(kb, ["A", "B"], criteria, central)
+    assert list(by_criterion.columns) == [kb.criteria[c].name_en for c in criteria]
+    assert by_criterion.loc["A"].tolist() == [0.5, 0.25, 0.25]
+    assert by_criterion.loc["B"].isna().all()
+    by_dimension = views.central_weights_table(
+        kb, ["A", "B"], criteria, central, dimension_of=("performance", "performance", "cost")
+    )
+    names = [kb.dimensions[d].name_en for d in ("performance", "cost")]
+    assert list(by_dimension.columns) == names
+    assert by_dimension.loc["A"].tolist() == [0.75, 0.25]
+    assert by_dimension.loc["B"].isna().all()
 
 
 def test_sweep_frame_is_long_form():
