@@ -70,3 +70,11 @@ def test_every_tipping_point_really_changes_the_leader(kb, group, method):
             weights = {d: (share if d == tip.dimension else (1 - share) * w / rest) for d, w in dims.items()}
             moved = _rec(kb, group=group, method=method, dimension_weights=weights)
             assert moved.leader.name == expected, tip.sentence
+
+
+def test_acceptability_alone_equals_the_full_analysis(kb):
+    rec = _rec(kb, group="training-frameworks", method="topsis")
+    alone = robustness.acceptability(rec, samples=1500, seed=4)
+    full = robustness.analyse(rec, samples=1500, seed=4)
+    assert np.array_equal(alone.acceptability, full.smaa.acceptability)
+    assert robustness.badge_text(full.leader_share) == full.badge
