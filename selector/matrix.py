@@ -104,16 +104,10 @@ def _conditions_match(criterion: Criterion, claim: Claim) -> bool:
 
 def claims_for_cell(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_flagged: bool = True) -> list[Claim]:
     """The claims that may fill (entity, criterion), best tier first; overridden claims are left out."""
-    overridden = {c.overrides for c in kb.claims.values() if c.overrides}
     found = [
         c
-        for c in kb.claims.values()
-        if c.metric == criterion.metric
-        and c.value is not None
-        and c.subject_id == entity_id
-        and c.id not in overridden
-        and (use_flagged or not c.flags)
-        and _conditions_match(criterion, c)
+        for c in kb.numeric_claims.get((criterion.metric, entity_id), ())
+        if (use_flagged or not c.flags) and _conditions_match(criterion, c)
     ]
     return sorted(found, key=lambda c: (_TIER_ORDER[c.tier], c.id))
 

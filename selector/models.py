@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import cached_property
 from types import MappingProxyType
 from typing import Annotated, Literal
 
@@ -390,3 +391,17 @@ class KnowledgeBase(Record):
 
     def claims_about(self, entity_id: str) -> list[Claim]:
         return [c for c in self.claims.values() if entity_id in c.about]
+
+    @cached_property
+    def numeric_claims(self) -> MappingProxyType:
+        """(metric, subject) -> the numeric claims with that metric about that subject, overridden ones left out.
+
+        Built once per knowledge base: the matrix asks for every cell, and scanning every claim per cell made a
+        large upload quadratic.
+        """
+        overridden = {c.overrides for c in self.claims.values() if c.overrides}
+        index: dict[tuple[str, str], list[Claim]] = {}
+        for claim in self.claims.values():
+            if claim.value is not None and claim.id not in overridden:
+                index.setdefault((claim.metric, claim.subject_id), []).append(claim)
+        return MappingProxyType({key: tuple(claims) for key, claims in index.items()})
