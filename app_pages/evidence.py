@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-import importlib
-
 import pandas as pd
 import streamlit as st
 
 from app_pages import state
-from selector import views
+from selector import conflicts, csvsafe, views
 
 kb = state.session_kb()
 state.knowledge_caption(kb)
-
-
-def _optional(module: str):
-    # Conflict detection and the CSV neutraliser come from other parts of the project; the page works without.
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        return None
 
 
 st.title("Evidence")
@@ -89,18 +79,14 @@ st.dataframe(
         "flags": st.column_config.TextColumn("flag reasons", width="medium"),
     },
 )
-csvsafe = _optional("selector.csvsafe")
-if csvsafe is not None:
-    st.download_button(
-        "Download these claims (CSV)",
-        data=csvsafe.safe_frame(table).to_csv(index=False).encode("utf-8"),
-        file_name="claims.csv",
-        mime="text/csv",
-        key="ev-download",
-        icon=":material/download:",
-    )
-else:
-    st.caption("CSV download becomes available once the CSV neutraliser (selector.csvsafe) is installed.")
+st.download_button(
+    "Download these claims (CSV)",
+    data=csvsafe.safe_frame(table).to_csv(index=False).encode("utf-8"),
+    file_name="claims.csv",
+    mime="text/csv",
+    key="ev-download",
+    icon=":material/download:",
+)
 
 if st.session_state.get("ev-claim") not in shown_ids:
     st.session_state["ev-claim"] = None  # the filters hid it
@@ -137,33 +123,29 @@ if claim_id is not None:
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Conflicts between claims")
-conflicts = _optional("selector.conflicts")
-if conflicts is None:
-    st.caption("Conflict detection (selector.conflicts) is not installed.")
+found_conflicts = conflicts.detect(kb)
+if not found_conflicts:
+    st.success("No two claims disagree.")
 else:
-    found_conflicts = conflicts.detect(kb)
-    if not found_conflicts:
-        st.success("No two claims disagree.")
-    else:
-        problems = sum(1 for c in found_conflicts if getattr(c, "is_problem", False))
-        st.caption(
-            f"{len(found_conflicts)} findings, {problems} of them disagreements: claims about the same thing that "
-            "do not add up, corroborations, and numbers that must not be compared."
-        )
-        st.dataframe(
-            pd.DataFrame(
-                [
-                    {
-                        "kind": c.kind,
-                        "subject": kb.entity_name(getattr(c, "subject", "") or ""),
-                        "message": c.message,
-                        "metric": c.metric,
-                        "claims": ", ".join(c.claims),
-                    }
-                    for c in found_conflicts
-                ]
-            ),
-            hide_index=True,
-            width="stretch",
-            column_config={"message": st.column_config.TextColumn("message", width="large")},
-        )
+    problems = sum(1 for c in found_conflicts if c.is_problem)
+    st.caption(
+        f"{len(found_conflicts)} findings, {problems} of them disagreements: claims about the same thing that "
+        "do not add up, corroborations, and numbers that must not be compared."
+    )
+    st.dataframe(
+        pd.DataFrame(
+            [
+                {
+                    "kind": c.kind,
+                    "subject": kb.entity_name(c.subject),
+                    "message": c.message,
+                    "metric": c.metric,
+                    "claims": ", ".join(c.claims),
+                }
+                for c in found_conflicts
+            ]
+        ),
+        hide_index=True,
+        width="stretch",
+        column_config={"message": st.column_config.TextColumn("message", width="large")},
+    )

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 from urllib.parse import urlsplit
 
 import streamlit as st
 
 from app_pages import state
 from selector import exports, report, scoring
-from selector.knowledge import Upload
 from selector.models import KnowledgeBase
 from selector.preferences import PreferenceError, Preferences
 
@@ -155,27 +153,23 @@ with xlsx_col:
     )
 
 # ----------------------------------------------------------------------------------------------------------
-if importlib.util.find_spec("selector.profile") is not None:
-    from selector import profile
-
-    st.subheader("Decision profile")
-    st.caption(
-        "Your group, answers, weights, method, missing-value policy and uploaded files in one YAML file; load it on "
-        "the My data page or with `python -m selector report --profile FILE`. (The My data page also saves the "
-        "Evidence page's filters.)"
+st.subheader("Decision profile")
+st.caption(
+    "Your group, answers, weights, method, missing-value policy and uploaded files in one YAML file; load it on "
+    "the My data page or with `python -m selector report --profile FILE`. It also keeps the Evidence page's "
+    "filters."
+)
+try:
+    text = state.profile_text(prefs)
+except (ValueError, UnicodeDecodeError) as exc:
+    st.error(f"This session cannot be saved as a profile: {state.md(exc)}")
+else:
+    st.download_button(
+        "Decision profile (YAML)",
+        data=text.encode("utf-8"),
+        file_name=f"{stem}-profile.yaml",
+        mime="application/x-yaml",
+        icon=":material/save:",
+        on_click="ignore",
+        key="export-profile",
     )
-    originals = [ss.get("upload_originals", {}).get(u.name, u) for u in ss.get("uploads") or ()]
-    try:
-        text = profile.dump(profile.make(prefs, None, [u for u in originals if isinstance(u, Upload)]))
-    except (ValueError, UnicodeDecodeError) as exc:
-        st.error(f"This session cannot be saved as a profile: {state.md(exc)}")
-    else:
-        st.download_button(
-            "Decision profile (YAML)",
-            data=text.encode("utf-8"),
-            file_name=f"{stem}-profile.yaml",
-            mime="application/x-yaml",
-            icon=":material/save:",
-            on_click="ignore",
-            key="export-profile",
-        )

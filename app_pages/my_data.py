@@ -13,16 +13,6 @@ from selector.preferences import PreferenceError
 ss = st.session_state
 ss.setdefault("uploads", [])
 ss.setdefault("upload_originals", {})  # file name -> the file as uploaded (what a saved profile embeds)
-# The Evidence page's filter widgets; a profile keeps their values.
-EVIDENCE_FILTERS = {
-    "text": "ev-text",
-    "flagged": "ev-flagged",
-    "documents": "ev-docs",
-    "entities": "ev-entities",
-    "kinds": "ev-kinds",
-    "tiers": "ev-tiers",
-}
-_SCALAR_FILTERS = ("text", "flagged")
 
 kb = state.session_kb()
 state.knowledge_caption(kb)
@@ -58,19 +48,6 @@ def remove(name: str) -> None:
     ss.pop("my-data-last-result", None)
 
 
-def current_filters() -> dict[str, list[str]]:
-    """The Evidence page's filters as a plain dict of lists (only those set)."""
-    found = {}
-    for name, key in EVIDENCE_FILTERS.items():
-        value = ss.get(key)
-        if name in _SCALAR_FILTERS:
-            if value and value != "all":
-                found[name] = [str(value)]
-        elif value:
-            found[name] = [str(v) for v in value]
-    return found
-
-
 def apply_profile(data: bytes) -> None:
     """Load a saved profile: its uploads replace the session's, its preferences and filters take effect."""
     try:
@@ -87,9 +64,9 @@ def apply_profile(data: bytes) -> None:
         return
     ss["uploads"] = [r.upload for r in results]
     ss["upload_originals"] = {r.original.name: r.original for r in results}
-    for name, key in EVIDENCE_FILTERS.items():
+    for name, key in state.EVIDENCE_FILTERS.items():
         values = list(loaded.filters.get(name, ()))
-        if name in _SCALAR_FILTERS:
+        if name in state.SCALAR_FILTERS:
             ss[key] = values[0] if values else ("all" if name == "flagged" else "")
         else:
             ss[key] = values
@@ -179,9 +156,8 @@ st.caption(
 save_col, load_col = st.columns(2)
 with save_col:
     prefs = state.current_prefs(kb)
-    originals = [ss["upload_originals"].get(u.name, u) for u in ss["uploads"]]
     try:
-        text = profile.dump(profile.make(prefs, current_filters(), originals))
+        text = state.profile_text(prefs)
     except (ValueError, UnicodeDecodeError) as exc:
         st.error(f"This session cannot be saved as a profile: {state.md(exc)}")
     else:

@@ -16,6 +16,16 @@ from selector.preferences import PreferenceError, Preferences, from_query, to_qu
 # The URL parameters that carry preferences (see selector.preferences.to_query); others are left alone.
 PREF_KEYS = ("group", "answers", "w", "cw", "method", "scaler", "missing", "flagged")
 _PREFS = "prefs"  # session_state: the last preferences in force, so a page switch (which clears the URL) keeps them
+# The Evidence page's filter widgets; a saved profile keeps their values.
+EVIDENCE_FILTERS = {
+    "text": "ev-text",
+    "flagged": "ev-flagged",
+    "documents": "ev-docs",
+    "entities": "ev-entities",
+    "kinds": "ev-kinds",
+    "tiers": "ev-tiers",
+}
+SCALAR_FILTERS = ("text", "flagged")
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -297,3 +307,35 @@ def sampling_text(smaa: sensitivity.SMAAResult, space: str, spread: float | None
     if smaa.uncertain_cells:
         text += f"; {len(smaa.uncertain_cells)} cell(s) without evidence drawn across their plausible range"
     return text + "."
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Decision profile
+
+
+def current_filters() -> dict[str, list[str]]:
+    """The Evidence page's filters as a plain dict of lists (only those set)."""
+    found = {}
+    for name, key in EVIDENCE_FILTERS.items():
+        value = st.session_state.get(key)
+        if name in SCALAR_FILTERS:
+            if value and value != "all":
+                found[name] = [str(value)]
+        elif value:
+            found[name] = [str(v) for v in value]
+    return found
+
+
+def profile_text(prefs: Preferences) -> str:
+    """This session as a decision profile (YAML): preferences, Evidence filters and the files as uploaded.
+
+    Raises
+    ------
+    ValueError
+        When an uploaded file cannot be embedded (the message says why).
+    """
+    from selector import profile
+
+    originals = st.session_state.get("upload_originals", {})
+    files = [originals.get(u.name, u) for u in st.session_state.get("uploads") or ()]
+    return profile.dump(profile.make(prefs, current_filters(), files))
