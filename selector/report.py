@@ -608,7 +608,7 @@ def _why(rec: Recommendation, chosen: OptionRow) -> str:
 
 
 def _version() -> str:
-    return str(getattr(selector, "__version__", "unknown"))
+    return selector.__version__
 
 
 def build_report(
@@ -935,10 +935,9 @@ class _StaticImages:
         try:
             import kaleido
 
-            if hasattr(kaleido, "start_sync_server"):
-                kaleido.start_sync_server(mathjax=False, silence_warnings=True)
-                # Stop the browser before interpreter shutdown removes its profile directory under it.
-                atexit.register(kaleido.stop_sync_server, silence_warnings=True)
+            kaleido.start_sync_server(mathjax=False, silence_warnings=True)
+            # Stop the browser before interpreter shutdown removes its profile directory under it.
+            atexit.register(kaleido.stop_sync_server, silence_warnings=True)
         except Exception:  # without the server, fig.to_image still works, starting a browser per call
             pass
 
