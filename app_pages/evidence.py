@@ -19,28 +19,77 @@ st.caption(
 )
 
 # ----------------------------------------------------------------------------------------------------------
+# The filters live in the URL (`ev`): the widgets show the filters in force and every change writes them back.
+FLAG_OPTIONS = ["all", "flagged", "unflagged"]
+options = {
+    "flagged": FLAG_OPTIONS,
+    "documents": list(kb.sources),
+    "entities": sorted({e for c in kb.claims.values() for e in c.about}, key=kb.entity_name),
+    "kinds": sorted({c.kind for c in kb.claims.values()}),
+    "tiers": sorted({c.tier for c in kb.claims.values()}),
+}
+in_force = state.filters_in_force()
+
+
+def _usable(name: str, values: list[str]) -> list[str]:
+    # What a widget can show: a known value (the search text is free), one value for the single-choice filters.
+    kept = [v for v in values if name == "text" or v in options.get(name, ())]
+    return kept[:1] if name in state.SCALAR_FILTERS else kept
+
+
+shown_filters = {name: _usable(name, values) for name, values in in_force.items() if name in state.EVIDENCE_FILTERS}
+unknown = {name: sorted(set(values) - set(shown_filters.get(name, ()))) for name, values in in_force.items()}
+unknown = {name: values for name, values in unknown.items() if values}
+if unknown:
+    st.warning(
+        "These filters of the link are not in this knowledge and are ignored: "
+        + state.md("; ".join(f"{name}: {', '.join(values)}" for name, values in unknown.items()))
+    )
+    state.set_filters(shown_filters)
+state.sync_widget("ev-text", (shown_filters.get("text") or [""])[0])
+state.sync_widget("ev-flagged", (shown_filters.get("flagged") or ["all"])[0])
+for name in ("documents", "entities", "kinds", "tiers"):
+    state.sync_widget(state.EVIDENCE_FILTERS[name], shown_filters.get(name, []))
+
+
+def _on_filter_change() -> None:
+    state.set_filters(state.current_filters())
+
+
 search_col, flagged_col = st.columns([3, 1])
 with search_col:
-    text = st.text_input("Search (Chinese or English)", key="ev-text", placeholder="e.g. 吞吐 or TensorRT")
+    text = st.text_input(
+        "Search (Chinese or English)", key="ev-text", placeholder="e.g. 吞吐 or TensorRT", on_change=_on_filter_change
+    )
 with flagged_col:
     flagged = st.selectbox(
         "Flags",
-        options=["all", "flagged", "unflagged"],
+        options=FLAG_OPTIONS,
         key="ev-flagged",
         format_func={"all": "all claims", "flagged": "flagged only", "unflagged": "unflagged only"}.get,
+        on_change=_on_filter_change,
     )
 doc_col, entity_col, kind_col, tier_col = st.columns(4)
 with doc_col:
     documents = st.multiselect(
-        "Document", options=list(kb.sources), key="ev-docs", format_func=lambda s: views.document_label(kb, s)
+        "Document",
+        options=options["documents"],
+        key="ev-docs",
+        format_func=lambda s: views.document_label(kb, s),
+        on_change=_on_filter_change,
     )
 with entity_col:
-    about = sorted({e for c in kb.claims.values() for e in c.about}, key=kb.entity_name)
-    entities = st.multiselect("Entity", options=about, key="ev-entities", format_func=kb.entity_name)
+    entities = st.multiselect(
+        "Entity",
+        options=options["entities"],
+        key="ev-entities",
+        format_func=kb.entity_name,
+        on_change=_on_filter_change,
+    )
 with kind_col:
-    kinds = st.multiselect("Kind", options=sorted({c.kind for c in kb.claims.values()}), key="ev-kinds")
+    kinds = st.multiselect("Kind", options=options["kinds"], key="ev-kinds", on_change=_on_filter_change)
 with tier_col:
-    tiers = st.multiselect("Tier", options=sorted({c.tier for c in kb.claims.values()}), key="ev-tiers")
+    tiers = st.multiselect("Tier", options=options["tiers"], key="ev-tiers", on_change=_on_filter_change)
 
 found = views.filter_claims(
     kb,

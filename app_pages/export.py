@@ -19,6 +19,8 @@ ss = st.session_state
 kb = state.session_kb()
 state.knowledge_caption(kb)
 prefs = state.current_prefs(kb)
+if state.link_note():
+    st.info(state.link_note())
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)

@@ -70,6 +70,7 @@ def apply_profile(data: bytes) -> None:
             ss[key] = values[0] if values else ("all" if name == "flagged" else "")
         else:
             ss[key] = values
+    state.set_filters(dict(loaded.filters))
     state.set_prefs(prefs)
     ss["my-data-profile-result"] = (True, [], f"profile loaded: group {prefs.group}, {len(results)} file(s)")
 
@@ -122,6 +123,10 @@ for index, item in enumerate(ss["uploads"]):
     name_col.text(item.name)
     size_col.text(f"{len(ss['upload_originals'].get(item.name, item).data):,} bytes")
     button_col.button("Remove", key=f"my-data-remove-{index}", on_click=remove, args=(item.name,))
+if state.link_note():
+    st.info(state.link_note(), icon=":material/link_off:")
+elif ss["uploads"]:
+    st.caption("The address of this page carries your files: copy it to share your settings and data together.")
 
 source_ids = uploads.user_source_ids(kb) if state.uses_uploads(kb) else ()
 if source_ids:

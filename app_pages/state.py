@@ -1,4 +1,4 @@
-"""Session plumbing shared by the pages: the cached knowledge base, a user's uploads, preferences kept in the URL."""
+"""Session plumbing shared by the pages: the cached knowledge base, a user's uploads, the state kept in the URL."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from selector import knowledge, recommend, robustness, scoring, sensitivity, views
+from selector import knowledge, profile, recommend, robustness, scoring, sensitivity, views
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import KnowledgeBase
 from selector.preferences import PreferenceError, Preferences, from_query, to_query
@@ -26,6 +26,12 @@ EVIDENCE_FILTERS = {
     "tiers": "ev-tiers",
 }
 SCALAR_FILTERS = ("text", "flagged")
+_FILTERS = "ev-filters"  # session_state: the Evidence filters in force (a page switch clears the URL)
+_LINK_DATA = "link-data"  # session_state: the last `data` read from or written to the URL
+_LINK_ENCODED = "link-encoded"  # session_state: (digest of the uploads, their `data` or None), encoded once
+TOO_LARGE_FOR_A_LINK = (
+    "The link carries your settings but not your files (too large for a link): share the decision profile file instead."
+)
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -59,7 +65,9 @@ def session_kb() -> KnowledgeBase:
     the check found is kept in ``st.session_state["upload_issues"]``. Uploads with an error are not used: the
     bundled knowledge is returned and the issues say what to fix.
     """
+    _read_link()
     uploads = tuple(st.session_state.get("uploads") or ())
+    _write_link_data()
     if not uploads:
         st.session_state["upload_issues"] = []
         return bundled_kb()
@@ -326,6 +334,97 @@ def current_filters() -> dict[str, list[str]]:
     return found
 
 
+def filters_in_force() -> dict[str, list[str]]:
+    """The Evidence filters in force: the link's `ev` as read by :func:`session_kb`, else the widgets' values."""
+    remembered = st.session_state.get(_FILTERS)
+    return {k: list(v) for k, v in remembered.items()} if remembered is not None else current_filters()
+
+
+def set_filters(filters: dict[str, Sequence[str]]) -> None:
+    """Make `filters` the Evidence filters in force: remembered for this session and written to the URL (`ev`)."""
+    kept = {k: [str(x) for x in v] for k, v in filters.items() if v}
+    st.session_state[_FILTERS] = kept
+    wanted = profile.encode_filters(kept)
+    if wanted is None:
+        if profile.FILTERS_PARAM in st.query_params:
+            del st.query_params[profile.FILTERS_PARAM]
+    elif st.query_params.get(profile.FILTERS_PARAM) != wanted:
+        st.query_params[profile.FILTERS_PARAM] = wanted
+
+
+def _errors_text(exc: profile.ProfileError, most: int = 5) -> str:
+    errors = [str(i) for i in exc.issues if i.level == "ERROR"] or [str(exc)]
+    more = f"; and {len(errors) - most} more" if len(errors) > most else ""
+    return md("; ".join(errors[:most]) + more)
+
+
+def _read_link() -> None:
+    # The link's own parameters: `ev` is read on every run (a page switch clears the URL: the session's filters
+    # go back into it); `data` is applied once per distinct value, so the files are not re-checked every rerun.
+    raw_filters = st.query_params.get(profile.FILTERS_PARAM)
+    if raw_filters is None:
+        set_filters(st.session_state.get(_FILTERS) or {})
+    else:
+        try:
+            set_filters(profile.decode_filters(raw_filters))
+        except profile.ProfileError as exc:
+            st.error(f"The Evidence filters in this link cannot be used: {_errors_text(exc)}. Showing every claim.")
+            set_filters({})
+    raw_data = st.query_params.get(profile.DATA_PARAM)
+    if raw_data is None or raw_data == st.session_state.get(_LINK_DATA):
+        return
+    st.session_state[_LINK_DATA] = raw_data
+    try:
+        embedded = profile.decode_uploads(raw_data)
+        # Exactly the checks of a profile load, each file against the bundled knowledge and the files before it.
+        carrier = profile.Profile(preferences=default_prefs(bundled_kb()), uploads=embedded)
+        results = profile.check(carrier, DEFAULT_KNOWLEDGE)
+    except profile.ProfileError as exc:
+        st.error(
+            f"The files in this link were not loaded: {_errors_text(exc)}. The app continues with the bundled "
+            "knowledge; ask for the decision profile file instead."
+        )
+        return
+    st.session_state["uploads"] = [r.upload for r in results]
+    st.session_state["upload_originals"] = {r.original.name: r.original for r in results}
+
+
+def link_data() -> str | None:
+    """This session's uploads as the link's `data` value; None when there are none or they are too large."""
+    uploads = list(st.session_state.get("uploads") or ())
+    if not uploads:
+        return None
+    originals = st.session_state.get("upload_originals") or {}
+    files = [originals.get(u.name, u) for u in uploads]
+    digest = uploads_digest(files)
+    memo = st.session_state.get(_LINK_ENCODED)
+    if memo is None or memo[0] != digest:
+        try:
+            encoded = profile.encode_uploads(tuple(profile.EmbeddedUpload.from_upload(f) for f in files))
+        except (ValueError, UnicodeDecodeError):
+            encoded = None  # not embeddable text: only a profile file can say why (see profile_text)
+        memo = (digest, encoded)
+        st.session_state[_LINK_ENCODED] = memo
+    return memo[1]
+
+
+def link_note() -> str | None:
+    """The sentence to show when this session has files that the link cannot carry; None when it carries them."""
+    if st.session_state.get("uploads") and link_data() is None:
+        return TOO_LARGE_FOR_A_LINK
+    return None
+
+
+def _write_link_data() -> None:
+    wanted = link_data()
+    if wanted is None:
+        if profile.DATA_PARAM in st.query_params:
+            del st.query_params[profile.DATA_PARAM]
+    elif st.query_params.get(profile.DATA_PARAM) != wanted:
+        st.query_params[profile.DATA_PARAM] = wanted
+    st.session_state[_LINK_DATA] = wanted
+
+
 def profile_text(prefs: Preferences) -> str:
     """This session as a decision profile (YAML): preferences, Evidence filters and the files as uploaded.
 
@@ -334,8 +433,6 @@ def profile_text(prefs: Preferences) -> str:
     ValueError
         When an uploaded file cannot be embedded (the message says why).
     """
-    from selector import profile
-
     originals = st.session_state.get("upload_originals", {})
     files = [originals.get(u.name, u) for u in st.session_state.get("uploads") or ()]
-    return profile.dump(profile.make(prefs, current_filters(), files))
+    return profile.dump(profile.make(prefs, filters_in_force(), files))

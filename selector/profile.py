@@ -1,4 +1,4 @@
-"""Decision profiles: preferences, evidence filters and the user's uploads in one self-contained YAML file.
+"""Decision profiles: preferences, evidence filters and the user's uploads in one self-contained YAML file or link.
 
 A profile is what a user saves to come back to (or hand to a colleague) a decision: the group, scenario answers,
 weights, method, scaler, missing-value policy and flagged-claims choice (:class:`selector.preferences.Preferences`),
@@ -8,15 +8,19 @@ knowledge and the same ranking. Loading reads with the guarded parser and re-val
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import re
-from collections.abc import Sequence
+import zlib
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError, field_validator
 
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
-from selector.preferences import Preferences
+from selector.preferences import PreferenceError, Preferences, from_query, to_query
 from selector.uploads import MAX_UPLOAD_BYTES, UploadResult, dump_yaml, validate_upload
 from selector.yamlio import Issue, parse_yaml
 
@@ -25,6 +29,16 @@ MAX_EMBEDDED_UPLOADS = 8
 #: Embedded uploads dominate a profile's size; YAML quoting may add a little to each.
 MAX_PROFILE_BYTES = MAX_EMBEDDED_UPLOADS * MAX_UPLOAD_BYTES * 2
 PROFILE_NAME = "profile.yaml"
+#: The link's own parameters beside the preferences' (selector.preferences.to_query): Evidence filters and uploads.
+FILTERS_PARAM = "ev"
+DATA_PARAM = "data"
+LINK_PARAMS = (FILTERS_PARAM, DATA_PARAM)
+#: Longest `data` a link carries; larger uploads are shared as a profile file instead.
+MAX_LINK_DATA_CHARS = 4_000
+#: A link's uploads decompress to at most this many bytes (a small `data` can be a zip bomb otherwise).
+MAX_LINK_DECOMPRESSED_BYTES = 1_000_000
+MAX_LINK_FILTERS_CHARS = 4_000
+LINK_NAME = "the link"
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 FilterKey = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
@@ -201,3 +215,189 @@ def check(profile: Profile, kb_dir: Path = DEFAULT_KNOWLEDGE) -> list[UploadResu
 def merge_uploads(profile: Profile, kb_dir: Path = DEFAULT_KNOWLEDGE) -> list[Upload]:
     """The profile's uploads checked and converted, ready for ``knowledge.collect(kb_dir, extra=...)``."""
     return [result.upload for result in check(profile, kb_dir)]
+
+
+# ----------------------------------------------------------------------------------------------------------
+# The shareable link: preferences + `ev` (filters) + `data` (uploads, when small)
+
+
+def _link_error(param: str, message: str) -> ProfileError:
+    return ProfileError([Issue("ERROR", f"{LINK_NAME} (parameter `{param}`)", None, None, message)])
+
+
+def _b64encode(data: bytes) -> str:
+    # URL-safe alphabet without padding: the text needs no percent-encoding in an address.
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _b64decode(text: str, param: str) -> bytes:
+    if not re.fullmatch(r"[A-Za-z0-9_\-]*", text):
+        raise _link_error(param, "it holds characters outside base64url (A-Z, a-z, 0-9, - and _); copy the whole link")
+    try:
+        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        raise _link_error(param, "it is not valid base64url (cut short?); copy the whole link") from None
+
+
+def _canonical_json(data: object) -> bytes:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
+
+
+def encode_filters(filters: Mapping[str, Sequence[str]]) -> str | None:
+    """The Evidence filters as the link's `ev` value (base64url of canonical JSON); None when there are none."""
+    if not filters:
+        return None
+    return _b64encode(_canonical_json({k: list(v) for k, v in filters.items()}))
+
+
+def decode_filters(text: str) -> dict[str, tuple[str, ...]]:
+    """Read an `ev` value written by :func:`encode_filters`.
+
+    Raises
+    ------
+    ProfileError
+        When the value is too long, not base64url, not JSON, or not a mapping of filter names to lists of strings.
+    """
+    if len(text) > MAX_LINK_FILTERS_CHARS:
+        raise _link_error(
+            FILTERS_PARAM, f"it is {len(text):,} characters long; a link's filters fit in {MAX_LINK_FILTERS_CHARS:,}"
+        )
+    raw = _b64decode(text, FILTERS_PARAM)
+    try:
+        data = json.loads(raw.decode("utf-8"))
+        return Profile.model_validate({"preferences": {"group": "x"}, "filters": data}).filters
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise _link_error(FILTERS_PARAM, "it does not decode to JSON; copy the whole link") from None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise _link_error(FILTERS_PARAM, f"`{where}`: {first['msg']}; filters map a name to a list of texts") from None
+
+
+def encode_uploads(uploads: Sequence[EmbeddedUpload]) -> str | None:
+    """The uploads as the link's `data` value: base64url(zlib(canonical JSON of the profile's uploads section)).
+
+    Returns
+    -------
+    str or None
+        None when there are no uploads or they do not fit a link (longer than ``MAX_LINK_DATA_CHARS`` encoded, or
+        more than ``MAX_LINK_DECOMPRESSED_BYTES`` once decompressed): share the profile file instead.
+    """
+    if not uploads:
+        return None
+    payload = _canonical_json([u.model_dump(mode="json") for u in uploads])
+    if len(payload) > MAX_LINK_DECOMPRESSED_BYTES:
+        return None
+    text = _b64encode(zlib.compress(payload, 9))
+    return text if len(text) <= MAX_LINK_DATA_CHARS else None
+
+
+_UPLOADS_SECTION = TypeAdapter(tuple[EmbeddedUpload, ...])
+
+
+def decode_uploads(text: str) -> tuple[EmbeddedUpload, ...]:
+    """Read a `data` value written by :func:`encode_uploads`; never decompresses more than the cap.
+
+    Raises
+    ------
+    ProfileError
+        When the value is too long, not base64url, not zlib, decompresses past ``MAX_LINK_DECOMPRESSED_BYTES``, is
+        not JSON, or is not a list of ``{name, text}`` files (the uploads themselves are checked by :func:`check`).
+    """
+    if len(text) > MAX_LINK_DATA_CHARS:
+        raise _link_error(
+            DATA_PARAM,
+            f"it is {len(text):,} characters long; a link carries at most "
+            f"{MAX_LINK_DATA_CHARS:,} (larger files travel as a profile file)",
+        )
+    raw = _b64decode(text, DATA_PARAM)
+    inflater = zlib.decompressobj()
+    try:
+        payload = inflater.decompress(raw, MAX_LINK_DECOMPRESSED_BYTES + 1)
+    except zlib.error:
+        raise _link_error(DATA_PARAM, "it is not zlib data (altered or cut short); copy the whole link") from None
+    if len(payload) > MAX_LINK_DECOMPRESSED_BYTES or inflater.unconsumed_tail:
+        raise _link_error(DATA_PARAM, f"it decompresses to more than {MAX_LINK_DECOMPRESSED_BYTES:,} bytes")
+    if not inflater.eof:
+        raise _link_error(DATA_PARAM, "its compressed data is cut short; copy the whole link")
+    try:
+        data = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise _link_error(DATA_PARAM, "it does not decode to JSON; copy the whole link") from None
+    try:
+        uploads = _UPLOADS_SECTION.validate_python(data)
+        Profile(preferences=Preferences(group="x"), uploads=uploads)  # the profile's own limits (count, names)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "uploads"
+        raise _link_error(DATA_PARAM, f"`{where}`: {first['msg']}; it should list files as {{name, text}}") from None
+    return uploads
+
+
+def to_link_params(profile: Profile) -> dict[str, str]:
+    """The profile as URL query parameters: the preferences' (``to_query``), `ev` and, when small, `data`.
+
+    Weights travel as ``to_query`` writes them (``%g``: six significant digits), which every slider value fits.
+    Whether the uploads fit is ``DATA_PARAM in to_link_params(p)`` (see :func:`encode_uploads`).
+    """
+    params = to_query(profile.preferences)
+    filters = encode_filters(profile.filters)
+    if filters is not None:
+        params[FILTERS_PARAM] = filters
+    data = encode_uploads(profile.uploads)
+    if data is not None:
+        params[DATA_PARAM] = data
+    return params
+
+
+def from_link_params(
+    params: Mapping[str, str],
+    default_group: str | None = None,
+    kb_dir: Path = DEFAULT_KNOWLEDGE,
+    check_uploads: bool = True,
+) -> Profile:
+    """Rebuild a profile from a link's query parameters (the inverse of :func:`to_link_params`).
+
+    Parameters
+    ----------
+    params
+        The query parameters; those that are not the link's own are ignored.
+    default_group
+        The group when the link names none.
+    kb_dir
+        The knowledge the carried uploads are checked against.
+    check_uploads
+        Re-validate the carried uploads exactly like a profile load (default).
+
+    Raises
+    ------
+    ProfileError
+        With every problem: malformed preferences, filters or `data`, and invalid uploads.
+    """
+    problems: list[Issue] = []
+    preferences = None
+    if "group" not in params and default_group is None:
+        problems.append(Issue("ERROR", LINK_NAME, None, None, "it names no `group`; add group=<a group id>"))
+    else:
+        try:
+            preferences = from_query(params, default_group or "")
+        except PreferenceError as exc:
+            problems.append(Issue("ERROR", LINK_NAME, None, None, str(exc)))
+    filters: dict[str, tuple[str, ...]] = {}
+    uploads: tuple[EmbeddedUpload, ...] = ()
+    for param in LINK_PARAMS:
+        if param not in params:
+            continue
+        try:
+            if param == FILTERS_PARAM:
+                filters = decode_filters(params[param])
+            else:
+                uploads = decode_uploads(params[param])
+        except ProfileError as exc:
+            problems.extend(exc.issues)
+    if problems or preferences is None:
+        raise ProfileError(problems)
+    profile = Profile(preferences=preferences, filters=filters, uploads=uploads)
+    if check_uploads:
+        check(profile, kb_dir)
+    return profile

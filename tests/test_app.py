@@ -312,3 +312,115 @@ def test_preferences_follow_the_user_to_the_robustness_page(app):
     # 90 / (90 + 25 + 20 + 15) = 60%
     assert any("Performance 60%" in c.value for c in at.caption)
     assert at.query_params["w"] == "performance=90"
+
+
+# ----------------------------------------------------------------------------------------------------------
+# The rest of the state in the link: Evidence filters (`ev`) and small uploads (`data`)
+
+UPLOADS = ROOT / "tests" / "fixtures" / "uploads"
+
+
+def _claims_table(at: AppTest):
+    return next(d.value for d in at.dataframe if "quote_zh" in d.value.columns)
+
+
+def test_evidence_filters_in_the_link_set_the_widgets_and_the_table(app, kb):
+    from selector import profile
+
+    filters = {"text": ["TOPS"], "tiers": ["claimed"], "flagged": ["unflagged"]}
+    app.query_params["ev"] = profile.encode_filters(filters)
+    _ok(app.run())
+    at = _ok(app.switch_page("app_pages/evidence.py").run())
+    assert at.text_input(key="ev-text").value == "TOPS"
+    assert at.multiselect(key="ev-tiers").value == ["claimed"]
+    assert at.selectbox(key="ev-flagged").value == "unflagged"
+    expected = views.filter_claims(kb, text="TOPS", tiers=["claimed"], flagged=False)
+    assert expected, "the filters keep some claims"
+    assert sorted(_claims_table(at)["id"]) == sorted(c.id for c in expected)
+
+
+def test_changing_an_evidence_filter_writes_it_to_the_link_and_a_page_switch_keeps_it(app):
+    from selector import profile
+
+    _ok(app.run())
+    at = _ok(app.switch_page("app_pages/evidence.py").run())
+    assert "ev" not in at.query_params
+    _ok(at.multiselect(key="ev-kinds").set_value(["benchmark"]).run())
+    _ok(at.text_input(key="ev-text").input("吞吐").run())
+    assert profile.decode_filters(at.query_params["ev"]) == {"kinds": ("benchmark",), "text": ("吞吐",)}
+    at.query_params.clear()  # a page switch in the browser drops the query string
+    _ok(at.switch_page("app_pages/recommend.py").run())
+    assert profile.decode_filters(at.query_params["ev"]) == {"kinds": ("benchmark",), "text": ("吞吐",)}
+    at = _ok(at.switch_page("app_pages/evidence.py").run())
+    _ok(at.multiselect(key="ev-kinds").set_value([]).run())
+    _ok(at.text_input(key="ev-text").input("").run())
+    assert "ev" not in at.query_params
+
+
+def test_unknown_filter_values_in_the_link_are_reported_and_dropped(app):
+    from selector import profile
+
+    app.query_params["ev"] = profile.encode_filters({"tiers": ["claimed", "imaginary"]})
+    _ok(app.run())
+    at = _ok(app.switch_page("app_pages/evidence.py").run())
+    assert any("imaginary" in w.value for w in at.warning)
+    assert at.multiselect(key="ev-tiers").value == ["claimed"]
+    assert profile.decode_filters(at.query_params["ev"]) == {"tiers": ("claimed",)}
+
+
+def test_a_link_with_data_ranks_with_the_uploaded_files(app, kb):
+    from selector import profile
+
+    orin = Upload("orin.csv", (UPLOADS / "good_orin_override.csv").read_bytes())
+    prefs = Preferences(group="edge-accelerators")
+    shared = profile.make(prefs, uploads=[orin])
+    for key, value in profile.to_link_params(shared).items():
+        app.query_params[key] = value
+    at = _ok(app.run())
+    assert not at.error
+    assert [u.name for u in at.session_state["uploads"]] == ["orin.csv"]
+    merged, issues = knowledge.collect(knowledge.DEFAULT_KNOWLEDGE, extra=profile.merge_uploads(shared))
+    assert merged is not None, [str(i) for i in issues]
+    expected = _expected(merged, prefs)
+    assert expected != _expected(kb, prefs), "the upload changes the ranking's scores"
+    _same(_ranking(at), expected)
+    assert at.query_params["data"] == profile.to_link_params(shared)["data"]
+    at.query_params.clear()
+    _ok(at.switch_page("app_pages/robustness.py").run())
+    assert at.query_params["data"] == profile.to_link_params(shared)["data"], "a page switch keeps the files"
+
+
+@pytest.mark.parametrize("tamper", ["cut", "flip", "invalid-upload"])
+def test_a_tampered_data_link_shows_an_error_and_the_bundled_ranking(app, kb, tamper):
+    from selector import profile
+
+    if tamper == "invalid-upload":
+        bad = Upload("negative_tops.csv", (UPLOADS / "negative_tops.csv").read_bytes())
+        data = profile.to_link_params(profile.make(Preferences(group="g"), uploads=[bad]))["data"]
+        fragment = "negative_tops.csv"
+    else:
+        orin = Upload("orin.csv", (UPLOADS / "good_orin_override.csv").read_bytes())
+        data = profile.to_link_params(profile.make(Preferences(group="g"), uploads=[orin]))["data"]
+        data = data[: len(data) // 2] if tamper == "cut" else data[:20] + ("A" if data[20] != "A" else "B") + data[21:]
+        fragment = "parameter"
+    app.query_params["group"] = "edge-accelerators"
+    app.query_params["data"] = data
+    at = _ok(app.run())
+    messages = [e.value.replace("\\", "") for e in at.error]
+    assert any("files in this link were not loaded" in m and fragment in m for m in messages), messages
+    assert "uploads" not in at.session_state or not at.session_state["uploads"]
+    _same(_ranking(at), _expected(kb, Preferences(group="edge-accelerators")))
+
+
+def test_files_too_large_for_a_link_are_left_out_and_the_page_says_so(app):
+    import os
+
+    from selector import profile
+
+    big = Upload("big.csv", os.urandom(4_000).hex().encode())
+    assert profile.encode_uploads((profile.EmbeddedUpload.from_upload(big),)) is None
+    app.session_state["uploads"] = [big]
+    _ok(app.run())
+    at = _ok(app.switch_page("app_pages/my_data.py").run())
+    assert "data" not in at.query_params
+    assert any("too large for a link" in i.value for i in at.info)

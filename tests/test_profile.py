@@ -198,3 +198,123 @@ def test_filters_are_plain_lists_of_strings() -> None:
     assert "吞吐" in text, "allow_unicode keeps Chinese readable"
     assert "tiers:\n  - measured\n  - claimed\n" in text
     assert set(string.printable) >= set(text) - set("吞吐")
+
+
+# ----------------------------------------------------------------------------------------------------------
+# The shareable link
+
+# Weights as a link writes them (``%g``, six significant digits): every value a slider can produce is one of these.
+link_weights = weights.filter(lambda w: float(f"{w:g}") == w) | st.integers(0, 10_000).map(float)
+
+
+@st.composite
+def link_profile(draw) -> profile.Profile:
+    p = draw(any_profile())
+    prefs = p.preferences.model_copy(
+        update={
+            "dimension_weights": draw(st.dictionaries(ids, link_weights, max_size=4)),
+            "criterion_weights": draw(st.dictionaries(ids, link_weights, max_size=4)),
+        }
+    )
+    return p.model_copy(update={"preferences": prefs})
+
+
+@settings(max_examples=300, deadline=None)
+@given(link_profile())
+def test_a_link_rebuilds_the_profile_whose_uploads_fit(p: profile.Profile) -> None:
+    params = profile.to_link_params(p)
+    fits = profile.DATA_PARAM in params
+    assert fits == (bool(p.uploads) and profile.encode_uploads(p.uploads) is not None)
+    rebuilt = profile.from_link_params(params, check_uploads=False)
+    if fits or not p.uploads:
+        assert rebuilt == p
+    else:
+        assert rebuilt == p.model_copy(update={"uploads": ()})
+    assert all(len(v) <= profile.MAX_LINK_DATA_CHARS for k, v in params.items() if k == profile.DATA_PARAM)
+    assert all(set(v) <= set(string.ascii_letters + string.digits + "-_") for k, v in params.items() if k == "ev")
+
+
+def test_link_params_keep_the_preference_parameters_unchanged() -> None:
+    from selector.preferences import to_query
+
+    prefs = Preferences(group="edge-accelerators", dimension_weights={"cost": 60}, method="topsis")
+    p = profile.make(prefs, {"tiers": ["measured"]}, [Upload("a.csv", b"x,y\n")])
+    params = profile.to_link_params(p)
+    assert {k: v for k, v in params.items() if k not in profile.LINK_PARAMS} == to_query(prefs)
+    assert set(params) - set(to_query(prefs)) == {"ev", "data"}
+
+
+def test_uploads_too_large_for_a_link_are_left_out() -> None:
+    import os
+
+    noise = os.urandom(6_000).hex()  # incompressible: far more than 4,000 characters once encoded
+    p = profile.make(Preferences(group="g"), uploads=[Upload("big.csv", noise.encode())])
+    assert profile.encode_uploads(p.uploads) is None
+    assert profile.DATA_PARAM not in profile.to_link_params(p)
+
+
+def test_a_link_re_validates_its_uploads_like_a_profile_load() -> None:
+    chip = Upload("good_new_chip.yaml", (UPLOADS / "good_new_chip.yaml").read_bytes())
+    good = profile.to_link_params(profile.make(Preferences(group="my-edge-accelerators"), uploads=[chip]))
+    assert profile.check(profile.from_link_params(good))[0].ok
+    bad = Upload("negative_tops.csv", (UPLOADS / "negative_tops.csv").read_bytes())
+    params = profile.to_link_params(profile.make(Preferences(group="edge-accelerators"), uploads=[bad]))
+    with pytest.raises(profile.ProfileError) as caught:
+        profile.from_link_params(params)
+    assert all(i.file == "negative_tops.csv (embedded in the profile)" for i in caught.value.issues)
+
+
+def _b64(data: bytes) -> str:
+    import base64
+
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _tampered() -> list[tuple[str, str]]:
+    import zlib
+
+    good = profile.encode_uploads((profile.EmbeddedUpload(name="a.csv", text="entity,metric\n" * 20),))
+    assert good is not None
+    flipped = good[:10] + ("A" if good[10] != "A" else "B") + good[11:]
+    return [
+        (good[: len(good) // 2], "cut short"),
+        (flipped, "zlib"),
+        (good + "!", "base64url"),
+        ("x" * (profile.MAX_LINK_DATA_CHARS + 1), "at most 4,000"),
+        (_b64(b"plain text, not compressed"), "zlib"),
+        (_b64(zlib.compress(b"\0" * 3_000_000, 9)), "more than 1,000,000 bytes"),
+        (_b64(zlib.compress(b"\xff\xfe")), "JSON"),
+        (_b64(zlib.compress(b'{"name": "a.csv"}')), "{name, text}"),
+        (_b64(zlib.compress(b'[{"name": "../a.csv", "text": ""}]')), "without directories"),
+        (_b64(zlib.compress(b'[{"name": "a", "text": ""}, {"name": "a", "text": ""}]')), "more than once"),
+    ]
+
+
+@pytest.mark.parametrize(("data", "fragment"), _tampered())
+def test_a_tampered_data_parameter_is_refused_saying_what_is_wrong(data: str, fragment: str) -> None:
+    assert len(data) <= profile.MAX_LINK_DATA_CHARS or fragment == "at most 4,000"
+    with pytest.raises(profile.ProfileError) as caught:
+        profile.from_link_params({"group": "edge-accelerators", "data": data})
+    message = str(caught.value)
+    assert "parameter `data`" in message and fragment in message, message
+
+
+@pytest.mark.parametrize(
+    ("ev", "fragment"),
+    [
+        ("%%%", "base64url"),
+        (_b64(b"not json"), "JSON"),
+        (_b64(b'["tiers"]'), "filters map"),
+        (_b64(b'{"Bad Key": ["x"]}'), "Bad Key"),
+    ],
+)
+def test_malformed_filters_are_refused(ev: str, fragment: str) -> None:
+    with pytest.raises(profile.ProfileError, match="parameter `ev`") as caught:
+        profile.from_link_params({"group": "g", "ev": ev})
+    assert fragment in str(caught.value)
+
+
+def test_a_link_without_a_group_needs_a_default() -> None:
+    with pytest.raises(profile.ProfileError, match="names no `group`"):
+        profile.from_link_params({})
+    assert profile.from_link_params({}, default_group="g").preferences.group == "g"
