@@ -161,17 +161,4 @@ st.caption(
     "the My data page or with `python -m selector report --profile FILE`. It also keeps the Evidence page's "
     "filters."
 )
-try:
-    text = state.profile_text(prefs)
-except (ValueError, UnicodeDecodeError) as exc:
-    st.error(f"This session cannot be saved as a profile: {state.md(exc)}")
-else:
-    st.download_button(
-        "Decision profile (YAML)",
-        data=text.encode("utf-8"),
-        file_name=f"{stem}-profile.yaml",
-        mime="application/x-yaml",
-        icon=":material/save:",
-        on_click="ignore",
-        key="export-profile",
-    )
+state.profile_download(prefs, label="Decision profile (YAML)", file_name=f"{stem}-profile.yaml", key="export-profile")

@@ -161,18 +161,7 @@ st.caption(
 save_col, load_col = st.columns(2)
 with save_col:
     prefs = state.current_prefs(kb)
-    try:
-        text = state.profile_text(prefs)
-    except (ValueError, UnicodeDecodeError) as exc:
-        st.error(f"This session cannot be saved as a profile: {state.md(exc)}")
-    else:
-        st.download_button(
-            "Save profile",
-            data=text.encode("utf-8"),
-            file_name="decision_profile.yaml",
-            mime="application/x-yaml",
-            key="my-data-save-profile",
-        )
+    state.profile_download(prefs, label="Save profile", file_name="decision_profile.yaml", key="my-data-save-profile")
 with load_col:
     saved = st.file_uploader("Load a profile", type=["yaml", "yml"], key="my-data-profile")
     if saved is not None and ss.get("my-data-last-profile") != saved.file_id:

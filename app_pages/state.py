@@ -436,3 +436,21 @@ def profile_text(prefs: Preferences) -> str:
     originals = st.session_state.get("upload_originals", {})
     files = [originals.get(u.name, u) for u in st.session_state.get("uploads") or ()]
     return profile.dump(profile.make(prefs, filters_in_force(), files))
+
+
+def profile_download(prefs: Preferences, *, label: str, file_name: str, key: str) -> None:
+    """A download button for this session's decision profile, or the reason it cannot be saved."""
+    try:
+        text = profile_text(prefs)
+    except (ValueError, UnicodeDecodeError) as exc:
+        st.error(f"This session cannot be saved as a profile: {md(exc)}")
+        return
+    st.download_button(
+        label,
+        data=text.encode("utf-8"),
+        file_name=file_name,
+        mime="application/x-yaml",
+        icon=":material/save:",
+        on_click="ignore",
+        key=key,
+    )
