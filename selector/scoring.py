@@ -36,6 +36,7 @@ Degenerate input (documented, never NaN):
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 import warnings
@@ -55,6 +56,7 @@ TIE_RTOL = 1e-12
 VIKOR_V = 0.5
 
 _SKCRITERIA_LOCK = threading.Lock()
+_NORMALISED_CACHE = 64  # distinct matrices whose normalisation is kept (a few kB each)
 
 
 class ScoringError(ValueError):
@@ -571,6 +573,41 @@ def _degenerate_fill(scaler: str, m: int) -> float:
     return {"sum": 1.0 / m, "vector": 1.0 / math.sqrt(m)}[scaler]
 
 
+@functools.lru_cache(maxsize=_NORMALISED_CACHE)
+def _normalised(
+    data: bytes, shape: tuple[int, int], objectives: tuple[str, ...], invert: bool, scaler: str
+) -> tuple[np.ndarray, tuple[str, ...]]:
+    """The matrix the aggregation sees and its objectives, from scikit-criteria's inversion and scaling.
+
+    Cost criteria are inverted for wsm and wpm (after which every objective is "max"), then scaled.
+    Neither step reads the weights (the scalers act on the matrix only), so a weight change, the app's slider
+    move and every Monte Carlo sample alike, reuses the normalisation of its matrix instead of redoing the two
+    scikit-criteria transforms (about three quarters of a call). Keyed by the raw bytes, so equal matrices
+    share an entry; the array returned is read-only.
+    """
+    import skcriteria as skc
+
+    x = np.frombuffer(data, dtype=float).reshape(shape)
+    m, n = shape
+    with _SKCRITERIA_LOCK, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        dm = skc.mkdm(x, list(objectives))
+        if invert and "min" in objectives:
+            from skcriteria.preprocessing.invert_objectives import InvertMinimize
+
+            dm = InvertMinimize().transform(dm)
+        if scaler != "none":
+            before = dm.matrix.to_numpy(dtype=float)
+            dm = _skc_scaler(scaler).transform(dm)
+            zero_cols = np.all(before == 0, axis=0) if scaler in ("sum", "vector") else np.zeros(n, dtype=bool)
+            if zero_cols.any():
+                fixed = dm.matrix.to_numpy(dtype=float).copy()
+                fixed[:, zero_cols] = _degenerate_fill(scaler, m)
+                dm = dm.replace(matrix=fixed)
+        seen = tuple("max" if o > 0 else "min" for o in dm.iobjectives.to_numpy())
+        return _frozen(dm.matrix.to_numpy(dtype=float)), seen
+
+
 # ----------------------------------------------------------------------------------------------------------
 # Public entry point
 # ----------------------------------------------------------------------------------------------------------
@@ -623,25 +660,15 @@ def score(
     import skcriteria as skc
 
     obj_names = ["max" if s > 0 else "min" for s in signs]
+    normalised, seen_objectives = _normalised(
+        np.ascontiguousarray(x, dtype=float).tobytes(), x.shape, tuple(obj_names), spec.inverts_cost, scaler
+    )
     # skcriteria warns for every MIN objective in TOPSIS and every constant column in VIKOR; both cases are
     # handled and documented here, so the warnings would only be noise on every slider move. catch_warnings
     # swaps process-wide state, so concurrent app sessions (threads) must not interleave it: hence the lock.
     with _SKCRITERIA_LOCK, warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        dm = skc.mkdm(x, obj_names, weights=w)
-        if spec.inverts_cost and (signs < 0).any():
-            from skcriteria.preprocessing.invert_objectives import InvertMinimize
-
-            dm = InvertMinimize().transform(dm)
-        if scaler != "none":
-            before = dm.matrix.to_numpy(dtype=float)
-            dm = _skc_scaler(scaler).transform(dm)
-            zero_cols = np.all(before == 0, axis=0) if scaler in ("sum", "vector") else np.zeros(n, dtype=bool)
-            if zero_cols.any():
-                fixed = dm.matrix.to_numpy(dtype=float).copy()
-                fixed[:, zero_cols] = _degenerate_fill(scaler, m)
-                dm = dm.replace(matrix=fixed)
-        normalised = dm.matrix.to_numpy(dtype=float)
+        dm = skc.mkdm(normalised, list(seen_objectives), weights=w)
 
         extra: dict[str, Any] = {}
         contributions: np.ndarray | None = None

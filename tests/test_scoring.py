@@ -194,6 +194,32 @@ def test_matches_scikit_criteria_on_random_matrices(method, scaler):
         assert ours.ranks.tolist() == ref_ranks.tolist()
 
 
+@pytest.mark.parametrize(("method", "scaler"), ALL_COMBOS)
+def test_a_weight_change_reuses_the_normalisation_and_still_matches_scikit_criteria(method, scaler):
+    """The normalisation is memoised per matrix (it never reads the weights): the second weighting must hit that
+    memo and still give what a fresh scikit-criteria pipeline gives, and a changed cell must not hit it."""
+    rng = np.random.default_rng(7)
+    x = rng.uniform(0.5, 100, size=(6, 4))
+    obj = ["max", "min", "max", "min"]
+    first, second = rng.uniform(0.01, 1, size=4), rng.uniform(0.01, 1, size=4)
+    scoring._normalised.cache_clear()  # methods sharing an inversion and a scaler share entries
+    score(x, obj, first, method, scaler)
+    before = scoring._normalised.cache_info()
+    ours = score(x, obj, second, method, scaler)
+    after = scoring._normalised.cache_info()
+    assert (after.hits, after.misses) == (before.hits + 1, before.misses)
+    ref_scores, _ = _skcriteria_reference(x, obj, second / second.sum(), method, scaler)
+    np.testing.assert_allclose(ours.scores, ref_scores, rtol=1e-12, atol=1e-12)
+    assert not ours.normalised.flags.writeable
+
+    changed = x.copy()
+    changed[2, 1] *= 3
+    moved = score(changed, obj, second, method, scaler)
+    assert scoring._normalised.cache_info().misses == after.misses + 1
+    ref_scores, _ = _skcriteria_reference(changed, obj, second / second.sum(), method, scaler)
+    np.testing.assert_allclose(moved.scores, ref_scores, rtol=1e-12, atol=1e-12)
+
+
 # ----------------------------------------------------------------------------------------------------------
 # (c) Properties
 # ----------------------------------------------------------------------------------------------------------
