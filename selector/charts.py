@@ -2,8 +2,8 @@
 
 Figures are assembled from plain trace and layout dicts in one constructor call: adding traces and updating the
 layout step by step re-validates the figure each time and made a chart cost ~50 ms, most of a slider move. The
-dicts are validated by plotly when the Figure is built; only the built-in template is attached without a second
-validation (see :func:`_figure`).
+dicts are validated by plotly when the Figure is built. Figures carry no template: Streamlit's theme styles them
+in the app, and :func:`themed` attaches one for the report.
 """
 
 from __future__ import annotations
@@ -45,10 +45,12 @@ def _escaped(values: Sequence) -> list[str]:
 
 
 def _figure(traces: list[dict], layout: dict, title: str, height: int) -> go.Figure:
-    """Build the figure in one step (traces and layout validated once), then attach the shared template.
+    """Build the figure in one step (traces and layout validated once), with no template of its own.
 
-    Plotly re-validates a template assigned to a layout (~6 ms); like plotly's own default template, a
-    built-in one is known to be valid, so it is attached with validation switched off for that one assignment.
+    Whoever shows the figure styles it: in the app, Streamlit's chart theme replaces the template's layout
+    anyway, so attaching plotly's (about 10 kB of JSON per chart) only made every slider move slower; a
+    stand-alone rendering (the report's HTML and PDF) attaches one with :func:`themed`. The empty template also
+    keeps plotly from attaching its default one while the figure is built.
     """
     base = {
         "title": {"text": html.escape(title), "x": 0, "xanchor": "left"},
@@ -56,8 +58,17 @@ def _figure(traces: list[dict], layout: dict, title: str, height: int) -> go.Fig
         "height": height,
         "margin": _MARGIN,
         "hoverlabel": {"align": "left"},
+        "template": {},
     }
-    fig = go.Figure(data=traces, layout={**base, **layout})
+    return go.Figure(data=traces, layout={**base, **layout})
+
+
+def themed(fig: go.Figure) -> go.Figure:
+    """`fig` with the built-in ``TEMPLATE`` attached, for rendering outside Streamlit (HTML, PDF, images).
+
+    Plotly re-validates a template assigned to a layout (~6 ms); like plotly's own default template, a
+    built-in one is known to be valid, so it is attached with validation switched off for that one assignment.
+    """
     fig.layout._validate = False
     try:
         fig.layout.template = pio.templates[TEMPLATE]

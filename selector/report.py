@@ -906,7 +906,9 @@ def _figures(report: Report) -> dict[str, tuple[str, Any]]:
         "each option at each rank (SMAA)",
     }
     for key, fig in figures.items():
-        fig.update_layout(title=None, font={"family": FONT_FAMILY}, margin={"t": 50 if key == "acceptability" else 20})
+        charts.themed(fig).update_layout(
+            title=None, font={"family": FONT_FAMILY}, margin={"t": 50 if key == "acceptability" else 20}
+        )
     order = ("weights", "scores", "acceptability")
     return {key: (captions[key], figures[key]) for key in order if key in figures}
 

@@ -19,8 +19,8 @@ def kb():
 
 
 def _titled(fig: go.Figure) -> None:
-    go.Figure(fig.to_dict())  # every property is valid plotly (the template is attached unvalidated)
-    assert fig.layout.template.layout.plot_bgcolor == "white"
+    go.Figure(fig.to_dict())  # every property is valid plotly
+    assert fig.layout.template.layout.plot_bgcolor is None  # no template of its own: the host styles it
     assert fig.layout.title.text
     assert fig.layout.xaxis.title.text
     assert fig.layout.height and fig.layout.height >= 200
@@ -192,3 +192,14 @@ def test_weight_sweep_keeps_close_labels_apart_and_inside_the_figure():
     # a label near the right edge grows inwards
     assert notes["leader changes at 95.0%"].xanchor == "right"
     assert fig.layout.margin.t >= 17 * 2 + 40
+
+
+def test_themed_attaches_the_built_in_template_for_stand_alone_rendering(kb):
+    rec = recommend.recommend(kb, Preferences(group="gpu-inference-runtimes", method="wsm"))
+    frame = views.contributions_frame(kb, rec.matrix, rec.result.contributions)
+    fig = charts.contribution_bars(frame, [r.name for r in rec.ranking], "t")
+    plain = len(fig.to_json())
+    assert charts.themed(fig) is fig
+    assert fig.layout.template.layout.plot_bgcolor == "white"
+    assert len(fig.to_json()) > plain + 5_000  # the template is what made every in-app chart heavier
+    go.Figure(fig.to_dict())  # still valid plotly, although attached without validation

@@ -287,6 +287,8 @@ def test_html_embeds_plotly_once_and_draws_every_chart(built, html_page):
     assert html_page.count("plotly.js v") == 1
     charts = 3 if built.robustness.acceptability else 2
     assert html_page.count("Plotly.newPlot(") == charts
+    # outside Streamlit nobody else styles the charts: each carries the white template
+    assert html_page.count('"plot_bgcolor":"white"') >= charts
     ids = {attrs.get("id") for _, attrs in _parse(html_page).tags}
     assert {"chart-weights", "chart-scores", "chart-acceptability"} <= ids
 
