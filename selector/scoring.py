@@ -544,28 +544,44 @@ def _skc_scaler(scaler: str):
     return cls(target="matrix")
 
 
-def _skc_aggregator(method: str):
+def _skc_aggregate(method: str, matrix: np.ndarray, signs: np.ndarray, weights: np.ndarray) -> tuple:
+    """scikit-criteria's own aggregation of an already normalised matrix (wsm, wpm, topsis, moora).
+
+    These are the functions scikit-criteria's WeightedSumModel, WeightedProductModel, TOPSIS and RatioMOORA call
+    once they have unpacked their DecisionMatrix; calling them directly skips building a DecisionMatrix and
+    copying it back out (four fifths of an ``evaluate`` on a small matrix). They do not validate: ``score``
+    has checked the input, and the tests compare every method and scaler with the full pipeline.
+    """
     if method == "wsm":
-        from skcriteria.agg.simple import WeightedSumModel
+        from skcriteria.agg.simple import wsm
 
-        return WeightedSumModel()
+        return wsm(matrix, weights)
     if method == "wpm":
-        from skcriteria.agg.simple import WeightedProductModel
+        from skcriteria.agg.simple import wpm
 
-        return WeightedProductModel()
+        return wpm(matrix, weights)
     if method == "topsis":
-        from skcriteria.agg.topsis import TOPSIS
+        from skcriteria.agg.topsis import topsis
 
-        return TOPSIS()
-    if method == "vikor":
-        from skcriteria.agg.vikor import VIKOR
-
-        return VIKOR(v=VIKOR_V, use_compromise_set=False)
+        return topsis(matrix, signs, weights)
     if method == "moora":
-        from skcriteria.agg.moora import RatioMOORA
+        from skcriteria.agg.moora import ratio
 
-        return RatioMOORA()
+        return ratio(matrix, signs, weights)
     raise ScoringError(f"unknown method {method!r}")  # pragma: no cover - resolve_method guards this
+
+
+def _skc_vikor(matrix: np.ndarray, objectives: Sequence[str], weights: np.ndarray):  # noqa: ANN202 - skcriteria result
+    """VIKOR through scikit-criteria's VIKOR (it has no functional core to call)."""
+    import skcriteria as skc
+    from skcriteria.agg.vikor import VIKOR
+
+    # skcriteria warns for every constant column; the case is handled and documented here, so the warning would
+    # only be noise. catch_warnings swaps process-wide state, so concurrent app sessions (threads) must not
+    # interleave it: hence the lock.
+    with _SKCRITERIA_LOCK, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return VIKOR(v=VIKOR_V, use_compromise_set=False).evaluate(skc.mkdm(matrix, list(objectives), weights=weights))
 
 
 def _degenerate_fill(scaler: str, m: int) -> float:
@@ -657,70 +673,60 @@ def score(
     w = validate_weights(weights, crits)
     check_values(x, signs, spec, scaler, alts, crits)
 
-    import skcriteria as skc
-
     obj_names = ["max" if s > 0 else "min" for s in signs]
     normalised, seen_objectives = _normalised(
         np.ascontiguousarray(x, dtype=float).tobytes(), x.shape, tuple(obj_names), spec.inverts_cost, scaler
     )
-    # skcriteria warns for every MIN objective in TOPSIS and every constant column in VIKOR; both cases are
-    # handled and documented here, so the warnings would only be noise on every slider move. catch_warnings
-    # swaps process-wide state, so concurrent app sessions (threads) must not interleave it: hence the lock.
-    with _SKCRITERIA_LOCK, warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        dm = skc.mkdm(normalised, list(seen_objectives), weights=w)
+    seen_signs = np.array([1 if o == "max" else -1 for o in seen_objectives])
 
-        extra: dict[str, Any] = {}
-        contributions: np.ndarray | None = None
-        if spec.name == "topsis":
-            weighted = normalised * w
-            if np.all(weighted.max(axis=0) == weighted.min(axis=0)):
-                scores = np.ones(m)
-                ideal = anti = weighted[0].copy()
-                extra["degenerate"] = "every weighted criterion is constant: all alternatives sit on the ideal"
-            else:
-                res = _skc_aggregator("topsis").evaluate(dm)
-                scores = np.asarray(res.e_.similarity, dtype=float)
-                ideal = np.asarray(res.e_.ideal, dtype=float)
-                anti = np.asarray(res.e_.anti_ideal, dtype=float)
-            extra["ideal"] = ideal
-            extra["anti_ideal"] = anti
-            extra["d_ideal"] = np.sqrt(((weighted - ideal) ** 2).sum(axis=1))
-            extra["d_anti_ideal"] = np.sqrt(((weighted - anti) ** 2).sum(axis=1))
-        elif spec.name == "vikor":
-            if m == 1:
-                scores = np.zeros(1)
-                extra.update(
-                    s_k=np.zeros(1),
-                    r_k=np.zeros(1),
-                    q_k=np.zeros(1),
-                    compromise_set=[alts[0]],
-                    acceptable_advantage=True,
-                    acceptable_stability=True,
-                    degenerate="single alternative: Q = 0 by definition",
-                )
-            else:
-                res = _skc_aggregator("vikor").evaluate(dm)
-                scores = np.asarray(res.e_.q_k, dtype=float)
-                extra.update(
-                    s_k=np.asarray(res.e_.s_k, dtype=float),
-                    r_k=np.asarray(res.e_.r_k, dtype=float),
-                    q_k=scores.copy(),
-                    compromise_set=[alts[int(i)] for i in res.e_.compromise_set],
-                    acceptable_advantage=bool(res.e_.acceptable_advantage),
-                    acceptable_stability=bool(res.e_.acceptable_stability),
-                )
-            extra["v"] = VIKOR_V
+    extra: dict[str, Any] = {}
+    contributions: np.ndarray | None = None
+    if spec.name == "topsis":
+        weighted = normalised * w
+        if np.all(weighted.max(axis=0) == weighted.min(axis=0)):
+            scores = np.ones(m)
+            ideal = anti = weighted[0].copy()
+            extra["degenerate"] = "every weighted criterion is constant: all alternatives sit on the ideal"
         else:
-            res = _skc_aggregator(spec.name).evaluate(dm)
-            scores = np.atleast_1d(np.asarray(res.e_.score, dtype=float))
-            if spec.name == "wsm":
-                contributions = normalised * w
-            elif spec.name == "moora":
-                contributions = normalised * (w * signs)
-            else:
-                contributions = np.log10(normalised) * w
-                extra["product"] = np.power(10.0, scores)
+            _, ideal, anti, scores = _skc_aggregate("topsis", normalised, seen_signs, w)
+        extra["ideal"] = np.asarray(ideal, dtype=float)
+        extra["anti_ideal"] = np.asarray(anti, dtype=float)
+        extra["d_ideal"] = np.sqrt(((weighted - ideal) ** 2).sum(axis=1))
+        extra["d_anti_ideal"] = np.sqrt(((weighted - anti) ** 2).sum(axis=1))
+    elif spec.name == "vikor":
+        if m == 1:
+            scores = np.zeros(1)
+            extra.update(
+                s_k=np.zeros(1),
+                r_k=np.zeros(1),
+                q_k=np.zeros(1),
+                compromise_set=[alts[0]],
+                acceptable_advantage=True,
+                acceptable_stability=True,
+                degenerate="single alternative: Q = 0 by definition",
+            )
+        else:
+            res = _skc_vikor(normalised, seen_objectives, w)
+            scores = np.asarray(res.e_.q_k, dtype=float)
+            extra.update(
+                s_k=np.asarray(res.e_.s_k, dtype=float),
+                r_k=np.asarray(res.e_.r_k, dtype=float),
+                q_k=scores.copy(),
+                compromise_set=[alts[int(i)] for i in res.e_.compromise_set],
+                acceptable_advantage=bool(res.e_.acceptable_advantage),
+                acceptable_stability=bool(res.e_.acceptable_stability),
+            )
+        extra["v"] = VIKOR_V
+    else:
+        _, scores = _skc_aggregate(spec.name, normalised, seen_signs, w)
+        if spec.name == "wsm":
+            contributions = normalised * w
+        elif spec.name == "moora":
+            contributions = normalised * (w * signs)
+        else:
+            contributions = np.log10(normalised) * w
+            extra["product"] = np.power(10.0, scores)
+    scores = np.atleast_1d(np.asarray(scores, dtype=float))
 
     if not np.all(np.isfinite(scores)):  # pragma: no cover - guarded by the checks above
         raise ScoringError(f"{spec.name}/{scaler} produced a non-finite score; please report this input")
