@@ -13,7 +13,6 @@ state.knowledge_caption(kb)
 prefs = state.current_prefs(kb)
 group = kb.groups[prefs.group]
 answers = decision_tree.resolve_answers(kb, prefs.answers)
-dimension_weights = prefs.resolved_dimension_weights(kb)
 criterion_weights = prefs.resolved_criterion_weights(kb)
 spec = scoring.METHODS[prefs.method]
 
@@ -64,27 +63,10 @@ def on_reset() -> None:
 
 
 # ----------------------------------------------------------------------------------------------------------
-# Sidebar: what matters and how to score
+# Sidebar: sub-criterion weights and how to score (the four dimension weights sit with the ranking they move)
 
 with st.sidebar:
-    st.header("What matters to you")
-    for dim in kb.dimensions.values():
-        state.sync_widget(f"w-{dim.id}", _number(round(dimension_weights[dim.id])))
-        st.slider(
-            state.md(f"{dim.name_en} ({dim.name_zh})"),
-            min_value=0,
-            max_value=100,
-            step=1,
-            key=f"w-{dim.id}",
-            on_change=on_control_change,
-            help=state.md(dim.description_en or ""),
-        )
-    total = sum(dimension_weights.values())
-    st.caption(
-        "Shares of the decision: "
-        + ", ".join(f"{kb.dimensions[d].name_en} {w / total:.0%}" for d, w in dimension_weights.items())
-        + ". Defaults 40/25/20/15 come from article 004, section 5."
-    )
+    st.header("Fine-tune the criteria")
     with st.expander(state.md(f"Sub-criterion weights ({group.name_en})")):
         st.caption("Relative weights inside each dimension; 0 leaves a criterion out.")
         for gc in group.criteria:
@@ -135,16 +117,15 @@ with st.sidebar:
         help="Flagged claims contradict a datasheet, cannot be verified or look implausible (see Evidence).",
     )
     st.button("Reset to defaults", key="reset", on_click=on_reset, icon=":material/restart_alt:")
-    if "control-error" in st.session_state:
-        st.error(state.md(st.session_state["control-error"]))
 
 # ----------------------------------------------------------------------------------------------------------
 # Scenario and decision path
 
 st.title("Recommend an AI stack")
 st.caption(
-    "Answer the scenario questions, say what matters to you (sidebar), and see the ranking with the evidence "
-    "behind every number. The address bar keeps your settings: copy it to share this exact ranking."
+    "Answer the scenario questions, say what matters to you (the four weights above the ranking; the sidebar "
+    "refines them and picks the method), and see the ranking with the evidence behind every number. The address "
+    "bar keeps your settings: copy it to share this exact ranking."
 )
 path = decision_tree.evaluate(kb, answers)
 ask, why_path = st.columns([2, 3], gap="large")
@@ -202,54 +183,113 @@ st.selectbox(
 if group.description_en:
     st.caption(state.md(group.description_en))
 
-try:
-    rec = state.recommendation(kb, prefs)
-except (PreferenceError, scoring.ScoringError) as exc:
-    st.error(f"This combination cannot be ranked: {state.md(exc)}")
-    st.stop()
 
-result = rec.result
-m = rec.matrix
-direction = "higher is better" if result.higher_is_better else "lower is better"
-st.caption(
-    f"Method **{state.md(spec.label)}** · scaler **{result.scaler}** · score: {direction} · missing values: "
-    f"**{m.missing_policy}** · flagged claims {'used' if prefs.use_flagged else 'left out'}"
-)
+@st.fragment
+def weights_and_ranking() -> None:
+    """The four dimension weights and everything they change: ranking, leader, why, chart and badge.
 
-table_col, chart_col = st.columns([2, 3], gap="large")
-with table_col:
-    leader = rec.leader
-    st.subheader(f"Leader: {state.md(leader.name)}")
-    badge_slot = st.container()  # filled last: the ranking reaches the browser before the sampling runs
-    st.dataframe(
-        views.ranking_table(rec.ranking),
-        hide_index=True,
-        width="stretch",
-        column_config={
-            "rank": st.column_config.NumberColumn("rank", format="%d"),
-            "score": st.column_config.NumberColumn("score", format="%.4f", help=direction),
-            "shortlisted": st.column_config.TextColumn("shortlisted", help="shortlisted by the decision path"),
-        },
-    )
-    st.info(state.md(rec.why), icon=":material/lightbulb:")
-    if rec.recommended != leader.id:
-        best = next(r for r in rec.ranking if r.id == rec.recommended)
-        st.caption(state.md(f"Best-ranked candidate your scenario shortlists: {best.name} (rank {best.rank})."))
-with chart_col:
-    order = [r.name for r in rec.ranking]
-    if result.contributions is not None:
-        parts, title = result.contributions, f"What each criterion adds to the score ({spec.label})"
-        x_title = "contribution to the score"
-    else:
-        parts, title = views.criterion_profile(m), f"Criterion profile behind the {spec.label} score"
-        x_title = "weighted min-max performance (not additive)"
-    figure = charts.contribution_bars(views.contributions_frame(kb, m, parts), order, title, x_title)
-    st.plotly_chart(figure, key="contribution-chart", config={"displaylogo": False})
-    if result.contributions is None:
-        st.caption(
-            f"{spec.label} does not add criteria up; the bars show each criterion's weighted min-max "
-            "performance (1 = best in its column, times its weight) as a picture of the profile."
+    A fragment, so that moving one of these sliders reruns this function alone and not the page (the decision
+    path and the evidence below do not depend on the dimension weights). It reads the preferences afresh:
+    values computed by the page around it date from the page's last full run.
+    """
+    prefs = state.prefs_in_force(kb)
+    dimension_weights = prefs.resolved_dimension_weights(kb)
+    st.subheader("What matters to you")
+    for column, dim in zip(st.columns(len(kb.dimensions)), kb.dimensions.values(), strict=True):
+        state.sync_widget(f"w-{dim.id}", _number(round(dimension_weights[dim.id])))
+        column.slider(
+            state.md(f"{dim.name_en} ({dim.name_zh})"),
+            min_value=0,
+            max_value=100,
+            step=1,
+            key=f"w-{dim.id}",
+            on_change=on_control_change,
+            help=state.md(dim.description_en or ""),
         )
+    total = sum(dimension_weights.values())
+    st.caption(
+        "Shares of the decision: "
+        + ", ".join(f"{kb.dimensions[d].name_en} {w / total:.0%}" for d, w in dimension_weights.items())
+        + ". Defaults 40/25/20/15 come from article 004, section 5; the sidebar refines each dimension."
+    )
+    if "control-error" in st.session_state:
+        st.error(state.md(st.session_state["control-error"]))
+    try:
+        rec = state.recommendation(kb, prefs)
+    except (PreferenceError, scoring.ScoringError) as exc:
+        st.error(f"This combination cannot be ranked: {state.md(exc)}")
+        return
+    result = rec.result
+    m = rec.matrix
+    direction = "higher is better" if result.higher_is_better else "lower is better"
+    st.caption(
+        f"Method **{state.md(spec.label)}** · scaler **{result.scaler}** · score: {direction} · missing values: "
+        f"**{m.missing_policy}** · flagged claims {'used' if prefs.use_flagged else 'left out'}"
+    )
+    for note in m.notes:
+        st.caption(state.md(note))
+
+    table_col, chart_col = st.columns([2, 3], gap="large")
+    with table_col:
+        leader = rec.leader
+        st.subheader(f"Leader: {state.md(leader.name)}")
+        badge_slot = st.container()  # filled last: the ranking reaches the browser before the sampling runs
+        st.dataframe(
+            views.ranking_table(rec.ranking),
+            hide_index=True,
+            width="stretch",
+            column_config={
+                "rank": st.column_config.NumberColumn("rank", format="%d"),
+                "score": st.column_config.NumberColumn("score", format="%.4f", help=direction),
+                "shortlisted": st.column_config.TextColumn("shortlisted", help="shortlisted by the decision path"),
+            },
+        )
+        st.info(state.md(rec.why), icon=":material/lightbulb:")
+        if rec.recommended != leader.id:
+            best = next(r for r in rec.ranking if r.id == rec.recommended)
+            st.caption(state.md(f"Best-ranked candidate your scenario shortlists: {best.name} (rank {best.rank})."))
+    with chart_col:
+        order = [r.name for r in rec.ranking]
+        if result.contributions is not None:
+            parts, title = result.contributions, f"What each criterion adds to the score ({spec.label})"
+            x_title = "contribution to the score"
+        else:
+            parts, title = views.criterion_profile(m), f"Criterion profile behind the {spec.label} score"
+            x_title = "weighted min-max performance (not additive)"
+        figure = charts.contribution_bars(views.contributions_frame(kb, m, parts), order, title, x_title)
+        st.plotly_chart(figure, key="contribution-chart", config={"displaylogo": False})
+        if result.contributions is None:
+            st.caption(
+                f"{spec.label} does not add criteria up; the bars show each criterion's weighted min-max "
+                "performance (1 = best in its column, times its weight) as a picture of the profile."
+            )
+
+    # Robustness badge: the same analysis as the Robustness page, the report and `python -m selector sensitivity`
+    with badge_slot:
+        try:
+            label, share, sampled = state.robustness_badge(kb, prefs)
+        except (PreferenceError, scoring.ScoringError, ValueError) as exc:
+            st.caption(f"Robustness could not be computed: {state.md(exc)}")
+        else:
+            st.badge(
+                label,
+                color="green" if share >= 0.7 else "orange" if share >= 0.4 else "red",
+                icon=":material/balance:",
+                help=f"SMAA (selector.robustness): {sampled} Details on the Robustness page.",
+            )
+            st.caption(
+                f"Share of {state.BADGE_SAMPLES:,} sampled weightings of {state.SPACE_LABELS['dimensions']} "
+                f"(any split of 100%) that rank {state.md(leader.name)} first; hover for details."
+            )
+
+
+weights_and_ranking()
+
+try:
+    # The ranking above drew any error; below, only the matrix (which no dimension weight changes) is used.
+    m = state.recommendation(kb, prefs).matrix
+except (PreferenceError, scoring.ScoringError):
+    st.stop()
 
 imputed = views.imputed_table(kb, m)
 excluded = views.exclusions_table(kb, m)
@@ -263,8 +303,6 @@ if len(imputed) or len(excluded) or m.notes:
         if len(excluded):
             st.markdown("**Left out of the ranking:**")
             st.dataframe(excluded, hide_index=True, width="stretch")
-        for note in m.notes:
-            st.caption(state.md(note))
 
 # ----------------------------------------------------------------------------------------------------------
 # Evidence behind every cell
@@ -290,23 +328,3 @@ if not cell.evidence:
     st.caption("No claim supports this cell; its value comes from the missing-value policy.")
 for claim_id in cell.evidence:
     state.show_claim(kb, claim_id)
-
-# ----------------------------------------------------------------------------------------------------------
-# Robustness badge: the same analysis as the Robustness page, the report and `python -m selector sensitivity`
-
-with badge_slot:
-    try:
-        label, share, sampled = state.robustness_badge(kb, prefs)
-    except (PreferenceError, scoring.ScoringError, ValueError) as exc:
-        st.caption(f"Robustness could not be computed: {state.md(exc)}")
-    else:
-        st.badge(
-            label,
-            color="green" if share >= 0.7 else "orange" if share >= 0.4 else "red",
-            icon=":material/balance:",
-            help=f"SMAA (selector.robustness): {sampled} Details on the Robustness page.",
-        )
-        st.caption(
-            f"Share of {state.BADGE_SAMPLES:,} sampled weightings of {state.SPACE_LABELS['dimensions']} "
-            f"(any split of 100%) that rank {state.md(rec.leader.name)} first; hover for details."
-        )

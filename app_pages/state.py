@@ -134,6 +134,16 @@ def current_prefs(kb: KnowledgeBase) -> Preferences:
     return prefs
 
 
+def prefs_in_force(kb: KnowledgeBase) -> Preferences:
+    """The preferences the page's run (:func:`current_prefs`) or a control's callback (:func:`set_prefs`) settled on.
+
+    For fragments: they rerun without the page, after their own widgets' callbacks, and must not read the URL a
+    second time (a malformed link would be reported twice).
+    """
+    remembered = st.session_state.get(_PREFS)
+    return remembered if remembered is not None else current_prefs(kb)
+
+
 def set_prefs(prefs: Preferences) -> None:
     """Make `prefs` the preferences in force: written to the URL and remembered for this session."""
     st.session_state[_PREFS] = prefs

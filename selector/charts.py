@@ -1,9 +1,9 @@
 """Plotly figures of the app and the reports: plain data in, a titled, labelled Figure out; never calls streamlit.
 
 Figures are assembled from plain trace and layout dicts in one constructor call: adding traces and updating the
-layout step by step re-validates the figure each time and made a chart cost ~50 ms, most of a slider move. The
-dicts are validated by plotly when the Figure is built. Figures carry no template: Streamlit's theme styles them
-in the app, and :func:`themed` attaches one for the report.
+layout step by step re-validates the figure each time and made a chart cost ~50 ms, most of a slider move. They
+are built unvalidated (tests/test_charts.py checks each with validation on) and carry no template: Streamlit's
+theme styles them in the app, and :func:`themed` attaches one for the report.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+import plotly.colors
 import plotly.graph_objects as go
 import plotly.io as pio
 
@@ -23,6 +24,10 @@ FRONTIER_COLOUR = "#2ca02c"
 TEMPLATE = "plotly_white"
 _FONT = {"size": 13}
 _MARGIN = {"l": 10, "r": 10, "t": 60, "b": 10}
+# Written out as plotly's validators would expand the names: figures are built unvalidated, and plotly.js knows
+# "Blues" but not "RdYlGn".
+_RATING_SCALE = plotly.colors.get_colorscale("RdYlGn")
+_SHARE_SCALE = plotly.colors.get_colorscale("Blues")
 
 
 def hover_text(text: str | None, width: int = 48) -> str:
@@ -45,7 +50,11 @@ def _escaped(values: Sequence) -> list[str]:
 
 
 def _figure(traces: list[dict], layout: dict, title: str, height: int) -> go.Figure:
-    """Build the figure in one step (traces and layout validated once), with no template of its own.
+    """Build the figure in one step, unvalidated, with no template of its own.
+
+    Plotly's validators cost half of a chart's time on every slider move and check only what this module
+    writes, which is fixed code: tests/test_charts.py rebuilds every chart with validation on and requires the
+    same figure, so an invalid property fails there and not in a user's browser.
 
     Whoever shows the figure styles it: in the app, Streamlit's chart theme replaces the template's layout
     anyway, so attaching plotly's (about 10 kB of JSON per chart) only made every slider move slower; a
@@ -60,7 +69,7 @@ def _figure(traces: list[dict], layout: dict, title: str, height: int) -> go.Fig
         "hoverlabel": {"align": "left"},
         "template": {},
     }
-    return go.Figure(data=traces, layout={**base, **layout})
+    return go.Figure(data=traces, layout={**base, **layout}, _validate=False)
 
 
 def themed(fig: go.Figure) -> go.Figure:
@@ -191,7 +200,7 @@ def feature_heatmap(
         "textfont": {"size": 15},
         "customdata": hover.map(hover_text).to_numpy(dtype=object).tolist(),
         "hovertemplate": "<b>%{y}</b> - %{x}<br>rating %{text}<br>%{customdata}<extra></extra>",
-        "colorscale": "RdYlGn",
+        "colorscale": _RATING_SCALE,
         "zmin": lo,
         "zmax": hi,
         "xgap": 2,
@@ -432,7 +441,7 @@ def acceptability_heatmap(acceptability: np.ndarray, alternatives: Sequence[str]
         "text": [[f"{v:.0%}" for v in row] for row in acc],
         "texttemplate": "%{text}",
         "textfont": {"size": 14},
-        "colorscale": "Blues",
+        "colorscale": _SHARE_SCALE,
         "zmin": 0,
         "zmax": 100,
         "xgap": 2,

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from selector import knowledge, recommend, robustness, views
 from selector.knowledge import Upload
 from selector.preferences import Preferences, from_query
+from tests import fragment_rerun
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -82,6 +83,29 @@ def test_moving_a_weight_slider_reranks_exactly_as_recommend_does(app, kb):
     _same(after, _expected(kb, Preferences(group=group, dimension_weights={"performance": 90})))
     assert after != before
     assert at.query_params["w"] == "performance=90"
+
+
+def test_a_weight_slider_reruns_only_its_fragment_and_ranks_as_recommend_does(app, kb):
+    """What the browser triggers: a dimension slider sits in a fragment, so its move reruns the fragment alone.
+
+    The fragment must read the new weights itself (the page around it is not rerun), redraw the ranking exactly
+    as ``recommend()`` computes it, and put the weights in the URL; the decision path is not redrawn.
+    """
+    at = _ok(app.run())
+    group = at.selectbox(key="group").value
+    assert len(fragment_rerun.fragment_ids(at)) == 1
+    with fragment_rerun.fragment_reruns(at):
+        _ok(at.slider(key="w-cost").set_value(70).run())
+        _same(_ranking(at), _expected(kb, Preferences(group=group, dimension_weights={"cost": 70})))
+        assert not at.radio, "the scenario questions are outside the fragment and are not rerun"
+        _ok(at.slider(key="w-performance").set_value(5).run())
+        weights = {"cost": 70, "performance": 5}
+        _same(_ranking(at), _expected(kb, Preferences(group=group, dimension_weights=weights)))
+    assert dict(pair.split("=") for pair in at.query_params["w"].split(",")) == {"cost": "70", "performance": "5"}
+    # the next full run (any other control) keeps the weights the fragment set
+    _ok(at.run())
+    assert [at.slider(key=f"w-{d}").value for d in DIMENSIONS] == [5, 70, 20, 15]
+    _same(_ranking(at), _expected(kb, Preferences(group=group, dimension_weights=weights)))
 
 
 def test_sub_criterion_weight_and_method_follow_the_pure_call(app, kb):

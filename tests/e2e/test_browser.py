@@ -116,7 +116,8 @@ def test_keyboard_on_a_weight_slider_changes_the_ranking(page: Page, app_url: st
     page.goto(app_url)
     before = _ranking(page)
     before_text = _ranking_table(page).locator("tbody").text_content() or ""
-    slider = page.get_by_role("slider").first
+    # the performance weight: the first slider of the page body (the sidebar holds the sub-criterion weights)
+    slider = page.get_by_test_id("stMain").get_by_role("slider").first
     expect(slider).to_have_attribute("aria-valuetext", "40", timeout=TIMEOUT_MS)
     slider.focus()
     slider.press("End")
