@@ -1,38 +1,27 @@
-"""Server-side cost of one app rerun after a weight change, against the floor of an empty Streamlit script.
+"""Server-side cost of the app's rerun after a weight change, against the floor of an empty Streamlit script.
 
-Runs the app under AppTest (no browser, no network) and reports, for the median of N reruns, the wall time of
-``AppTest.run()`` (the script plus Streamlit's own handling of its messages) and, inside it, the time spent
-executing the script itself. Target: the app's rerun at most 3x the empty script's.
+Runs the app under AppTest (no browser, no network) and reports the median wall time of one rerun: the script
+plus Streamlit's own handling of its messages. Target: the rerun after a weight change at most 3x the rerun of an
+empty script.
 
-A running server compiles each script once and keeps the bytecode in one ScriptCache; AppTest makes a new cache on
-every run and so recompiles (and re-parses for "magic") every page each time. The benchmark gives AppTest one
-shared cache, for the app and the floor alike, so that the figures are those of a server.
+What a weight change reruns. The four dimension sliders and everything they change (leader, ranking table, why,
+contribution chart, robustness badge) are one ``st.fragment`` on the Recommend page. When the user moves one of
+them, the browser sends the fragment's id with the rerun request and the server runs that fragment alone. AppTest
+always reruns the whole script, so the benchmark sends the browser's request itself
+(``tests/fragment_rerun.py``: ``RerunData(fragment_id=...)``, what ``AppSession`` builds from the browser's
+message). The whole-page rerun (what a sub-criterion weight, method or scenario change costs) is printed too.
 
-Why 3x is out of reach (measured on a 2-core container; the figures move with the machine's load):
+How it is measured. A server compiles each script once; AppTest makes a new ScriptCache on every run and so
+recompiles every page each time, so one shared cache is given to the app and the floor alike. The app's reruns
+and the floor's are interleaved in blocks, so that the load of this noisy machine weighs on both. Every
+weighting is new (nothing cached can answer it). AppTest polls for the end of a run every millisecond, which
+makes up most of the floor (a server does not poll); the ratio is what AppTest can measure, not a browser's
+experience.
 
-* The floor is a script that draws nothing (~1.8 ms). The Recommend page draws 24 widgets (four dimension
-  sliders, eight sub-criterion sliders, five scenario questions, method, scaler, policy, group, cell picker,
-  toggle, button) and ~60 other elements (ranking and evidence tables, the contribution chart, the decision path
-  with its quoted sources). A script drawing the same widgets and nothing else ("same widgets") already costs
-  ~2.5x the floor before anything is computed or any table or chart is drawn.
-* A weighting not seen before has to be scored: ``recommend()`` (matrix + scoring through scikit-criteria) alone
-  costs ~2x the floor. Together with the widgets that is ~4.5x; the tables, the chart and the text make the rest.
-* The robustness badge is ``selector.robustness.acceptability`` (SMAA alone) with 2,000 samples. Sampling the
-  whole simplex of dimension weights does not depend on the current dimension weights, so a move of the four
-  main sliders reads the badge from the cache (this benchmark's main figure); a sub-criterion weight, method or
-  policy change pays for a new SMAA run and is printed separately.
+The breakdown lines show where the rest goes: the same elements drawn from data computed in advance ("drawing
+alone"), and the pure computations behind a new weighting, outside Streamlit.
 
-* ``st.fragment`` does not bring it within reach either. A weight change inside a fragment reruns only the
-  fragment, but the fragment still has to draw its four sliders and score the new weighting. A script doing just
-  that, and drawing nothing else ("fragment bound"), costs ~2.4-3.3x the floor. Add the ranking table, the chart
-  and the badge that the change must redraw, and it is ~4.6-6x. Passing plotly a dict instead of a Figure saves
-  nothing: ``st.plotly_chart`` builds a Figure from a dict to validate it.
-
-What was cut: the badge's analysis is cached per input and shared by every dimension weighting (it used to run
-SMAA on every weight change); the contribution chart is built without a pandas pivot; the recommendation is
-cached per knowledge hash and preferences, so revisiting a weighting costs only the drawing.
-
-    PYTHONPATH=. .venv/bin/python benchmarks/bench_app_rerun.py [--reruns 20]
+    PYTHONPATH=. .venv/bin/python benchmarks/bench_app_rerun.py [--reruns 15] [--blocks 4]
 """
 
 from __future__ import annotations
@@ -49,10 +38,13 @@ from streamlit.runtime.scriptrunner import script_runner
 from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest, app_test, local_script_runner
 
+from tests.fragment_rerun import fragment_reruns
+
 ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT / "app.py"
 TARGET_RATIO = 3.0
 _SCRIPT_SECONDS: list[float] = []
+Timing = tuple[float, float]  # (wall seconds of one AppTest rerun, seconds of script execution inside it)
 
 
 def _instrument() -> None:
@@ -72,8 +64,7 @@ def _instrument() -> None:
     script_runner.exec_func_with_error_handling = timed
 
 
-def _timed(at: AppTest) -> tuple[float, float]:
-    """(wall seconds of one AppTest rerun, seconds of script execution inside it)."""
+def _timed(at: AppTest) -> Timing:
     _SCRIPT_SECONDS.clear()
     start = time.perf_counter()
     at.run()
@@ -83,124 +74,93 @@ def _timed(at: AppTest) -> tuple[float, float]:
     return elapsed, sum(_SCRIPT_SECONDS)
 
 
-def _warm_app() -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=120)
+def _started(script: Path) -> AppTest:
+    at = AppTest.from_file(str(script), default_timeout=120)
     at.run()  # cold start: imports, knowledge load, caches
-    at.slider(key="w-performance").set_value(39)
+    at.slider(key="w-risk").set_value(14)
     at.run()  # the first scoring call imports scikit-criteria
     return at
 
 
-def app_reruns(reruns: int) -> list[tuple[float, float]]:
-    """Timings of reruns of the Recommend page, each after moving the performance slider to a new value."""
-    at = _warm_app()
-    times = []
-    for step in range(reruns):
-        # a value not seen before, so no cached ranking can answer it
-        at.slider(key="w-performance").set_value(41 + step)
-        times.append(_timed(at))
-    return times
+def _empty(folder: Path) -> AppTest:
+    script = folder / "empty.py"
+    script.write_text("import streamlit as st  # noqa: F401\n", encoding="utf-8")
+    at = AppTest.from_file(str(script), default_timeout=60)
+    at.run()
+    return at
 
 
-def sub_weight_reruns(reruns: int) -> list[tuple[float, float]]:
-    """Timings of reruns after a sub-criterion weight change: new ranking and a full robustness analysis."""
-    at = _warm_app()
-    sliders = [s for s in at.slider if str(s.key).startswith("cw-")]
-    times = []
-    for step in range(reruns):
-        # each slider moves one way only, so every state is new (nothing cached can answer it)
-        slider = sliders[step % len(sliders)]
-        up = slider.value <= slider.max - 0.5
-        slider.set_value(slider.value + (0.5 if up else -0.5))
-        times.append(_timed(at))
-        sliders = [s for s in at.slider if str(s.key).startswith("cw-")]
-    return times
-
-
-def _script_reruns(source: str, reruns: int) -> list[tuple[float, float]]:
-    with tempfile.TemporaryDirectory() as folder:
-        script = Path(folder) / "script.py"
-        script.write_text(source, encoding="utf-8")
-        at = AppTest.from_file(str(script), default_timeout=60)
-        at.run()
-        return [_timed(at) for _ in range(reruns)]
-
-
-def empty_reruns(reruns: int) -> list[tuple[float, float]]:
-    """Timings of reruns of a script that does nothing: the floor Streamlit itself costs."""
-    return _script_reruns("import streamlit as st  # noqa: F401\n", reruns)
-
-
-def widget_reruns(reruns: int) -> tuple[list[tuple[float, float]], dict[str, int]]:
-    """Timings of a script drawing as many sliders, radios, selectboxes, toggles and buttons as the Recommend page."""
-    at = _warm_app()
-    counts = {
-        "slider": len(at.slider),
-        "radio": len(at.radio),
-        "selectbox": len(at.selectbox),
-        "toggle": len(at.toggle),
-        "button": len(at.button),
-    }
-    lines = ["import streamlit as st"]
-    lines += [f"st.slider('s{i}', 0, 100, 40, key='s{i}')" for i in range(counts["slider"])]
-    lines += [f"st.radio('r{i}', ['a', 'b', 'c', 'd'], key='r{i}')" for i in range(counts["radio"])]
-    lines += [f"st.selectbox('b{i}', ['a', 'b', 'c', 'd'], key='b{i}')" for i in range(counts["selectbox"])]
-    lines += [f"st.toggle('t{i}', key='t{i}')" for i in range(counts["toggle"])]
-    lines += [f"st.button('u{i}', key='u{i}')" for i in range(counts["button"])]
-    return _script_reruns("\n".join(lines) + "\n", reruns), counts
-
-
-_FRAGMENT_BOUND = """
+# Every element the fragment redraws after a weight change, drawn from a ranking computed once in advance: what
+# the fragment would cost if computing the new ranking, its chart data and the badge took no time at all.
+_DRAWING_ALONE = """
 import streamlit as st
 from app_pages import state
 from selector import charts, views
 from selector.preferences import Preferences
 
 kb = state.bundled_kb()
-dims = {}
-for dim in kb.dimensions.values():
-    value = st.slider(dim.name_en, 0, 100, int(dim.weight), key=f"w-{dim.id}")
-    if value != dim.weight:
-        dims[dim.id] = float(value)
-prefs = Preferences(group=next(iter(kb.groups)), dimension_weights=dims)
-rec = state.recommendation(kb, prefs)
-if DRAW:
-    st.subheader(f"Leader: {state.md(rec.leader.name)}")
-    st.dataframe(views.ranking_table(rec.ranking), hide_index=True)
-    st.info(state.md(rec.why))
-    parts = rec.result.contributions
-    if parts is None:
-        parts = views.criterion_profile(rec.matrix)
-    frame = views.contributions_frame(kb, rec.matrix, parts)
-    st.plotly_chart(charts.contribution_bars(frame, [r.name for r in rec.ranking], "contributions"), key="chart")
-    label, share, sampled = state.robustness_badge(kb, prefs)
-    st.badge(label, help=sampled)
+rec = state.recommendation(kb, Preferences(group=next(iter(kb.groups))))
+parts = rec.result.contributions
+order = [r.name for r in rec.ranking]
+
+
+@st.fragment
+def weights_and_ranking():
+    st.subheader("What matters to you")
+    for column, dim in zip(st.columns(len(kb.dimensions)), kb.dimensions.values()):
+        column.slider(dim.name_en, 0, 100, int(dim.weight), key=f"w-{dim.id}", help=dim.description_en)
+    st.caption("shares of the decision")
+    st.caption("method, scaler, policy")
+    table_col, chart_col = st.columns([2, 3], gap="large")
+    with table_col:
+        st.subheader(f"Leader: {rec.leader.name}")
+        with st.container():
+            st.badge("first in 97% of plausible weightings", color="green", help="SMAA")
+            st.caption("share of sampled weightings")
+        st.dataframe(views.ranking_table(rec.ranking), hide_index=True, width="stretch")
+        st.info(rec.why)
+    with chart_col:
+        frame = views.contributions_frame(kb, rec.matrix, parts)
+        st.plotly_chart(charts.contribution_bars(frame, order, "contributions"), key="contribution-chart")
+
+
+weights_and_ranking()
 """
 
 
-def fragment_bound_reruns(reruns: int, draw: bool, first: int) -> list[tuple[float, float]]:
-    """Timings of the least a fragment holding the four dimension sliders would rerun after one of them moves.
-
-    The script draws the four sliders and scores the new weighting (and, with `draw`, the leader, ranking table,
-    why, contribution chart and badge that a new weighting changes); the rest of the page is left out.
-    """
+def measure(reruns: int, blocks: int) -> dict[str, list[Timing]]:
+    """Interleaved timings: fragment reruns, whole-page reruns, sub-criterion reruns, drawing alone, the floor."""
+    out: dict[str, list[Timing]] = {k: [] for k in ("fragment", "page", "sub", "drawing", "floor")}
     with tempfile.TemporaryDirectory() as folder:
-        script = Path(folder) / "fragment.py"
-        script.write_text(f"DRAW = {draw}\n" + _FRAGMENT_BOUND, encoding="utf-8")
-        at = AppTest.from_file(str(script), default_timeout=120)
-        at.run()
-        at.slider(key="w-performance").set_value(39)
-        at.run()
-        times = []
-        for step in range(reruns):
-            # from `first` on, values no other measure has used: the weighting is scored anew
-            at.slider(key="w-performance").set_value(first + step)
-            times.append(_timed(at))
-        return times
+        drawing_script = Path(folder) / "drawing.py"
+        drawing_script.write_text(_DRAWING_ALONE, encoding="utf-8")
+        fragment, page, drawing = _started(APP), _started(APP), _started(drawing_script)
+        empty = _empty(Path(folder))
+        sub_sliders = [s.key for s in page.slider if str(s.key).startswith("cw-")]
+        for block in range(blocks):
+            # each block pins the cost weight to its own value, so no weighting repeats across blocks
+            for at in (fragment, page, drawing):
+                at.slider(key="w-cost").set_value(30 + block)
+                at.run()
+            for step in range(reruns):
+                for key, at in (("fragment", fragment), ("drawing", drawing)):
+                    at.slider(key="w-performance").set_value(41 + step)
+                    with fragment_reruns(at):
+                        out[key].append(_timed(at))
+            for step in range(reruns):
+                page.slider(key="w-performance").set_value(41 + step)
+                out["page"].append(_timed(page))
+            for step in range(reruns):
+                # each sub-criterion slider moves by half a step once per block: every state is new
+                slider = page.slider(key=sub_sliders[step % len(sub_sliders)])
+                slider.set_value(slider.value + (0.5 if block % 2 == 0 else -0.5))
+                out["sub"].append(_timed(page))
+            out["floor"] += [_timed(empty) for _ in range(reruns)]
+    return out
 
 
 def pure_costs(repeats: int) -> dict[str, float]:
-    """Median seconds of the computations behind a fresh weighting, outside Streamlit."""
+    """Median seconds of the computations behind a new weighting, outside Streamlit."""
     from selector import knowledge, recommend, robustness
     from selector.preferences import Preferences
 
@@ -219,53 +179,43 @@ def pure_costs(repeats: int) -> dict[str, float]:
     return {"recommend": statistics.median(ranking), "acceptability": statistics.median(analysis)}
 
 
-def _median_ms(timings: list[tuple[float, float]], index: int) -> float:
+def _median_ms(timings: list[Timing], index: int = 0) -> float:
     return statistics.median(t[index] for t in timings) * 1000
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--reruns",
-        type=int,
-        default=20,
-        help="reruns to time, median reported (at most 20: every measure needs slider values not seen before)",
+        "--reruns", type=int, default=15, help="reruns per block and measure (at most 50: slider values 41..90)"
     )
+    parser.add_argument("--blocks", type=int, default=4, help="interleaved blocks (at most 20)")
     args = parser.parse_args()
+    if not (1 <= args.reruns <= 50 and 1 <= args.blocks <= 20):
+        parser.error("--reruns must be 1..50 and --blocks 1..20 (every measure needs weightings not seen before)")
     _instrument()
-    app = app_reruns(args.reruns)
-    sub = sub_weight_reruns(args.reruns)
-    floor = empty_reruns(args.reruns)
-    widgets, counts = widget_reruns(args.reruns)
-    bound = fragment_bound_reruns(args.reruns, draw=False, first=41 + args.reruns)
-    bound_drawn = fragment_bound_reruns(args.reruns, draw=True, first=41 + 2 * args.reruns)
+    timings = measure(args.reruns, args.blocks)
     pure = pure_costs(args.reruns)
-    app_wall, app_script = _median_ms(app, 0), _median_ms(app, 1)
-    floor_wall, floor_script = _median_ms(floor, 0), _median_ms(floor, 1)
-    ratio = app_wall / floor_wall
+    floor = _median_ms(timings["floor"])
+    ratio = _median_ms(timings["fragment"]) / floor
 
     def line(label: str, ms: float, extra: str = "") -> str:
-        return f"{label:<46} {ms:7.1f} ms {ms / floor_wall:5.1f}x floor{extra}"
+        return f"{label:<50} {ms:7.2f} ms {ms / floor:5.2f}x floor{extra}"
 
-    print(f"medians over {args.reruns} reruns")
-    print(line("app rerun after a dimension-weight change:", app_wall, f"  (script execution {app_script:.1f} ms)"))
-    print(
-        line(
-            "app rerun after a sub-criterion weight change:",
-            _median_ms(sub, 0),
-            f"  (script execution {_median_ms(sub, 1):.1f} ms; badge re-sampled)",
-        )
-    )
-    print(line("empty script rerun (floor):", floor_wall, f"  (script execution {floor_script:.2f} ms)"))
-    drawn = ", ".join(f"{n} {kind}" for kind, n in counts.items())
-    print(line("same widgets, nothing computed:", _median_ms(widgets, 0), f"  ({drawn})"))
-    print(line("fragment bound: 4 sliders + scoring only:", _median_ms(bound, 0)))
-    print(line("fragment bound + ranking, chart, badge:", _median_ms(bound_drawn, 0)))
-    print("computations behind a fresh weighting, outside Streamlit:")
+    def measured(label: str, key: str, note: str = "") -> str:
+        return line(label, _median_ms(timings[key]), f"  (script {_median_ms(timings[key], 1):.2f} ms{note})")
+
+    print(f"medians over {args.blocks} interleaved blocks of {args.reruns} reruns")
+    print(measured("rerun after a dimension-weight change (fragment):", "fragment"))
+    print(measured("empty script rerun (floor):", "floor"))
+    print("for comparison:")
+    print(measured("  the same change rerunning the whole page:", "page"))
+    print(measured("  whole page after a sub-criterion change:", "sub", "; badge re-sampled"))
+    print(measured("  the fragment's elements, drawing alone:", "drawing", "; nothing computed"))
+    print("computations behind a new weighting, outside Streamlit:")
     print(line("  recommend() (matrix + scoring):", pure["recommend"] * 1000))
-    print(line("  robustness.acceptability, 2,000 samples:", pure["acceptability"] * 1000, "  (badge SMAA)"))
+    print(line("  robustness.acceptability, 2,000 samples:", pure["acceptability"] * 1000, "  (the badge's SMAA)"))
     verdict = "within" if ratio <= TARGET_RATIO else "ABOVE"
-    print(f"ratio: {ratio:.1f}x ({verdict} the {TARGET_RATIO:g}x target; see the docstring for why)")
+    print(f"ratio: {ratio:.2f}x ({verdict} the {TARGET_RATIO:g}x target)")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ chosen missing-value policy deals with them, and every imputed cell is listed.
 from __future__ import annotations
 
 import statistics
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -148,6 +150,36 @@ def _impute(column: list[Cell], criterion: Criterion, policy: str) -> list[Cell]
     ]
 
 
+# (id of the knowledge base, group, use_flagged) -> (that knowledge base, its evidence grid). The knowledge base is
+# kept in the entry so that its id cannot be reused by another object while the entry lives.
+_GRIDS: OrderedDict[tuple[int, str, bool], tuple[KnowledgeBase, dict[str, dict[str, Cell]]]] = OrderedDict()
+_GRIDS_KEPT = 32
+_GRIDS_LOCK = threading.Lock()
+
+
+def _evidence_grid(kb: KnowledgeBase, group_id: str, use_flagged: bool) -> dict[str, dict[str, Cell]]:
+    """alternative -> criterion -> the cell its claims give (before imputation), for every member and criterion.
+
+    Depends on the knowledge, the group and whether flagged claims count, not on weights or the missing-value
+    policy, so it is kept for the last few knowledge bases: a weight change (every slider move, every preference
+    a report or a sweep tries) rebuilds the weights, not the evidence. Read-only for callers.
+    """
+    key = (id(kb), group_id, use_flagged)
+    with _GRIDS_LOCK:
+        entry = _GRIDS.get(key)
+        if entry is not None and entry[0] is kb:
+            _GRIDS.move_to_end(key)
+            return entry[1]
+    group = kb.groups[group_id]
+    criteria = [kb.criteria[gc.criterion] for gc in group.criteria]
+    grid = {a: {c.id: _cell(kb, c, a, use_flagged) for c in criteria} for a in group.members}
+    with _GRIDS_LOCK:
+        _GRIDS[key] = (kb, grid)
+        while len(_GRIDS) > _GRIDS_KEPT:
+            _GRIDS.popitem(last=False)
+    return grid
+
+
 def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
     """Build the decision matrix of ``prefs.group`` under ``prefs``'s weights and missing-value policy.
 
@@ -162,7 +194,7 @@ def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
     sub = prefs.resolved_criterion_weights(kb)
     alternatives = list(group.members)
     criteria = [kb.criteria[gc.criterion] for gc in group.criteria]
-    grid = {a: {c.id: _cell(kb, c, a, prefs.use_flagged) for c in criteria} for a in alternatives}
+    grid = _evidence_grid(kb, group.id, prefs.use_flagged)
     excluded_alts: list[Exclusion] = []
     excluded_crits: list[Exclusion] = []
     notes: list[str] = []

@@ -23,16 +23,20 @@ def fragment_ids(at: AppTest) -> list[str]:
 def fragment_reruns(at: AppTest) -> Iterator[str]:
     """Within the block, ``at.run()`` reruns only the page's fragment (the one fragment the page registered).
 
-    After such a run, ``at`` holds only what the fragment drew, as the browser receives only that.
+    After such a run, ``at`` holds only what the fragment drew, as the browser receives only that. The switch is
+    process-wide (AppTest builds its request inside streamlit), so blocks for two apps cannot be nested.
     """
+    original = local_script_runner.RerunData
+    if getattr(original, "_fragment_rerun", False):
+        raise RuntimeError("fragment_reruns blocks cannot be nested: finish one app's block before the next")
     ids = fragment_ids(at)
     if len(ids) != 1:
         raise AssertionError(f"expected the page to register one fragment, it registered {len(ids)}")
-    original = local_script_runner.RerunData
 
     def rerun_data(**kwargs):  # noqa: ANN202 - mirrors RerunData's keyword constructor
         return original(**kwargs, fragment_id=ids[0])
 
+    rerun_data._fragment_rerun = True
     local_script_runner.RerunData = rerun_data
     try:
         yield ids[0]

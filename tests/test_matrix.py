@@ -150,3 +150,21 @@ claims:
     assert cell.value == 275
     assert cell.evidence == ("u-orin-tops",)
     assert cell.tier == "measured"
+
+
+def test_the_evidence_grid_is_kept_per_knowledge_base_and_changes_nothing(kb):
+    """A weight change reuses the evidence gathered for the same knowledge base, group and flag choice; another
+    knowledge base object (an upload merged in) gathers its own, even when its content is the same."""
+    group = "gpu-inference-runtimes"
+    first = matrix.build(kb, Preferences(group=group))
+    grid = matrix._evidence_grid(kb, group, True)
+    moved = matrix.build(kb, Preferences(group=group, dimension_weights={"cost": 70}))
+    assert matrix._evidence_grid(kb, group, True) is grid
+    assert moved.cells == first.cells and not np.array_equal(moved.weights, first.weights)
+    assert matrix._evidence_grid(kb, group, False) is not grid  # flagged claims left out: other cells
+
+    other = knowledge.load()
+    assert matrix._evidence_grid(other, group, True) is not grid
+    fresh = matrix.build(other, Preferences(group=group, dimension_weights={"cost": 70}))
+    assert fresh.cells == moved.cells
+    np.testing.assert_array_equal(fresh.values, moved.values)
