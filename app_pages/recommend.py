@@ -195,6 +195,7 @@ def weights_and_ranking() -> None:
     prefs = state.prefs_in_force(kb)
     dimension_weights = prefs.resolved_dimension_weights(kb)
     st.subheader("What matters to you")
+    # One wide row: a slider needs its width for single steps of the 0-100 scale.
     for column, dim in zip(st.columns(len(kb.dimensions)), kb.dimensions.values(), strict=True):
         state.sync_widget(f"w-{dim.id}", _number(round(dimension_weights[dim.id])))
         column.slider(
@@ -207,10 +208,10 @@ def weights_and_ranking() -> None:
             help=state.md(dim.description_en or ""),
         )
     total = sum(dimension_weights.values())
+    shares = ", ".join(f"{kb.dimensions[d].name_en} {w / total:.0%}" for d, w in dimension_weights.items())
     st.caption(
-        "Shares of the decision: "
-        + ", ".join(f"{kb.dimensions[d].name_en} {w / total:.0%}" for d, w in dimension_weights.items())
-        + ". Defaults 40/25/20/15 come from article 004, section 5; the sidebar refines each dimension."
+        f"Shares of the decision: {shares}. Defaults 40/25/20/15 come from article 004, section 5; the sidebar "
+        "refines each dimension and picks the method."
     )
     if "control-error" in st.session_state:
         st.error(state.md(st.session_state["control-error"]))
@@ -219,21 +220,12 @@ def weights_and_ranking() -> None:
     except (PreferenceError, scoring.ScoringError) as exc:
         st.error(f"This combination cannot be ranked: {state.md(exc)}")
         return
-    result = rec.result
-    m = rec.matrix
-    direction = "higher is better" if result.higher_is_better else "lower is better"
-    st.caption(
-        f"Method **{state.md(spec.label)}** · scaler **{result.scaler}** · score: {direction} · missing values: "
-        f"**{m.missing_policy}** · flagged claims {'used' if prefs.use_flagged else 'left out'}"
-    )
-    for note in m.notes:
-        st.caption(state.md(note))
-
     table_col, chart_col = st.columns([2, 3], gap="large")
+    result, m, leader = rec.result, rec.matrix, rec.leader
+    direction = "higher is better" if result.higher_is_better else "lower is better"
     with table_col:
-        leader = rec.leader
         st.subheader(f"Leader: {state.md(leader.name)}")
-        badge_slot = st.container()  # filled last: the ranking reaches the browser before the sampling runs
+        _robustness_badge(prefs, leader.name)
         st.dataframe(
             views.ranking_table(rec.ranking),
             hide_index=True,
@@ -245,9 +237,15 @@ def weights_and_ranking() -> None:
             },
         )
         st.info(state.md(rec.why), icon=":material/lightbulb:")
+        notes = [
+            f"Method **{state.md(spec.label)}** · scaler **{result.scaler}** · score: {direction} · missing values: "
+            f"**{m.missing_policy}** · flagged claims {'used' if prefs.use_flagged else 'left out'}.",
+            *(state.md(note) for note in m.notes),
+        ]
         if rec.recommended != leader.id:
             best = next(r for r in rec.ranking if r.id == rec.recommended)
-            st.caption(state.md(f"Best-ranked candidate your scenario shortlists: {best.name} (rank {best.rank})."))
+            notes.append(state.md(f"Best-ranked candidate your scenario shortlists: {best.name} (rank {best.rank})."))
+        st.caption("  \n".join(notes))
     with chart_col:
         order = [r.name for r in rec.ranking]
         if result.contributions is not None:
@@ -264,23 +262,24 @@ def weights_and_ranking() -> None:
                 "performance (1 = best in its column, times its weight) as a picture of the profile."
             )
 
-    # Robustness badge: the same analysis as the Robustness page, the report and `python -m selector sensitivity`
-    with badge_slot:
-        try:
-            label, share, sampled = state.robustness_badge(kb, prefs)
-        except (PreferenceError, scoring.ScoringError, ValueError) as exc:
-            st.caption(f"Robustness could not be computed: {state.md(exc)}")
-        else:
-            st.badge(
-                label,
-                color="green" if share >= 0.7 else "orange" if share >= 0.4 else "red",
-                icon=":material/balance:",
-                help=f"SMAA (selector.robustness): {sampled} Details on the Robustness page.",
-            )
-            st.caption(
-                f"Share of {state.BADGE_SAMPLES:,} sampled weightings of {state.SPACE_LABELS['dimensions']} "
-                f"(any split of 100%) that rank {state.md(leader.name)} first; hover for details."
-            )
+
+def _robustness_badge(prefs: Preferences, leader: str) -> None:
+    """The badge: the same analysis as the Robustness page, the report and `python -m selector sensitivity`."""
+    try:
+        label, share, sampled = state.robustness_badge(kb, prefs, leader)
+    except (PreferenceError, scoring.ScoringError, ValueError) as exc:
+        st.caption(f"Robustness could not be computed: {state.md(exc)}")
+        return
+    st.badge(
+        label,
+        color="green" if share >= 0.7 else "orange" if share >= 0.4 else "red",
+        icon=":material/balance:",
+        help=(
+            f"Share of {state.BADGE_SAMPLES:,} sampled weightings of {state.SPACE_LABELS['dimensions']} (any split "
+            f"of 100%) that rank {state.md(leader)} first. SMAA (selector.robustness): {sampled} Details on the "
+            "Robustness page."
+        ),
+    )
 
 
 weights_and_ranking()

@@ -284,13 +284,19 @@ def robustness_of(
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def _cached_acceptability(_kb: KnowledgeBase, data_hash: str, prefs_json: str, samples: int, seed: int):  # noqa: ANN202
+def _cached_first_rank_shares(
+    _kb: KnowledgeBase, data_hash: str, prefs_json: str, samples: int, seed: int
+) -> tuple[dict[str, float], str]:
+    # Plain data (each name's share of first places, and what was sampled): cache_data copies its value on every
+    # read, and the badge is read on every slider move.
     rec = cached_recommendation(_kb, data_hash, prefs_json)
-    return robustness.acceptability(rec, samples=samples, seed=seed)
+    smaa = robustness.acceptability(rec, samples=samples, seed=seed)
+    shares = dict(zip(smaa.alternatives, map(float, smaa.first_rank_acceptability), strict=True))
+    return shares, sampling_text(smaa, "dimensions", None)
 
 
-def robustness_badge(kb: KnowledgeBase, prefs: Preferences) -> tuple[str, float, str]:
-    """The Recommend page's badge: (label, share, what was sampled) for the leader under `prefs`.
+def robustness_badge(kb: KnowledgeBase, prefs: Preferences, leader: str) -> tuple[str, float, str]:
+    """The Recommend page's badge: (label, share, what was sampled) for `leader`, the leader under `prefs`.
 
     The badge is the SMAA part of :func:`robustness_of` with its defaults (``BADGE_SAMPLES`` weightings of the
     four dimensions over the whole simplex, seed ``SEED``). Sampling the whole simplex does not depend on where
@@ -304,11 +310,10 @@ def robustness_badge(kb: KnowledgeBase, prefs: Preferences) -> tuple[str, float,
     selector.scoring.ScoringError, ValueError
         When the analysis cannot run on this ranking.
     """
-    leader = recommendation(kb, prefs).leader.name
     base = prefs.model_copy(update={"dimension_weights": {}})
-    smaa = _cached_acceptability(kb, kb.data_hash, base.model_dump_json(), BADGE_SAMPLES, SEED)
-    share = float(smaa.first_rank_acceptability[smaa.alternatives.index(leader)])
-    return robustness.badge_text(share), share, sampling_text(smaa, "dimensions", None)
+    shares, sampled = _cached_first_rank_shares(kb, kb.data_hash, base.model_dump_json(), BADGE_SAMPLES, SEED)
+    share = shares[leader]
+    return robustness.badge_text(share), share, sampled
 
 
 def sampling_text(smaa: sensitivity.SMAAResult, space: str, spread: float | None) -> str:

@@ -110,15 +110,13 @@ def weights_and_ranking():
     for column, dim in zip(st.columns(len(kb.dimensions)), kb.dimensions.values()):
         column.slider(dim.name_en, 0, 100, int(dim.weight), key=f"w-{dim.id}", help=dim.description_en)
     st.caption("shares of the decision")
-    st.caption("method, scaler, policy")
     table_col, chart_col = st.columns([2, 3], gap="large")
     with table_col:
         st.subheader(f"Leader: {rec.leader.name}")
-        with st.container():
-            st.badge("first in 97% of plausible weightings", color="green", help="SMAA")
-            st.caption("share of sampled weightings")
+        st.badge("first in 97% of plausible weightings", color="green", help="SMAA")
         st.dataframe(views.ranking_table(rec.ranking), hide_index=True, width="stretch")
         st.info(rec.why)
+        st.caption("method, scaler, policy")
     with chart_col:
         frame = views.contributions_frame(kb, rec.matrix, parts)
         st.plotly_chart(charts.contribution_bars(frame, order, "contributions"), key="contribution-chart")
