@@ -21,6 +21,22 @@ experience.
 The breakdown lines show where the rest goes: the same elements drawn from data computed in advance ("drawing
 alone"), and the pure computations behind a new weighting, outside Streamlit.
 
+Why the 3x target is out of reach (2-core container, figures move with the machine's load; Streamlit 1.67):
+
+* Drawing alone is ~2.9-3.0x. Four sliders, the ranking table and the contribution chart that a weight change
+  has to redraw, with nothing computed, already cost about what the target allows. A narrower layout (weights in
+  a column beside the ranking) measured 2.86x drawing alone and 4.0x in all, and made the 0-100 sliders too
+  short to move one step at a time, so the wide row stayed.
+* A new weighting then costs ~1.3x more inside the run: the recommendation through its cache (~0.6 ms), the
+  sliders' callback that validates the preferences and writes the URL (~0.3 ms), the badge lookup (~0.2 ms).
+  Outside Streamlit ``recommend()`` takes ~0.3 ms.
+
+What was cut on the way from 12x (whole page, before): the fragment (a weight change no longer reruns the
+scenario, the decision path or the evidence tables: 9x -> 4.3x); scikit-criteria's normalisation kept per
+matrix and its aggregation called directly (``score`` 1.7 -> 0.09 ms); the evidence grid kept per knowledge
+base (``recommend()`` 2.1 -> 0.3 ms); charts built unvalidated and without a template (Streamlit's theme
+replaces it); the badge read from plain cached shares.
+
     PYTHONPATH=. .venv/bin/python benchmarks/bench_app_rerun.py [--reruns 15] [--blocks 4]
 """
 
