@@ -254,7 +254,13 @@ def weights_and_ranking() -> None:
         else:
             parts, title = views.criterion_profile(m), f"Criterion profile behind the {spec.label} score"
             x_title = "weighted min-max performance (not additive)"
-        figure = charts.contribution_bars(views.contributions_frame(kb, m, parts), order, title, x_title)
+        figure = state.session_figure(
+            "contribution-figure",
+            (kb.data_hash, m.group, m.alternatives, m.criteria, title, x_title),
+            lambda: charts.contribution_bars(views.contributions_frame(kb, m, parts), order, title, x_title),
+        )
+        values = {kb.entity_name(a): parts[i] for i, a in enumerate(m.alternatives)}
+        charts.restack_contribution_bars(figure, values, order)
         st.plotly_chart(figure, key="contribution-chart", config={"displaylogo": False})
         if result.contributions is None:
             st.caption(

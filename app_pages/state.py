@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from selector import knowledge, profile, recommend, robustness, scoring, sensitivity, views
@@ -172,15 +173,29 @@ def sync_widget(key: str, value: object) -> None:
 # Cached computations
 
 
-@st.cache_resource(max_entries=256, show_spinner=False)
-def cached_recommendation(_kb: KnowledgeBase, data_hash: str, prefs_json: str) -> recommend.Recommendation:
-    """:func:`selector.recommend.recommend`, cached per knowledge hash and preferences (results are frozen)."""
-    return recommend.recommend(_kb, Preferences.model_validate_json(prefs_json))
-
-
 def recommendation(kb: KnowledgeBase, prefs: Preferences) -> recommend.Recommendation:
-    """The recommendation for `prefs`, computed once per distinct input across sessions."""
-    return cached_recommendation(kb, kb.data_hash, prefs.model_dump_json())
+    """The recommendation for `prefs`, computed afresh.
+
+    Not cached: with the evidence grid and scikit-criteria's normalisation kept per matrix (selector.matrix,
+    selector.scoring), ``recommend()`` takes ~0.3 ms, less than a Streamlit cache's own bookkeeping on a miss,
+    and every slider move is a miss.
+    """
+    return recommend.recommend(kb, prefs)
+
+
+def session_figure(slot: str, key: tuple, build: Callable[[], go.Figure]) -> go.Figure:
+    """The figure this session keeps in `slot`, built anew only when `key` (what shapes the figure) changes.
+
+    For charts redrawn on every slider move: updating a kept figure's data in place costs a fifth of building
+    one (see selector.charts.restack_contribution_bars). A session runs one script at a time, so its figure
+    is never shared; it is serialised by ``st.plotly_chart`` during the call that draws it.
+    """
+    kept = st.session_state.get(slot)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    figure = build()
+    st.session_state[slot] = (key, figure)
+    return figure
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -241,7 +256,7 @@ def _cached_robustness(
     space: robustness.Space,
 ) -> robustness.Robustness:
     # Keyed by the knowledge hash and the preferences (the underscore keeps the knowledge itself out of the key).
-    rec = cached_recommendation(_kb, data_hash, prefs_json)
+    rec = recommend.recommend(_kb, Preferences.model_validate_json(prefs_json))
     return robustness.analyse(rec, samples=samples, seed=seed, spread=spread, space=space)
 
 
@@ -289,7 +304,7 @@ def _cached_first_rank_shares(
 ) -> tuple[dict[str, float], str]:
     # Plain data (each name's share of first places, and what was sampled): cache_data copies its value on every
     # read, and the badge is read on every slider move.
-    rec = cached_recommendation(_kb, data_hash, prefs_json)
+    rec = recommend.recommend(_kb, Preferences.model_validate_json(prefs_json))
     smaa = robustness.acceptability(rec, samples=samples, seed=seed)
     shares = dict(zip(smaa.alternatives, map(float, smaa.first_rank_acceptability), strict=True))
     return shares, sampling_text(smaa, "dimensions", None)

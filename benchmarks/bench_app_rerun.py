@@ -118,6 +118,8 @@ kb = state.bundled_kb()
 rec = state.recommendation(kb, Preferences(group=next(iter(kb.groups))))
 parts = rec.result.contributions
 order = [r.name for r in rec.ranking]
+values = {kb.entity_name(a): parts[i] for i, a in enumerate(rec.matrix.alternatives)}
+figure = charts.contribution_bars(views.contributions_frame(kb, rec.matrix, parts), order, "contributions")
 
 
 @st.fragment
@@ -134,8 +136,7 @@ def weights_and_ranking():
         st.info(rec.why)
         st.caption("method, scaler, policy")
     with chart_col:
-        frame = views.contributions_frame(kb, rec.matrix, parts)
-        st.plotly_chart(charts.contribution_bars(frame, order, "contributions"), key="contribution-chart")
+        st.plotly_chart(charts.restack_contribution_bars(figure, values, order), key="contribution-chart")
 
 
 weights_and_ranking()

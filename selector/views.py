@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from selector.matrix import DecisionMatrix, claims_for_cell
 from selector.models import Claim, Conditions, KnowledgeBase
@@ -567,12 +568,21 @@ def pareto_mask(points: np.ndarray, objectives: Sequence[str]) -> np.ndarray:
 # Recommendation screen
 
 
-def ranking_table(ranking: Iterable) -> pd.DataFrame:
-    """The ranking as rank, name, score, shortlisted (✓ or blank), in rank order."""
-    rows = [
-        {"rank": r.rank, "name": r.name, "score": r.score, "shortlisted": "✓" if r.shortlisted else ""} for r in ranking
-    ]
-    return pd.DataFrame(rows, columns=["rank", "name", "score", "shortlisted"])
+def ranking_table(ranking: Iterable) -> pa.Table:
+    """The ranking as rank, name, score, shortlisted (✓ or blank), in rank order.
+
+    An Arrow table, the format Streamlit sends to the browser: it is redrawn on every slider move, and building
+    a pandas frame for Streamlit to convert cost more than the rest of the table's drawing.
+    """
+    ranking = list(ranking)
+    return pa.table(
+        {
+            "rank": pa.array([r.rank for r in ranking], pa.int64()),
+            "name": pa.array([r.name for r in ranking], pa.string()),
+            "score": pa.array([r.score for r in ranking], pa.float64()),
+            "shortlisted": pa.array(["✓" if r.shortlisted else "" for r in ranking], pa.string()),
+        }
+    )
 
 
 def matrix_table(kb: KnowledgeBase, m: DecisionMatrix) -> pd.DataFrame:

@@ -101,6 +101,13 @@ def test_a_weight_slider_reruns_only_its_fragment_and_ranks_as_recommend_does(ap
         _ok(at.slider(key="w-performance").set_value(5).run())
         weights = {"cost": 70, "performance": 5}
         _same(_ranking(at), _expected(kb, Preferences(group=group, dimension_weights=weights)))
+        # the chart kept by the session was restacked: bars in the new rank order, each adding up to the score
+        rec = recommend.recommend(kb, Preferences(group=group, dimension_weights=weights))
+        (chart,) = at.get("plotly_chart")
+        traces = json.loads(chart.proto.spec)["data"]
+        assert all(t["y"] == [r.name for r in rec.ranking] for t in traces)
+        totals = np.sum([t["x"] for t in traces], axis=0)
+        np.testing.assert_allclose(totals, [r.score for r in rec.ranking], rtol=1e-12)
     assert dict(pair.split("=") for pair in at.query_params["w"].split(",")) == {"cost": "70", "performance": "5"}
     # the next full run (any other control) keeps the weights the fragment set
     _ok(at.run())

@@ -210,3 +210,20 @@ def test_themed_attaches_the_built_in_template_for_stand_alone_rendering(kb):
     assert fig.layout.template.layout.plot_bgcolor == "white"
     assert len(fig.to_json()) > plain + 5_000  # the template is what made every in-app chart heavier
     go.Figure(fig.to_dict())  # still valid plotly, although attached without validation
+
+
+def test_restacking_a_kept_figure_draws_what_a_new_one_would(kb):
+    """The app keeps one contribution chart per session and restacks it on every slider move."""
+
+    def built(weights: dict[str, float]) -> tuple[go.Figure, dict[str, list[float]], list[str]]:
+        rec = recommend.recommend(kb, Preferences(group="training-frameworks", dimension_weights=weights))
+        frame = views.contributions_frame(kb, rec.matrix, rec.result.contributions)
+        order = [r.name for r in rec.ranking]
+        values = {kb.entity_name(a): list(rec.result.contributions[i]) for i, a in enumerate(rec.matrix.alternatives)}
+        return charts.contribution_bars(frame, order, "contributions"), values, order
+
+    kept, _, first_order = built({})
+    fresh, values, order = built({"performance": 100, "cost": 0, "ecosystem": 0, "risk": 0})
+    assert order != first_order  # the leader changes, so the bars must be re-sorted, not only resized
+    charts.restack_contribution_bars(kept, values, order)
+    assert json.loads(kept.to_json()) == json.loads(fresh.to_json())

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from selector import knowledge, matrix, views
+from selector import knowledge, matrix, recommend, views
 from selector.preferences import Preferences
 
 
@@ -302,3 +302,14 @@ def test_matrix_display_marks_filled_in_and_flagged_cells(kb):
         assert text.endswith(views.FILLED_MARK) == (state == "imputed")
         assert text.endswith(views.FLAG_MARK) == (state == "flagged")
     assert (status == "imputed").any()
+
+
+def test_ranking_table_is_an_arrow_table_in_rank_order(kb):
+    rec = recommend.recommend(kb, Preferences(group="edge-accelerators", answers={"target": "edge"}))
+    table = views.ranking_table(rec.ranking)
+    assert table.column_names == ["rank", "name", "score", "shortlisted"]
+    assert [str(t) for t in table.schema.types] == ["int64", "string", "double", "string"]
+    assert table.column("name").to_pylist() == [r.name for r in rec.ranking]
+    assert table.column("rank").to_pylist() == sorted(table.column("rank").to_pylist())
+    assert table.column("shortlisted").to_pylist() == ["✓" if r.shortlisted else "" for r in rec.ranking]
+    assert "✓" in table.column("shortlisted").to_pylist()
