@@ -21,21 +21,29 @@ experience.
 The breakdown lines show where the rest goes: the same elements drawn from data computed in advance ("drawing
 alone"), and the pure computations behind a new weighting, outside Streamlit.
 
-Why the 3x target is out of reach (2-core container, figures move with the machine's load; Streamlit 1.67):
+Where the fragment's time goes (2-core container, Streamlit 1.67; the figures move with the machine's load, by
+±15% from one run to the next):
 
-* Drawing alone is ~2.9-3.0x. Four sliders, the ranking table and the contribution chart that a weight change
-  has to redraw, with nothing computed, already cost about what the target allows. A narrower layout (weights in
-  a column beside the ranking) measured 2.86x drawing alone and 4.0x in all, and made the 0-100 sliders too
-  short to move one step at a time, so the wide row stayed.
-* A new weighting then costs ~1.3x more inside the run: the recommendation through its cache (~0.6 ms), the
-  sliders' callback that validates the preferences and writes the URL (~0.3 ms), the badge lookup (~0.2 ms).
-  Outside Streamlit ``recommend()`` takes ~0.3 ms.
+* Drawing alone is ~2.0-2.4x: four sliders, the leader, the badge, the ranking table, the why sentence and the
+  contribution chart, with nothing computed. Streamlit's own handling of each element is most of it.
+* A new weighting adds ~1.3x inside the run: ``recommend()`` (~0.3 ms outside Streamlit, ~0.7 ms inside the
+  script thread), the sliders' callback that validates the preferences and writes the URL (~0.4 ms), and the
+  robustness badge's cached lookup (~0.25 ms).
+* Together that is ~3.3-3.8x, above the 3x target. The candidates left (a second, unvalidated preferences path
+  for the four sliders; keeping the imputed matrix per policy as well as the evidence grid; ranking without
+  scikit-criteria's aggregation, whose tie-aware ranking is half of a ``score`` call) would save ~0.5 ms
+  together, about 0.3x: not enough to be under 3x on this machine run after run, and each costs clarity or
+  the scikit-criteria path, so they were left alone.
 
-What was cut on the way from 12x (whole page, before): the fragment (a weight change no longer reruns the
-scenario, the decision path or the evidence tables: 9x -> 4.3x); scikit-criteria's normalisation kept per
-matrix and its aggregation called directly (``score`` 1.7 -> 0.09 ms); the evidence grid kept per knowledge
-base (``recommend()`` 2.1 -> 0.3 ms); charts built unvalidated and without a template (Streamlit's theme
-replaces it); the badge read from plain cached shares.
+What was cut on the way from 12x (the whole page rerun on every weight change, before):
+
+* the fragment: a weight change no longer reruns the scenario, the decision path or the evidence tables;
+* scikit-criteria's normalisation kept per matrix and its aggregation called directly (``score`` 1.7 -> 0.09 ms);
+* the evidence grid kept per knowledge base (``recommend()`` 2.1 -> 0.3 ms), so the recommendation is computed
+  afresh rather than through a Streamlit cache, whose bookkeeping on a miss cost more;
+* the contribution chart kept per session and restacked in place, built unvalidated and without a template
+  (Streamlit's theme replaces it), and the ranking table built as Arrow, the format Streamlit sends;
+* the badge read from plain cached shares for the leader it is given.
 
     PYTHONPATH=. .venv/bin/python benchmarks/bench_app_rerun.py [--reruns 15] [--blocks 4]
 """
