@@ -28,7 +28,9 @@ Where the fragment's time goes (2-core container, Streamlit 1.67; the figures mo
   contribution chart, with nothing computed. Streamlit's own handling of each element is most of it.
 * A new weighting adds ~1.3x inside the run: ``recommend()`` (~0.3 ms outside Streamlit, ~0.7 ms inside the
   script thread), the sliders' callback that validates the preferences and writes the URL (~0.4 ms), and the
-  robustness badge's cached lookup (~0.25 ms).
+  robustness badge's cached lookup (~0.25 ms). Computing costs more in the script thread than outside: with
+  the page reusing one stored recommendation instead (an experiment, not shipped), the fragment measured
+  2.4-2.5x.
 * Together that is ~3.3-3.8x, above the 3x target. The candidates left (a second, unvalidated preferences path
   for the four sliders; keeping the imputed matrix per policy as well as the evidence grid; ranking without
   scikit-criteria's aggregation, whose tie-aware ranking is half of a ``score`` call) would save ~0.5 ms
