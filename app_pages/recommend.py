@@ -27,26 +27,31 @@ def on_control_change(changed: str = "") -> None:
     A combination that cannot be ranked (every weight zero) is refused with a message and the widgets go back.
     """
     ss = st.session_state
-    chosen = {q.id: ss.get(f"q-{q.id}") for q in kb.questions.values()}
-    new_answers = {q: a for q, a in chosen.items() if a is not None and a != kb.questions[q].default}
     dims = {d.id: float(ss[f"w-{d.id}"]) for d in kb.dimensions.values() if float(ss[f"w-{d.id}"]) != d.weight}
-    crits = {}
-    if changed != "group":  # sub-criterion weights belong to a group; a new group starts from its defaults
-        for gc in group.criteria:
-            value = ss.get(f"cw-{gc.criterion}", gc.weight)
-            if float(value) != gc.weight:
-                crits[gc.criterion] = float(value)
-    scaler = None if changed == "method" or ss["scaler"] == "default" else ss["scaler"]
-    candidate = Preferences(
-        group=ss["group"],
-        answers=new_answers,
-        dimension_weights=dims,
-        criterion_weights=crits,
-        method=ss["method"],
-        scaler=scaler,
-        missing=ss["missing"],
-        use_flagged=ss["use-flagged"],
-    )
+    if changed == "dimension":
+        # The hottest path, every move of the four main sliders: only the dimension weights changed. The sliders
+        # give finite values in 0..100, so the preferences in force are copied rather than rebuilt and validated.
+        candidate = state.prefs_in_force(kb).model_copy(update={"dimension_weights": dims})
+    else:
+        chosen = {q.id: ss.get(f"q-{q.id}") for q in kb.questions.values()}
+        new_answers = {q: a for q, a in chosen.items() if a is not None and a != kb.questions[q].default}
+        crits = {}
+        if changed != "group":  # sub-criterion weights belong to a group; a new group starts from its defaults
+            for gc in group.criteria:
+                value = ss.get(f"cw-{gc.criterion}", gc.weight)
+                if float(value) != gc.weight:
+                    crits[gc.criterion] = float(value)
+        scaler = None if changed == "method" or ss["scaler"] == "default" else ss["scaler"]
+        candidate = Preferences(
+            group=ss["group"],
+            answers=new_answers,
+            dimension_weights=dims,
+            criterion_weights=crits,
+            method=ss["method"],
+            scaler=scaler,
+            missing=ss["missing"],
+            use_flagged=ss["use-flagged"],
+        )
     try:
         state.check_prefs(kb, candidate)
     except PreferenceError as exc:
@@ -195,24 +200,21 @@ def weights_and_ranking() -> None:
     prefs = state.prefs_in_force(kb)
     dimension_weights = prefs.resolved_dimension_weights(kb)
     st.subheader("What matters to you")
-    # One wide row: a slider needs its width for single steps of the 0-100 scale.
-    for column, dim in zip(st.columns(len(kb.dimensions)), kb.dimensions.values(), strict=True):
-        state.sync_widget(f"w-{dim.id}", _number(round(dimension_weights[dim.id])))
-        column.slider(
-            state.md(f"{dim.name_en} ({dim.name_zh})"),
-            min_value=0,
-            max_value=100,
-            step=1,
-            key=f"w-{dim.id}",
-            on_change=on_control_change,
-            help=state.md(dim.description_en or ""),
-        )
-    total = sum(dimension_weights.values())
-    shares = ", ".join(f"{kb.dimensions[d].name_en} {w / total:.0%}" for d, w in dimension_weights.items())
-    st.caption(
-        f"Shares of the decision: {shares}. Defaults 40/25/20/15 come from article 004, section 5; the sidebar "
-        "refines each dimension and picks the method."
-    )
+    # One wide row (a slider needs its width for single steps of the 0-100 scale), as one flex container: a
+    # column layout would send five layout blocks on every move.
+    with st.container(horizontal=True, gap="large"):
+        for dim in kb.dimensions.values():
+            state.sync_widget(f"w-{dim.id}", _number(round(dimension_weights[dim.id])))
+            st.slider(
+                state.md(f"{dim.name_en} ({dim.name_zh})"),
+                min_value=0,
+                max_value=100,
+                step=1,
+                key=f"w-{dim.id}",
+                on_change=on_control_change,
+                kwargs={"changed": "dimension"},
+                help=state.md(dim.description_en or ""),
+            )
     if "control-error" in st.session_state:
         st.error(state.md(st.session_state["control-error"]))
     try:
@@ -237,7 +239,11 @@ def weights_and_ranking() -> None:
             },
         )
         st.info(state.md(rec.why), icon=":material/lightbulb:")
+        total = sum(dimension_weights.values())
+        shares = ", ".join(f"{kb.dimensions[d].name_en} {w / total:.0%}" for d, w in dimension_weights.items())
         notes = [
+            f"Shares of the decision: {shares} (defaults 40/25/20/15 from article 004, section 5; the sidebar "
+            "refines each dimension).",
             f"Method **{state.md(spec.label)}** · scaler **{result.scaler}** · score: {direction} · missing values: "
             f"**{m.missing_policy}** · flagged claims {'used' if prefs.use_flagged else 'left out'}.",
             *(state.md(note) for note in m.notes),

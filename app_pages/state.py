@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -298,16 +299,16 @@ def robustness_of(
     )
 
 
-@st.cache_data(show_spinner=False, max_entries=256)
+@st.cache_resource(show_spinner=False, max_entries=256)
 def _cached_first_rank_shares(
     _kb: KnowledgeBase, data_hash: str, prefs_json: str, samples: int, seed: int
-) -> tuple[dict[str, float], str]:
-    # Plain data (each name's share of first places, and what was sampled): cache_data copies its value on every
-    # read, and the badge is read on every slider move.
+) -> tuple[Mapping[str, float], str]:
+    # Each name's share of first places (read-only, shared by every session) and what was sampled: the badge
+    # reads it on every slider move, and cache_data would copy it on every read.
     rec = recommend.recommend(_kb, Preferences.model_validate_json(prefs_json))
     smaa = robustness.acceptability(rec, samples=samples, seed=seed)
     shares = dict(zip(smaa.alternatives, map(float, smaa.first_rank_acceptability), strict=True))
-    return shares, sampling_text(smaa, "dimensions", None)
+    return MappingProxyType(shares), sampling_text(smaa, "dimensions", None)
 
 
 def robustness_badge(kb: KnowledgeBase, prefs: Preferences, leader: str) -> tuple[str, float, str]:
@@ -325,8 +326,9 @@ def robustness_badge(kb: KnowledgeBase, prefs: Preferences, leader: str) -> tupl
     selector.scoring.ScoringError, ValueError
         When the analysis cannot run on this ranking.
     """
-    base = prefs.model_copy(update={"dimension_weights": {}})
-    shares, sampled = _cached_first_rank_shares(kb, kb.data_hash, base.model_dump_json(), BADGE_SAMPLES, SEED)
+    # the preferences with the dimension weights left at their defaults
+    base_json = prefs.model_dump_json(exclude={"dimension_weights"})
+    shares, sampled = _cached_first_rank_shares(kb, kb.data_hash, base_json, BADGE_SAMPLES, SEED)
     share = shares[leader]
     return robustness.badge_text(share), share, sampled
 

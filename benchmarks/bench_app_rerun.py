@@ -135,16 +135,16 @@ figure = charts.contribution_bars(views.contributions_frame(kb, rec.matrix, part
 @st.fragment
 def weights_and_ranking():
     st.subheader("What matters to you")
-    for column, dim in zip(st.columns(len(kb.dimensions)), kb.dimensions.values()):
-        column.slider(dim.name_en, 0, 100, int(dim.weight), key=f"w-{dim.id}", help=dim.description_en)
-    st.caption("shares of the decision")
+    with st.container(horizontal=True, gap="large"):
+        for dim in kb.dimensions.values():
+            st.slider(dim.name_en, 0, 100, int(dim.weight), key=f"w-{dim.id}", help=dim.description_en)
     table_col, chart_col = st.columns([2, 3], gap="large")
     with table_col:
         st.subheader(f"Leader: {rec.leader.name}")
         st.badge("first in 97% of plausible weightings", color="green", help="SMAA")
         st.dataframe(views.ranking_table(rec.ranking), hide_index=True, width="stretch")
         st.info(rec.why)
-        st.caption("method, scaler, policy")
+        st.caption("shares of the decision; method, scaler, policy")
     with chart_col:
         st.plotly_chart(charts.restack_contribution_bars(figure, values, order), key="contribution-chart")
 

@@ -10,12 +10,16 @@ from __future__ import annotations
 import statistics
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import numpy as np
 
 from selector.models import Claim, Criterion, KnowledgeBase
 from selector.preferences import PreferenceError, Preferences
+
+T = TypeVar("T")
 
 _TIER_ORDER = {"measured": 0, "claimed": 1, "assessed": 2}
 
@@ -150,34 +154,118 @@ def _impute(column: list[Cell], criterion: Criterion, policy: str) -> list[Cell]
     ]
 
 
-# (id of the knowledge base, group, use_flagged) -> (that knowledge base, its evidence grid). The knowledge base is
-# kept in the entry so that its id cannot be reused by another object while the entry lives.
-_GRIDS: OrderedDict[tuple[int, str, bool], tuple[KnowledgeBase, dict[str, dict[str, Cell]]]] = OrderedDict()
-_GRIDS_KEPT = 32
-_GRIDS_LOCK = threading.Lock()
+class _Kept:
+    """The last few values derived from one knowledge base object and a plain key, each computed once.
+
+    Keyed by the knowledge base's identity; the knowledge base is kept in its entries so that its id cannot be
+    reused by another object while they live. Thread-safe (app sessions are threads). Values are read-only for
+    callers; a computation that raises is not kept.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._entries: OrderedDict[tuple, tuple[KnowledgeBase, Any]] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def get(self, kb: KnowledgeBase, key: tuple, compute: Callable[[], T]) -> T:
+        full = (id(kb), *key)
+        with self._lock:
+            entry = self._entries.get(full)
+            if entry is not None and entry[0] is kb:
+                self._entries.move_to_end(full)
+                return entry[1]
+        value = compute()
+        with self._lock:
+            self._entries[full] = (kb, value)
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+        return value
+
+
+# A weight change (every slider move, every weighting a report or a sweep tries) rebuilds the weights only: the
+# evidence and what is ranked are kept for the last few knowledge bases.
+_GRIDS = _Kept(32)
+_LAYOUTS = _Kept(64)
 
 
 def _evidence_grid(kb: KnowledgeBase, group_id: str, use_flagged: bool) -> dict[str, dict[str, Cell]]:
     """alternative -> criterion -> the cell its claims give (before imputation), for every member and criterion.
 
     Depends on the knowledge, the group and whether flagged claims count, not on weights or the missing-value
-    policy, so it is kept for the last few knowledge bases: a weight change (every slider move, every preference
-    a report or a sweep tries) rebuilds the weights, not the evidence. Read-only for callers.
+    policy.
     """
-    key = (id(kb), group_id, use_flagged)
-    with _GRIDS_LOCK:
-        entry = _GRIDS.get(key)
-        if entry is not None and entry[0] is kb:
-            _GRIDS.move_to_end(key)
-            return entry[1]
+
+    def compute() -> dict[str, dict[str, Cell]]:
+        group = kb.groups[group_id]
+        criteria = [kb.criteria[gc.criterion] for gc in group.criteria]
+        return {a: {c.id: _cell(kb, c, a, use_flagged) for c in criteria} for a in group.members}
+
+    return _GRIDS.get(kb, (group_id, use_flagged), compute)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """What is ranked: the alternatives and criteria left, their cells after imputation, and what was left out."""
+
+    alternatives: tuple[str, ...]
+    criteria: tuple[Criterion, ...]
+    cells: tuple[tuple[Cell, ...], ...]
+    excluded_alternatives: tuple[Exclusion, ...]
+    excluded_criteria: tuple[Exclusion, ...]
+
+
+def _layout(kb: KnowledgeBase, group_id: str, use_flagged: bool, missing: str, zero: frozenset[str]) -> _Layout:
+    """The alternatives and criteria ranked under policy `missing`, criteria in `zero` (weight 0) left out.
+
+    Depends on no weight beyond which criteria have none, so it is kept per knowledge base (see ``_LAYOUTS``).
+
+    Raises
+    ------
+    PreferenceError
+        When too little is left to rank.
+    """
     group = kb.groups[group_id]
+    alternatives = list(group.members)
     criteria = [kb.criteria[gc.criterion] for gc in group.criteria]
-    grid = {a: {c.id: _cell(kb, c, a, use_flagged) for c in criteria} for a in group.members}
-    with _GRIDS_LOCK:
-        _GRIDS[key] = (kb, grid)
-        while len(_GRIDS) > _GRIDS_KEPT:
-            _GRIDS.popitem(last=False)
-    return grid
+    grid = _evidence_grid(kb, group_id, use_flagged)
+    excluded_alts: list[Exclusion] = []
+    excluded_crits: list[Exclusion] = []
+
+    for crit in list(criteria):
+        have = [a for a in alternatives if grid[a][crit.id].value is not None]
+        if not have:
+            criteria.remove(crit)
+            excluded_crits.append(Exclusion(crit.id, "no alternative of the group has evidence for it"))
+        elif crit.id in zero:
+            criteria.remove(crit)
+            excluded_crits.append(Exclusion(crit.id, "its weight is zero"))
+
+    if missing == "exclude-criterion":
+        for crit in list(criteria):
+            lacking = [a for a in alternatives if grid[a][crit.id].value is None]
+            if lacking:
+                criteria.remove(crit)
+                excluded_crits.append(Exclusion(crit.id, f"missing for {', '.join(lacking)}"))
+    elif missing == "exclude-alternative":
+        for alt in list(alternatives):
+            lacking = [c.id for c in criteria if grid[alt][c.id].value is None]
+            if lacking:
+                alternatives.remove(alt)
+                excluded_alts.append(Exclusion(alt, f"no evidence for {', '.join(lacking)}"))
+    if not criteria:
+        raise PreferenceError(
+            f"no criterion of group `{group.id}` is left to rank on under policy `{missing}`; "
+            "choose another missing-value policy or give a criterion a positive weight"
+        )
+    if len(alternatives) < 1:
+        raise PreferenceError(
+            f"no alternative of group `{group.id}` has evidence for every criterion; "
+            "choose the policy impute-worst or impute-median"
+        )
+
+    columns = {c.id: _impute([grid[a][c.id] for a in alternatives], c, missing) for c in criteria}
+    cells = tuple(tuple(columns[c.id][i] for c in criteria) for i in range(len(alternatives)))
+    return _Layout(tuple(alternatives), tuple(criteria), cells, tuple(excluded_alts), tuple(excluded_crits))
 
 
 def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
@@ -192,47 +280,14 @@ def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
     group = kb.groups[prefs.group]
     dim_weights = prefs.resolved_dimension_weights(kb)
     sub = prefs.resolved_criterion_weights(kb)
-    alternatives = list(group.members)
-    criteria = [kb.criteria[gc.criterion] for gc in group.criteria]
-    grid = _evidence_grid(kb, group.id, prefs.use_flagged)
-    excluded_alts: list[Exclusion] = []
-    excluded_crits: list[Exclusion] = []
+    zero = frozenset(c for c, w in sub.items() if w == 0)
+    layout = _LAYOUTS.get(
+        kb,
+        (group.id, prefs.use_flagged, prefs.missing, zero),
+        lambda: _layout(kb, group.id, prefs.use_flagged, prefs.missing, zero),
+    )
+    criteria = layout.criteria
     notes: list[str] = []
-
-    for crit in list(criteria):
-        have = [a for a in alternatives if grid[a][crit.id].value is not None]
-        if not have:
-            criteria.remove(crit)
-            excluded_crits.append(Exclusion(crit.id, "no alternative of the group has evidence for it"))
-        elif sub[crit.id] == 0:
-            criteria.remove(crit)
-            excluded_crits.append(Exclusion(crit.id, "its weight is zero"))
-
-    if prefs.missing == "exclude-criterion":
-        for crit in list(criteria):
-            lacking = [a for a in alternatives if grid[a][crit.id].value is None]
-            if lacking:
-                criteria.remove(crit)
-                excluded_crits.append(Exclusion(crit.id, f"missing for {', '.join(lacking)}"))
-    elif prefs.missing == "exclude-alternative":
-        for alt in list(alternatives):
-            lacking = [c.id for c in criteria if grid[alt][c.id].value is None]
-            if lacking:
-                alternatives.remove(alt)
-                excluded_alts.append(Exclusion(alt, f"no evidence for {', '.join(lacking)}"))
-    if not criteria:
-        raise PreferenceError(
-            f"no criterion of group `{group.id}` is left to rank on under policy `{prefs.missing}`; "
-            "choose another missing-value policy or give a criterion a positive weight"
-        )
-    if len(alternatives) < 1:
-        raise PreferenceError(
-            f"no alternative of group `{group.id}` has evidence for every criterion; "
-            "choose the policy impute-worst or impute-median"
-        )
-
-    columns = {c.id: _impute([grid[a][c.id] for a in alternatives], c, prefs.missing) for c in criteria}
-    cells = tuple(tuple(columns[c.id][i] for c in criteria) for i in range(len(alternatives)))
 
     # Dimensions without a remaining criterion cannot carry weight; their share goes to the others in proportion.
     present = {c.dimension for c in criteria}
@@ -258,17 +313,17 @@ def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
 
     return DecisionMatrix(
         group=group.id,
-        alternatives=tuple(alternatives),
+        alternatives=layout.alternatives,
         criteria=tuple(c.id for c in criteria),
         objectives=tuple(c.objective for c in criteria),
         dimension_of=tuple(c.dimension for c in criteria),
-        cells=cells,
+        cells=layout.cells,
         weights=weights,
         dimension_weights=dim_norm,
         sub_weights=sub_arr,
         scales=np.array([c.scale or (np.nan, np.nan) for c in criteria], dtype=float),
         missing_policy=prefs.missing,
-        excluded_alternatives=tuple(excluded_alts),
-        excluded_criteria=tuple(excluded_crits),
+        excluded_alternatives=layout.excluded_alternatives,
+        excluded_criteria=layout.excluded_criteria,
         notes=tuple(notes),
     )

@@ -168,3 +168,22 @@ def test_the_evidence_grid_is_kept_per_knowledge_base_and_changes_nothing(kb):
     fresh = matrix.build(other, Preferences(group=group, dimension_weights={"cost": 70}))
     assert fresh.cells == moved.cells
     np.testing.assert_array_equal(fresh.values, moved.values)
+
+
+def test_what_is_ranked_is_kept_across_dimension_weights_but_not_across_policy_or_zero_weights(kb):
+    group = "training-frameworks"
+    base = matrix.build(kb, Preferences(group=group))
+    moved = matrix.build(kb, Preferences(group=group, dimension_weights={"risk": 90}))
+    assert moved.cells is base.cells  # the same kept layout: only the weights were rebuilt
+    assert not np.array_equal(moved.weights, base.weights)
+
+    policy = matrix.build(kb, Preferences(group=group, missing="exclude-alternative"))
+    assert policy.cells is not base.cells
+    assert len(policy.alternatives) < len(base.alternatives)  # MindSpore lacks evidence for three criteria
+    assert policy.excluded_alternatives and not base.excluded_alternatives
+
+    dropped = base.criteria[0]
+    zero = matrix.build(kb, Preferences(group=group, criterion_weights={dropped: 0}))
+    assert dropped not in zero.criteria
+    assert any(e.id == dropped and "weight is zero" in e.reason for e in zero.excluded_criteria)
+    assert matrix.build(kb, Preferences(group=group)).cells is base.cells  # the default layout is still kept
