@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from selector.memo import PerKnowledge
 from selector.models import KnowledgeBase
 from selector.preferences import PreferenceError
 
@@ -72,8 +73,19 @@ def resolve_answers(kb: KnowledgeBase, answers: Mapping[str, str]) -> dict[str, 
     return resolved
 
 
+# The path depends on the knowledge and the answers alone; recommend() asks for it on every weight change.
+_PATHS = PerKnowledge(64)
+
+
 def evaluate(kb: KnowledgeBase, answers: Mapping[str, str]) -> DecisionPath:
-    """Run every rule against the answers (defaults filled in) and collect the shortlist per group."""
+    """Run every rule against the answers (defaults filled in) and collect the shortlist per group.
+
+    The path is kept per knowledge base and answers (:mod:`selector.memo`), so it is shared: read-only.
+    """
+    return _PATHS.get(kb, frozenset(answers.items()), lambda: _evaluate(kb, answers))
+
+
+def _evaluate(kb: KnowledgeBase, answers: Mapping[str, str]) -> DecisionPath:
     resolved = resolve_answers(kb, answers)
     fired = []
     for rule in kb.rules.values():

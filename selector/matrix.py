@@ -8,18 +8,13 @@ chosen missing-value policy deals with them, and every imputed cell is listed.
 from __future__ import annotations
 
 import statistics
-import threading
-from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
 
 import numpy as np
 
+from selector.memo import PerKnowledge
 from selector.models import Claim, Criterion, KnowledgeBase
 from selector.preferences import PreferenceError, Preferences
-
-T = TypeVar("T")
 
 _TIER_ORDER = {"measured": 0, "claimed": 1, "assessed": 2}
 
@@ -154,38 +149,9 @@ def _impute(column: list[Cell], criterion: Criterion, policy: str) -> list[Cell]
     ]
 
 
-class _Kept:
-    """The last few values derived from one knowledge base object and a plain key, each computed once.
-
-    Keyed by the knowledge base's identity; the knowledge base is kept in its entries so that its id cannot be
-    reused by another object while they live. Thread-safe (app sessions are threads). Values are read-only for
-    callers; a computation that raises is not kept.
-    """
-
-    def __init__(self, size: int) -> None:
-        self._entries: OrderedDict[tuple, tuple[KnowledgeBase, Any]] = OrderedDict()
-        self._size = size
-        self._lock = threading.Lock()
-
-    def get(self, kb: KnowledgeBase, key: tuple, compute: Callable[[], T]) -> T:
-        full = (id(kb), *key)
-        with self._lock:
-            entry = self._entries.get(full)
-            if entry is not None and entry[0] is kb:
-                self._entries.move_to_end(full)
-                return entry[1]
-        value = compute()
-        with self._lock:
-            self._entries[full] = (kb, value)
-            while len(self._entries) > self._size:
-                self._entries.popitem(last=False)
-        return value
-
-
-# A weight change (every slider move, every weighting a report or a sweep tries) rebuilds the weights only: the
-# evidence and what is ranked are kept for the last few knowledge bases.
-_GRIDS = _Kept(32)
-_LAYOUTS = _Kept(64)
+# A weight change rebuilds the weights only: the evidence and what is ranked are kept (see selector.memo).
+_GRIDS = PerKnowledge(32)
+_LAYOUTS = PerKnowledge(64)
 
 
 def _evidence_grid(kb: KnowledgeBase, group_id: str, use_flagged: bool) -> dict[str, dict[str, Cell]]:
