@@ -199,7 +199,6 @@ def weights_and_ranking() -> None:
     """
     prefs = state.prefs_in_force(kb)
     dimension_weights = prefs.resolved_dimension_weights(kb)
-    st.subheader("What matters to you")
     # One wide row (a slider needs its width for single steps of the 0-100 scale), as one flex container: a
     # column layout would send five layout blocks on every move.
     with st.container(horizontal=True, gap="large"):
@@ -294,6 +293,7 @@ def _robustness_badge(prefs: Preferences, leader: str) -> None:
     )
 
 
+st.subheader("What matters to you")  # outside the fragment: static, so a slider move does not resend it
 weights_and_ranking()
 
 try:

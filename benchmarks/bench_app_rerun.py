@@ -21,31 +21,28 @@ experience.
 The breakdown lines show where the rest goes: the same elements drawn from data computed in advance ("drawing
 alone"), and the pure computations behind a new weighting, outside Streamlit.
 
-Where the fragment's time goes (2-core container, Streamlit 1.67; the figures move with the machine's load, by
-±15% from one run to the next):
+Where the fragment's time goes (2-core container, Streamlit 1.67; the ratio moves with the machine's load, by
+about ±0.15x from one run to the next: 2.7-2.9x on a quiet machine, up to 3.1x measured under load):
 
-* Drawing alone is ~2.0-2.4x: four sliders, the leader, the badge, the ranking table, the why sentence and the
-  contribution chart, with nothing computed. Streamlit's own handling of each element is most of it.
-* A new weighting adds ~1.3x inside the run: ``recommend()`` (~0.3 ms outside Streamlit, ~0.7 ms inside the
-  script thread), the sliders' callback that validates the preferences and writes the URL (~0.4 ms), and the
-  robustness badge's cached lookup (~0.25 ms). Computing costs more in the script thread than outside: with
-  the page reusing one stored recommendation instead (an experiment, not shipped), the fragment measured
-  2.4-2.5x.
-* Together that is ~3.3-3.8x, above the 3x target. The candidates left (a second, unvalidated preferences path
-  for the four sliders; keeping the imputed matrix per policy as well as the evidence grid; ranking without
-  scikit-criteria's aggregation, whose tie-aware ranking is half of a ``score`` call) would save ~0.5 ms
-  together, about 0.3x: not enough to be under 3x on this machine run after run, and each costs clarity or
-  the scikit-criteria path, so they were left alone.
+* Drawing alone is ~2.0x: four sliders, the leader, the badge, the ranking table, the why sentence and the
+  contribution chart, with nothing computed. Streamlit's own handling of each element is most of it (the four
+  sliders ~0.55 ms, the chart ~0.3 ms).
+* A new weighting adds ~0.8x inside the run: ``recommend()`` (~0.2 ms outside Streamlit, ~0.3 ms inside the
+  script thread), the sliders' callback that writes the URL (~0.2 ms) and the badge's cached lookup (~0.15 ms).
 
 What was cut on the way from 12x (the whole page rerun on every weight change, before):
 
-* the fragment: a weight change no longer reruns the scenario, the decision path or the evidence tables;
+* the fragment: a weight change no longer reruns the scenario, the decision path or the evidence tables, and
+  the static heading above the sliders stays outside it;
 * scikit-criteria's normalisation kept per matrix and its aggregation called directly (``score`` 1.7 -> 0.09 ms);
-* the evidence grid kept per knowledge base (``recommend()`` 2.1 -> 0.3 ms), so the recommendation is computed
-  afresh rather than through a Streamlit cache, whose bookkeeping on a miss cost more;
+* the evidence grid, what is ranked and the decision path kept per knowledge base (``selector.memo``;
+  ``recommend()`` 2.1 -> 0.2 ms), so the recommendation is computed afresh rather than through a Streamlit
+  cache, whose bookkeeping on a miss cost more;
 * the contribution chart kept per session and restacked in place, built unvalidated and without a template
   (Streamlit's theme replaces it), and the ranking table built as Arrow, the format Streamlit sends;
-* the badge read from plain cached shares for the leader it is given.
+* the slider row as one flex container instead of four columns; the four sliders' callback copies the
+  preferences in force instead of rebuilding them from every control; the badge reads read-only cached shares
+  for the leader it is given.
 
     PYTHONPATH=. .venv/bin/python benchmarks/bench_app_rerun.py [--reruns 15] [--blocks 4]
 """
@@ -134,7 +131,6 @@ figure = charts.contribution_bars(views.contributions_frame(kb, rec.matrix, part
 
 @st.fragment
 def weights_and_ranking():
-    st.subheader("What matters to you")
     with st.container(horizontal=True, gap="large"):
         for dim in kb.dimensions.values():
             st.slider(dim.name_en, 0, 100, int(dim.weight), key=f"w-{dim.id}", help=dim.description_en)
@@ -149,6 +145,7 @@ def weights_and_ranking():
         st.plotly_chart(charts.restack_contribution_bars(figure, values, order), key="contribution-chart")
 
 
+st.subheader("What matters to you")
 weights_and_ranking()
 """
 
