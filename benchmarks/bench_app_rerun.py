@@ -21,8 +21,9 @@ experience.
 The breakdown lines show where the rest goes: the same elements drawn from data computed in advance ("drawing
 alone"), and the pure computations behind a new weighting, outside Streamlit.
 
-Where the fragment's time goes (2-core container, Streamlit 1.67; the ratio moves with the machine's load, by
-about ±0.15x from one run to the next: 2.7-2.9x on a quiet machine, up to 3.1x measured under load):
+Where the fragment's time goes (2-core container, Streamlit 1.67). The ratio measured 2.71-2.80x in the last
+runs here; the machine's load moves it by about ±0.15x from one run to the next, so a busy machine can print
+close to 3x:
 
 * Drawing alone is ~2.0x: four sliders, the leader, the badge, the ranking table, the why sentence and the
   contribution chart, with nothing computed. Streamlit's own handling of each element is most of it (the four
