@@ -304,7 +304,7 @@ except (PreferenceError, scoring.ScoringError):
 
 imputed = views.imputed_table(kb, m)
 excluded = views.exclusions_table(kb, m)
-if len(imputed) or len(excluded) or m.notes:
+if len(imputed) or len(excluded):
     with st.expander(
         f"Filled-in values ({len(imputed)}) and exclusions ({len(excluded)})", expanded=bool(len(imputed))
     ):
