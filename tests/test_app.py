@@ -455,3 +455,17 @@ def test_files_too_large_for_a_link_are_left_out_and_the_page_says_so(app):
     at = _ok(app.switch_page("app_pages/my_data.py").run())
     assert "data" not in at.query_params
     assert any("too large for a link" in i.value for i in at.info)
+
+
+def test_a_dimension_emptied_by_zero_sub_weights_is_said_under_the_ranking(app, kb):
+    at = _ok(app.run())
+    group = kb.groups[at.selectbox(key="group").value]
+    risk = [gc.criterion for gc in group.criteria if kb.criteria[gc.criterion].dimension == "risk"]
+    assert risk, "the default group has risk criteria"
+    for criterion in risk:
+        _ok(at.slider(key=f"cw-{criterion}").set_value(0.0).run())
+    captions = " ".join(c.value for c in at.caption)
+    assert "dimension `risk` has no criterion in this group" in captions.replace("\\", "")
+    assert not [e for e in at.expander if "exclusions" in e.label and not e.children], "no empty expander"
+    weights = {c: 0.0 for c in risk}
+    _same(_ranking(at), _expected(kb, Preferences(group=group.id, criterion_weights=weights)))
