@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages import state
-from selector import charts, decision_tree, scoring, views
+from selector import charts, decision_tree, matrix, scoring, views
 from selector.preferences import MISSING_HELP, MISSING_POLICIES, PreferenceError, Preferences
 
 kb = state.session_kb()
@@ -297,9 +297,10 @@ st.subheader("What matters to you")  # outside the fragment: static, so a slider
 weights_and_ranking()
 
 try:
-    # The ranking above drew any error; below, only the matrix (which no dimension weight changes) is used.
-    m = state.recommendation(kb, prefs).matrix
-except (PreferenceError, scoring.ScoringError):
+    # The ranking above drew any error; below, only the matrix's cells and exclusions are shown, so the matrix is
+    # built without scoring it a second time.
+    m = matrix.build(kb, prefs)
+except PreferenceError:
     st.stop()
 
 imputed = views.imputed_table(kb, m)
