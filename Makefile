@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help install run test lint format bench clean distclean
+.PHONY: help install run run-replicas test lint format bench clean distclean
 
 help:
 	@echo "make install    system packages (as root), .venv and pinned requirements; quick when already done"
@@ -13,7 +13,8 @@ help:
 	@echo "make test       lint, format check, knowledge validation, every test (real-browser ones included)"
 	@echo "make lint       ruff check and ruff format --check"
 	@echo "make format     apply ruff's fixes and formatting"
-	@echo "make bench      run every benchmarks/*.py"
+	@echo "make run-replicas  serve 2 app replicas behind nginx with sticky sessions (REPLICAS=n to change)"
+	@echo "make bench      run every benchmarks/*.py (the load test included: several minutes)"
 	@echo "make clean      remove caches and test artefacts (distclean also removes $(VENV))"
 
 install:
@@ -21,6 +22,10 @@ install:
 
 run: install
 	$(BIN)/streamlit run app.py
+
+REPLICAS ?= 2
+run-replicas: install
+	PYTHONPATH=$(CURDIR) $(BIN)/python benchmarks/_serve.py --replicas $(REPLICAS)
 
 test: install
 	$(BIN)/ruff check .
@@ -40,6 +45,7 @@ format: install
 bench: install
 	@for script in benchmarks/*.py; do \
 		[[ -e "$$script" ]] || continue; \
+		[[ $$(basename "$$script") == _* ]] && continue; \
 		echo "== $$script"; \
 		PYTHONPATH=$(CURDIR) $(BIN)/python "$$script"; \
 	done

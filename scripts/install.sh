@@ -21,6 +21,8 @@ missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 has_font "Noto Sans CJK" || missing+=(fontconfig fonts-noto-cjk)
 command -v pdftotext >/dev/null || missing+=(poppler-utils)
+# nginx: the reverse proxy of the team set-up, checked by tests/test_deploy.py and used by `make run-replicas`
+[[ -x /usr/sbin/nginx ]] || command -v nginx >/dev/null || missing+=(nginx)
 has_lib libpango-1.0.so.0 || missing+=(libpango-1.0-0)
 has_lib libpangoft2-1.0.so.0 || missing+=(libpangoft2-1.0-0)
 if [[ ! -x "$VENV/bin/python" && -n "$PYTHON" ]] && ! "$PYTHON" -c "import ensurepip" 2>/dev/null; then

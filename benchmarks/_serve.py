@@ -1,0 +1,146 @@
+"""Serve the app for benchmarks: one `streamlit run` on a free loopback port, or N of them behind nginx (sticky).
+
+Not a benchmark itself (the leading underscore keeps `make bench` from running it); run it directly to try the
+team set-up by hand: `python benchmarks/_serve.py --replicas 2` serves http://127.0.0.1:<port> until Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import shutil
+import socket
+import string
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TEMPLATE = ROOT / "deploy" / "nginx" / "sticky.conf.template"
+STARTUP_SECONDS = 90
+
+
+@dataclass(frozen=True)
+class Served:
+    """Where the app answers and the server processes behind it (for their memory)."""
+
+    url: str
+    pids: tuple[int, ...]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of one process in MB, from /proc (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def wait_healthy(url: str, process: subprocess.Popen, what: str) -> None:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited with code {process.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
+                if reply.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not answer {url}/_stcore/health within {STARTUP_SECONDS} s")
+        time.sleep(0.2)
+
+
+def _stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+@contextlib.contextmanager
+def streamlit(script: str = "app.py", *, session_ttl: int | None = None) -> Iterator[Served]:
+    """`streamlit run SCRIPT` from the repository root on a free port, as `make run` serves it."""
+    port = free_port()
+    command = [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port)]
+    command += ["--server.headless", "true", "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
+    if session_ttl is not None:
+        command += ["--server.disconnectedSessionTTL", str(session_ttl)]
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            wait_healthy(url, process, f"streamlit on port {port}")
+            yield Served(url, (process.pid,))
+        finally:
+            _stop(process)
+
+
+def nginx_config(upstream_ports: list[int], listen_port: int, prefix: Path) -> str:
+    """The shipped template, filled in as the nginx image's envsubst would, inside a minimal nginx.conf."""
+    servers = " ".join(f"server 127.0.0.1:{port};" for port in upstream_ports)
+    site = string.Template(TEMPLATE.read_text()).safe_substitute(APP_SERVERS=servers, LISTEN_PORT=str(listen_port))
+    # Debian's nginx defaults to system paths; a private prefix keeps logs, pid and temp files out of /var.
+    return (
+        f"worker_processes 1;\npid {prefix}/nginx.pid;\nerror_log {prefix}/error.log;\n"
+        "events { worker_connections 1024; }\n"
+        f"http {{\n  access_log off;\n  client_body_temp_path {prefix}/body;\n  proxy_temp_path {prefix}/proxy;\n"
+        f"  fastcgi_temp_path {prefix}/fastcgi;\n  uwsgi_temp_path {prefix}/uwsgi;\n  scgi_temp_path {prefix}/scgi;\n"
+        f"{site}\n}}\n"
+    )
+
+
+@contextlib.contextmanager
+def replicas(count: int, *, session_ttl: int | None = None) -> Iterator[Served]:
+    """COUNT app servers on loopback ports and nginx in front with the shipped sticky-routing configuration."""
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not Path(nginx).exists():
+        raise RuntimeError("nginx is not installed (Debian: apt-get install -y nginx)")
+    with contextlib.ExitStack() as stack:
+        servers = [stack.enter_context(streamlit(session_ttl=session_ttl)) for _ in range(count)]
+        ports = [int(served.url.rsplit(":", 1)[1]) for served in servers]
+        prefix = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="selector-nginx-")))
+        listen = free_port()
+        config = prefix / "nginx.conf"
+        config.write_text(nginx_config(ports, listen, prefix))
+        subprocess.run([nginx, "-t", "-q", "-c", str(config), "-p", str(prefix)], check=True)
+        process = subprocess.Popen(
+            [nginx, "-c", str(config), "-p", str(prefix), "-g", "daemon off;"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+        )
+        stack.callback(_stop, process)
+        url = f"http://127.0.0.1:{listen}"
+        wait_healthy(url, process, "nginx")
+        yield Served(url, tuple(pid for served in servers for pid in served.pids))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--replicas", type=int, default=2, help="app servers behind nginx (default 2)")
+    args = parser.parse_args()
+    with replicas(args.replicas) as served:
+        print(f"serving {served.url} ({args.replicas} replicas, server pids {served.pids}); Ctrl-C stops", flush=True)
+        with contextlib.suppress(KeyboardInterrupt):
+            while True:
+                time.sleep(3600)
+    return 0
+
+
+if __name__ == "__main__":
+    os.chdir(ROOT)
+    sys.exit(main())

@@ -1,0 +1,183 @@
+"""Load test: K concurrent real-browser sessions on one server, the same through two replicas behind nginx, and
+memory over many sequential sessions.
+
+Each session is a Playwright context in Debian chromium that does what a user does first: open Recommend, move a
+dimension weight, switch to three other pages and download the Markdown report. A step's *settle time* runs from the
+action to the page being drawn (no script running, no stale or skeleton element, every visible chart and grid drawn).
+
+Printed, measured in this run:
+- errors, median and p95 settle time for 1 session and for K concurrent sessions; p95 ratio K/1 (target <= 3x);
+- the same K sessions through nginx in front of two replicas (sticky by cookie; deploy/nginx/sticky.conf.template);
+- server memory: the process after start, after one warm-up session, and the increase per open session;
+- memory over N sequential sessions (each closed before the next opens): RSS every 10 sessions and the growth over
+  the second half, which levels off when closed sessions are released (target: < 5 % of the first half's RSS).
+
+Usage: PYTHONPATH=. python benchmarks/bench_load.py [--sessions 20] [--sequential 100] [--skip-replicas]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _serve
+from playwright.async_api import Browser, async_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+TIMEOUT_MS = 120_000
+PAGES = ("Frameworks", "Accelerators", "Evidence")
+STEPS = ("open Recommend", "move a weight", *(f"open {name}" for name in PAGES), "open Export", "download Markdown")
+
+# Same readiness rule as tests/e2e/test_browser.py: drawn, not just delivered.
+RENDERED = """() => {
+    const app = document.querySelector('[data-testid=stApp]');
+    if (!app || app.dataset.testScriptState !== 'notRunning') return false;
+    const busy = "[data-testid=stStatusWidget], [data-testid=stSkeleton], [data-stale=true]";
+    if (document.querySelector(busy)) return false;
+    const shown = s => [...document.querySelectorAll(s)].filter(e => e.checkVisibility());
+    if (!shown('[data-testid=stPlotlyChart]').every(c => c.querySelector('.js-plotly-plot .main-svg'))) return false;
+    return shown('[data-testid=stDataFrame]').every(g => g.querySelector('canvas') && g.querySelector('table'));
+}"""
+
+
+async def _settled(page) -> None:
+    # Twice, 300 ms apart: a rerun's first message can arrive just after the previous state looked settled.
+    for _ in range(2):
+        await page.wait_for_timeout(300)
+        await page.wait_for_function(RENDERED, timeout=TIMEOUT_MS)
+
+
+async def _timed(steps: list[float], page, action) -> None:
+    start = time.perf_counter()
+    await action()
+    await _settled(page)
+    # the two 300 ms confirmation pauses are the harness's, not the app's
+    steps.append(time.perf_counter() - start - 0.6)
+
+
+async def session(browser: Browser, url: str, *, barrier: asyncio.Barrier | None = None) -> tuple[list[float], str]:
+    """One user's first minute; returns the settle time of each step and an error text ('' when none)."""
+    context = await browser.new_context(viewport={"width": 1440, "height": 900})
+    page = await context.new_page()
+    steps: list[float] = []
+    try:
+        await _timed(steps, page, lambda: page.goto(url))
+        slider = page.get_by_test_id("stMain").get_by_role("slider").first
+
+        async def move_weight() -> None:
+            await slider.focus()
+            await slider.press("ArrowRight")
+
+        await _timed(steps, page, move_weight)
+        for name in PAGES:
+            await _timed(steps, page, lambda name=name: page.get_by_role("link", name=name).first.click())
+        await _timed(steps, page, lambda: page.get_by_role("link", name="Export").first.click())
+        start = time.perf_counter()
+        async with page.expect_download(timeout=TIMEOUT_MS) as download:
+            await page.get_by_role("button", name="Markdown").first.click()
+        if "# " not in Path(await (await download.value).path()).read_text(encoding="utf-8"):
+            return steps, "the Markdown report is empty"
+        steps.append(time.perf_counter() - start)
+        if await page.get_by_test_id("stException").count():
+            return steps, "an exception box is shown"
+        return steps, ""
+    except Exception as exc:  # a load test counts failures instead of stopping at the first
+        return steps, f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}"
+    finally:
+        # sessions stay open until every one has finished its steps, so that memory is read with all of them open
+        if barrier is not None:
+            await barrier.wait()
+        await context.close()
+
+
+def _p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20, method="inclusive")[18] if len(values) > 1 else values[0]
+
+
+async def concurrent(browser: Browser, served: _serve.Served, count: int) -> dict:
+    """COUNT sessions at once; memory is read while all of them are still open."""
+    barrier = asyncio.Barrier(count + 1)
+    before = sum(_serve.rss_mb(pid) for pid in served.pids)
+    tasks = [asyncio.create_task(session(browser, served.url, barrier=barrier)) for _ in range(count)]
+    await barrier.wait()
+    during = sum(_serve.rss_mb(pid) for pid in served.pids)
+    results = await asyncio.gather(*tasks)
+    settle = [t for steps, _ in results for t in steps]
+    by_step = {name: [steps[i] for steps, _ in results if len(steps) > i] for i, name in enumerate(STEPS)}
+    return {
+        "by_step": {name: statistics.median(times) for name, times in by_step.items() if times},
+        "errors": [error for _, error in results if error],
+        "median": statistics.median(settle),
+        "p95": _p95(settle),
+        "per_session_mb": (during - before) / count,
+    }
+
+
+async def sequential(browser: Browser, served: _serve.Served, count: int) -> list[tuple[int, float]]:
+    samples = [(0, _serve.rss_mb(served.pids[0]))]
+    for done in range(1, count + 1):
+        _, error = await session(browser, served.url)
+        if error:
+            print(f"  session {done}: {error}")
+        if done % 10 == 0:
+            samples.append((done, _serve.rss_mb(served.pids[0])))
+            print(f"  after {done:3d} sessions: {samples[-1][1]:7.1f} MB", flush=True)
+    return samples
+
+
+def _report(label: str, single: dict, many: dict, count: int) -> None:
+    ratio = many["p95"] / single["p95"]
+    verdict = "within" if ratio <= 3 and not many["errors"] else "OUTSIDE"
+    print(f"{label}: {count} concurrent sessions, {len(many['errors'])} errors")
+    for error in many["errors"][:5]:
+        print(f"  error: {error}")
+    print(f"  settle time  1 session: median {single['median']:.2f} s, p95 {single['p95']:.2f} s")
+    print(f"  settle time {count:2d} sessions: median {many['median']:.2f} s, p95 {many['p95']:.2f} s")
+    print(f"  p95 ratio {count}/1: {ratio:.2f}x ({verdict} the 3x target)")
+    print(f"  server memory per open session: {many['per_session_mb']:.1f} MB")
+    steps = ", ".join(f"{name} {many['by_step'][name]:.2f}" for name in STEPS if name in many["by_step"])
+    print(f"  median settle by step, {count} sessions (s): {steps}")
+
+
+async def main(args: argparse.Namespace) -> int:
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        with _serve.streamlit(session_ttl=5) as served:
+            started = _serve.rss_mb(served.pids[0])
+            await session(browser, served.url)  # warm-up: caches, first imports
+            warm = _serve.rss_mb(served.pids[0])
+            print(f"server memory: {started:.0f} MB after start, {warm:.0f} MB after one session")
+            single = await concurrent(browser, served, 1)
+            many = await concurrent(browser, served, args.sessions)
+            _report("one server", single, many, args.sessions)
+            if args.sequential:
+                print(f"memory over {args.sequential} sequential sessions (closed sessions kept 5 s for reconnects):")
+                samples = await sequential(browser, served, args.sequential)
+                half = samples[len(samples) // 2][1]
+                growth = samples[-1][1] - half
+                verdict = "levels off" if growth < 0.05 * half else "KEEPS GROWING"
+                print(f"  second-half growth: {growth:+.1f} MB ({growth / half:+.1%} of {half:.0f} MB): {verdict}")
+        if not args.skip_replicas:
+            with _serve.replicas(2, session_ttl=5) as served:
+                await session(browser, served.url)
+                await session(browser, served.url)
+                single = await concurrent(browser, served, 1)
+                many = await concurrent(browser, served, args.sessions)
+                _report("two replicas behind nginx", single, many, args.sessions)
+        await browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=20, help="concurrent sessions (default 20)")
+    parser.add_argument("--sequential", type=int, default=100, help="sequential sessions for the leak check")
+    parser.add_argument("--skip-replicas", action="store_true", help="skip the two-replica nginx run")
+    sys.exit(asyncio.run(main(parser.parse_args())))
