@@ -7,6 +7,7 @@ resolve, quotes verbatim and inside their section). All problems are collected a
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +19,9 @@ from pydantic import ValidationError
 from selector.models import SECTIONS, Claim, KnowledgeBase, KnowledgeFile
 from selector.yamlio import MAX_BYTES, Issue, Parsed, parse_yaml
 
-DEFAULT_KNOWLEDGE = Path(__file__).resolve().parent.parent / "knowledge"
+# SELECTOR_KNOWLEDGE lets a deployment (a mounted volume) or the scaling benchmark serve another directory without
+# a code change; like the bundled one, it is only ever read.
+DEFAULT_KNOWLEDGE = Path(os.environ.get("SELECTOR_KNOWLEDGE") or Path(__file__).resolve().parent.parent / "knowledge")
 _SINGULAR = {"entities": "entity", "criteria": "criterion"}
 
 

@@ -25,7 +25,7 @@ import re
 import threading
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -180,6 +180,16 @@ class MethodRanking:
 
 
 @dataclass(frozen=True)
+class Summarised:
+    """The ranked options a report lists without their matrix, robustness rows and evidence (large groups)."""
+
+    detailed: int
+    ranked: int
+    rows: tuple[tuple[int, str, float, bool], ...]  # rank, name, score, shortlisted
+    imputed_cells: int  # imputed cells among them, not itemised
+
+
+@dataclass(frozen=True)
 class Robustness:
     """How much the ranking depends on the weights, the method and the set of alternatives.
 
@@ -246,6 +256,7 @@ class Report:
     generated_at: str
     reproduce_url: str
     flagged_used: tuple[str, ...] = field(default=())
+    summarised: Summarised | None = None
 
     @property
     def evidence_ids(self) -> frozenset[str]:
@@ -597,6 +608,34 @@ def _robustness(rec: Recommendation, samples: int, seed: int) -> Robustness:
     )
 
 
+# A report is read, and a PDF laid out, row by row: past this many options the matrix, the robustness tables and the
+# evidence appendix (whose size grows with options x criteria, and options x ranks) cover the best-ranked ones and
+# the recommended one; the rest are listed by rank and score, and the report says so.
+DETAILED_OPTIONS = 12
+
+
+def _detailed(options: tuple[OptionRow, ...], recommended_id: str) -> list[int]:
+    shown = list(range(min(DETAILED_OPTIONS, len(options))))
+    chosen = next(i for i, o in enumerate(options) if o.id == recommended_id)
+    if chosen not in shown:
+        shown[-1] = chosen
+    return shown
+
+
+def _trim_robustness(rb: Robustness, rows: list[int]) -> Robustness:
+    """The robustness of the detailed options only: their rows, and the first len(rows) ranks of each."""
+    if not rb.acceptability:
+        return rb
+    ranks = len(rows)
+    return replace(
+        rb,
+        acceptability=tuple(rb.acceptability[i][:ranks] for i in rows),
+        first_share=tuple(rb.first_share[i] for i in rows),
+        confidence=tuple(rb.confidence[i] for i in rows),
+        methods=tuple(replace(m, ranks=tuple(m.ranks[i] for i in rows)) for m in rb.methods),
+    )
+
+
 def _why(rec: Recommendation, chosen: OptionRow) -> str:
     """Why the chosen option: the score sentence, or the shortlist when the tree overrides the score leader."""
     if chosen.id == rec.leader.id:
@@ -660,6 +699,21 @@ def build_report(
     rules = _rules(kb, rec)
     dimensions = _dimensions(kb, prefs, rec)
     robustness = _robustness(rec, samples, seed) if samples > 0 else Robustness(0, seed)
+    imputed_cells = rec.matrix.imputed_cells
+    summarised = None
+    if len(options) > DETAILED_OPTIONS:
+        rows = _detailed(options, rec.recommended)
+        shown = {options[i].id for i in rows}
+        others = [o for o in options if o.id not in shown]
+        imputed_cells = tuple(c for c in imputed_cells if c.alternative in shown)
+        summarised = Summarised(
+            detailed=len(rows),
+            ranked=len(options),
+            rows=tuple((o.rank, o.name, o.score, o.shortlisted) for o in others),
+            imputed_cells=len(rec.matrix.imputed_cells) - len(imputed_cells),
+        )
+        robustness = _trim_robustness(robustness, rows)
+        options = tuple(options[i] for i in rows)
     method_label = METHODS[rec.result.method].label if rec.result.method in METHODS else rec.result.method
     uses = _uses(kb, {"dimensions": dimensions, "rules": rules, "criteria": criteria, "options": options})
     evidence = _evidence(kb, uses)
@@ -698,7 +752,7 @@ def build_report(
         why=_why(rec, recommended),
         imputed=tuple(
             (kb.entity_name(c.alternative), kb.criteria[c.criterion].name_en, float(c.value), c.note)
-            for c in m.imputed_cells
+            for c in imputed_cells
         ),
         excluded_alternatives=tuple((kb.entity_name(e.id), e.reason) for e in m.excluded_alternatives),
         excluded_criteria=tuple(
@@ -714,6 +768,7 @@ def build_report(
         generated_at=moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
         reproduce_url=app_url.rstrip("/") + "/?" + urlencode(to_query(prefs)),
         flagged_used=tuple(e.id for e in evidence if e.flags),
+        summarised=summarised,
     )
 
 
