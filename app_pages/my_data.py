@@ -82,6 +82,12 @@ st.caption(
     "Every file is checked like the bundled knowledge; nothing with an error is used, and the bundled files are "
     "never changed. Your values are tier **measured** (or **assessed**) and outrank the articles' **claimed** figures."
 )
+st.info(
+    "Your files live in this browser session only: they are not stored on the server, and a closed tab, a server "
+    "restart or a new replica loses them. To keep them, download the decision profile (below, or on Export) and "
+    "load it again later; small files also travel in the page's link.",
+    icon=":material/info:",
+)
 
 upload_col, template_col = st.columns([3, 1])
 with upload_col:

@@ -73,9 +73,9 @@ def _stop(process: subprocess.Popen) -> None:
 
 
 @contextlib.contextmanager
-def streamlit(script: str = "app.py", *, session_ttl: int | None = None) -> Iterator[Served]:
-    """`streamlit run SCRIPT` from the repository root on a free port, as `make run` serves it."""
-    port = free_port()
+def streamlit(script: str = "app.py", *, session_ttl: int | None = None, port: int | None = None) -> Iterator[Served]:
+    """`streamlit run SCRIPT` from the repository root on PORT (default: a free one), as `make run` serves it."""
+    port = port or free_port()
     command = [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port)]
     command += ["--server.headless", "true", "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
     if session_ttl is not None:
