@@ -1,0 +1,161 @@
+"""Benchmark outputs -> ``measured`` claims: one reader per tool, the hardware table, and the claim builder.
+
+Supported: MLPerf LoadGen summaries (with their detail logs), trtexec console output and llama-bench JSON; the
+local probe (:mod:`selector.measure.probe`) writes knowledge YAML directly. A file is recognised by its content,
+not its name. Every refusal names the file, the line and what was expected, and nothing is produced when any file
+is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import Any
+
+from selector.measure import hardware, llamabench, loadgen, trtexec
+from selector.measure.common import MeasureError, Options, Run, build_document
+from selector.models import KnowledgeBase
+from selector.yamlio import Issue
+
+FORMATS = {
+    "loadgen": "MLPerf LoadGen mlperf_log_summary.txt (+ mlperf_log_detail.txt)",
+    "trtexec": "TensorRT trtexec console output",
+    "llama-bench": "llama.cpp llama-bench -o json",
+}
+MAX_BYTES = 5_000_000
+
+__all__ = ["FORMATS", "MeasureError", "Options", "detect", "ingest", "is_benchmark_output"]
+
+
+def _text(name: str, data: bytes) -> str:
+    if len(data) > MAX_BYTES:
+        raise MeasureError([Issue("ERROR", name, None, None, f"{len(data):,} bytes; the limit is {MAX_BYTES:,}")])
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        message = "not UTF-8 text; upload the tool's output as written"
+        raise MeasureError([Issue("ERROR", name, line, None, message)]) from None
+
+
+def detect(name: str, data: bytes) -> str | None:
+    """The format id of a benchmark output (``loadgen``, ``loadgen-detail``, ``trtexec``, ``llama-bench``) or None."""
+    head = data[:4000].decode("utf-8", "replace")
+    if loadgen.is_summary(head):
+        return "loadgen"
+    if loadgen.is_detail(head):
+        return "loadgen-detail"
+    if trtexec.is_trtexec(head):
+        return "trtexec"
+    if llamabench.is_llama_bench(data[:200_000].decode("utf-8", "replace")):
+        return "llama-bench"
+    return None
+
+
+def is_benchmark_output(name: str, data: bytes) -> bool:
+    """True when `data` is one of the supported benchmark outputs."""
+    return detect(name, data) is not None
+
+
+def _unknown(name: str) -> Issue:
+    expected = "; ".join(FORMATS.values())
+    return Issue("ERROR", name, 1, None, f"not a benchmark output this tool reads; expected one of: {expected}")
+
+
+def detail_name(summary: str) -> str:
+    """The detail log's name beside a summary (``...mlperf_log_summary.txt`` -> ``...mlperf_log_detail.txt``)."""
+    path = PurePath(summary)
+    return str(path.with_name(path.name.replace("mlperf_log_summary", "mlperf_log_detail")))
+
+
+@dataclass(frozen=True)
+class Ingested:
+    """What :func:`ingest` produced: the knowledge document and, per file, how its hardware was chosen."""
+
+    document: dict[str, Any]
+    runs: tuple[tuple[str, Run, str, str], ...]  # (file, run, hardware entity, how it was chosen)
+
+
+def ingest(files: Sequence[tuple[str, bytes]], options: Options, kb: KnowledgeBase) -> Ingested:
+    """Read benchmark outputs and build one knowledge document of ``measured`` claims.
+
+    Parameters
+    ----------
+    files
+        (name, bytes) of each file. A LoadGen detail log is paired with the summary of the same run (same folder,
+        or same prefix before ``mlperf_log_``) and read with it; a detail log without its summary is refused.
+    options
+        What the user says (hardware entity, model, precision, ...).
+    kb
+        The knowledge the claims must resolve in (entities).
+
+    Returns
+    -------
+    Ingested
+
+    Raises
+    ------
+    MeasureError
+        With every problem of every file; nothing is built when any file is refused.
+    """
+    issues: list[Issue] = []
+    parsed: list[tuple[str, bytes, Run]] = []
+    names = {name for name, _ in files}
+    details = {name: data for name, data in files if detect(name, data) == "loadgen-detail"}
+    if options.entity is not None and options.entity not in kb.entities:
+        issues.append(
+            Issue("ERROR", "--entity", None, options.entity, f"entity `{options.entity}` is not in the knowledge")
+        )
+    for name, data in files:
+        if name in details:
+            summary = name.replace("mlperf_log_detail", "mlperf_log_summary")
+            if summary not in names:
+                issues.append(
+                    Issue("ERROR", name, 1, None, f"a LoadGen detail log is read with its summary; give {summary} too")
+                )
+            continue
+        try:
+            text = _text(name, data)
+            fmt = detect(name, data)
+            if fmt == "loadgen":
+                run = loadgen.read_summary(name, text)
+                detail = detail_name(name)
+                if detail in details:
+                    run = loadgen.with_detail(run, name, detail, _text(detail, details[detail]))
+            elif fmt == "trtexec":
+                run = trtexec.read(name, text)
+            elif fmt == "llama-bench":
+                run = llamabench.read(name, text)
+            else:
+                issues.append(_unknown(name))
+                continue
+        except MeasureError as exc:
+            issues.extend(exc.issues)
+            continue
+        parsed.append((name, data, run))
+    chosen: list[tuple[str, str]] = []
+    for name, _, run in parsed:
+        if options.entity:
+            entity, how = options.entity, "chosen by the user"
+        else:
+            entity, how = hardware.resolve(run.hardware_names, kb.entities)
+            if entity is None:
+                issues.append(Issue("ERROR", name, None, None, f"{how}; say which entity the run was on (--entity ID)"))
+        chosen.append((entity or "", how))
+        if not (options.workload or run.workload):
+            message = "the file does not name the model; say which (--model NAME)"
+            issues.append(Issue("ERROR", name, None, None, message))
+    subject = options.subject
+    if subject is not None and subject not in kb.entities:
+        issues.append(Issue("ERROR", "--subject", None, subject, f"entity `{subject}` is not in the knowledge"))
+    for name, _, run in parsed:
+        if run.subject and run.subject not in kb.entities and not subject:
+            message = f"entity `{run.subject}` (the tool's runtime) is not defined"
+            issues.append(Issue("ERROR", name, None, None, message))
+    if issues:
+        raise MeasureError(list(dict.fromkeys(issues)))
+    names_by_id = {e.id: e.name for e in kb.entities.values()}
+    document = build_document(parsed, options, names_by_id, [entity for entity, _ in chosen])
+    runs = tuple((name, run, entity, how) for (name, _, run), (entity, how) in zip(parsed, chosen, strict=True))
+    return Ingested(document, runs)

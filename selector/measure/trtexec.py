@@ -1,0 +1,166 @@
+"""TensorRT ``trtexec`` console output (``trtexec ... 2>&1 | tee run.log``): throughput and latency of one engine.
+
+trtexec reports throughput in queries per second, a query being one inference of the engine's batch; samples per
+second are queries x batch (the batch is the first dimension of the inference shape). ``Latency`` is trtexec's host
+latency (host-to-device copy + compute + device-to-host) per query. The run must have finished (``&&&& PASSED``)
+and printed its ``=== Performance summary ===``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from selector.measure.common import Figure, Run, number, refuse, throughput_metric
+
+_RUNNING = re.compile(r"^&&&& RUNNING TensorRT\.trtexec \[TensorRT v(\d+)\]")
+_STAT = re.compile(r"(min|max|mean|median|percentile\((\d+(?:\.\d+)?)%\)) = ([-+0-9.eE]+) ms")
+_PREFIX = re.compile(r"^\[[^\]]*\] \[[IWEV]\] ")
+
+
+def is_trtexec(text: str) -> bool:
+    """True when `text` is trtexec output (its first line is trtexec's RUNNING banner)."""
+    return "&&&& RUNNING TensorRT.trtexec" in text[:1000]
+
+
+def _body(line: str) -> str:
+    """A log line without trtexec's ``[date] [I]`` prefix."""
+    return _PREFIX.sub("", line.strip()).strip()
+
+
+def _version(code: str) -> str:
+    # v101601 -> 10.16.1, v8600 -> 8.6.0: major, two-digit minor, two-digit patch (one digit before TensorRT 10).
+    if len(code) >= 6:
+        return f"{int(code[:-4])}.{int(code[-4:-2])}.{int(code[-2:])}"
+    return f"{int(code[:-3])}.{int(code[-3:-2])}.{int(code[-2:])}"
+
+
+def read(name: str, text: str) -> Run:
+    """Parse trtexec output.
+
+    Returns
+    -------
+    Run
+        Throughput (queries/s and samples/s), host latency median/mean/percentiles and GPU compute median, with
+        the TensorRT version, precision (from the build options or the command line), batch and device.
+
+    Raises
+    ------
+    MeasureError
+        When the run failed, did not finish (truncated), skipped inference, or lacks the performance summary.
+    """
+    lines = text.split("\n")
+    first = lines[0].strip()
+    banner = _RUNNING.match(first)
+    if not banner:
+        raise refuse(name, 1, "not trtexec output: the first line should be `&&&& RUNNING TensorRT.trtexec [...]`")
+    command = first.partition("# ")[2]
+    closing = [(i, line) for i, line in enumerate(lines, start=1) if line.startswith("&&&& ")][1:]
+    last_line = text.rstrip("\n").count("\n") + 1
+    if not closing:
+        raise refuse(name, last_line, "the log ends without trtexec's `&&&& PASSED` line; it looks truncated")
+    end_line, end = closing[-1]
+    if not end.startswith("&&&& PASSED"):
+        raise refuse(name, end_line, f"trtexec did not pass (`{end[:40]}`); only a PASSED run is evidence")
+    try:
+        summary = next(i for i, line in enumerate(lines) if _body(line) == "=== Performance summary ===")
+    except StopIteration:
+        raise refuse(
+            name, end_line, "no `=== Performance summary ===`: the run measured nothing (e.g. --skipInference)"
+        ) from None
+    found: dict[str, tuple[int, str]] = {}
+    for index in range(summary + 1, len(lines)):
+        body = _body(lines[index])
+        if body.startswith("&&&&") or body.startswith("==="):
+            break
+        key, sep, value = body.partition(":")
+        if sep and key and key not in found:
+            found[key] = (index + 1, value.strip())
+    if "Throughput" not in found:
+        raise refuse(name, summary + 1, "the performance summary has no `Throughput: N qps` line")
+
+    info: dict[str, str] = {}
+    for line in lines[:summary]:
+        key, sep, value = _body(line).partition(":")
+        if sep and key.strip() in (
+            "Precision",
+            "Selected Device",
+            "TensorRT version",
+            "Input inference shape",
+            "Input inference shapes",
+            "Model",
+            "Load engine",
+        ):
+            info.setdefault(key.strip(), value.strip())
+    batch = _batch(info, lines[:summary])
+    model = info.get("Model") or info.get("Load engine") or ""
+    workload = re.sub(r"\.(onnx|engine|plan|trt)$", "", model.replace("\\", "/").rsplit("/", 1)[-1]) or None
+    precision = info.get("Precision") or _precision_from_command(command)
+
+    figures: list[Figure] = []
+    line, value = found["Throughput"]
+    qps_text = value.split()[0] if value else ""
+    try:
+        qps = number(qps_text)
+    except ValueError:
+        raise refuse(name, line, f"`Throughput` should be `N qps`, got `{value[:40]}`") from None
+    figures.append(Figure("queries_per_second", qps, "queries/s", "Throughput", line, value))
+    if batch:
+        figures.append(
+            Figure(
+                throughput_metric(workload),
+                qps * int(batch),
+                "img/s" if throughput_metric(workload) == "throughput" else "samples/s",
+                f"Throughput x batch {batch}",
+                line,
+                value,
+                None,
+            )
+        )
+    for key, stat, metric in (
+        ("Latency", "median", "latency_ms"),
+        ("Latency", "mean", "latency_mean_ms"),
+        ("Latency", "90", "latency_p90_ms"),
+        ("Latency", "95", "latency_p95_ms"),
+        ("Latency", "99", "latency_p99_ms"),
+        ("GPU Compute Time", "median", "gpu_compute_median_ms"),
+    ):
+        if key not in found:
+            continue
+        line, value = found[key]
+        stats = {m.group(2) or m.group(1): m.group(3) for m in _STAT.finditer(value)}
+        if stat in stats:
+            scope = "median host latency per query" if metric == "latency_ms" else None
+            label = f"{key} {stat if stat in ('median', 'mean') else f'percentile({stat}%)'}"
+            figures.append(Figure(metric, number(stats[stat]), "ms", label, line, f"{stat} = {stats[stat]} ms", scope))
+    versions = {"TensorRT": info.get("TensorRT version") or _version(banner.group(1))}
+    facts = {"command": command[:300]} if command else {}
+    return Run(
+        tool="trtexec",
+        fmt="trtexec",
+        figures=tuple(figures),
+        workload=workload,
+        precision=precision,
+        batch=batch,
+        versions=versions,
+        hardware_names=(info["Selected Device"],) if info.get("Selected Device") else (),
+        subject="tensorrt",
+        facts=facts,
+    )
+
+
+def _batch(info: dict[str, str], lines: list[str]) -> str | None:
+    """The batch of the inference shape (its first dimension), from the shape line or the input binding."""
+    shape = info.get("Input inference shape") or info.get("Input inference shapes") or ""
+    match = re.search(r"=(\d+)x", shape)
+    if match:
+        return match.group(1)
+    for line in lines:
+        match = re.search(r"[Ii]nput binding for \S+ with dimensions (\d+)x", line)
+        if match:
+            return match.group(1)
+    return None
+
+
+def _precision_from_command(command: str) -> str | None:
+    flags = [p.upper() for p in ("fp16", "bf16", "int8", "fp8", "best") if f"--{p}" in command.split()]
+    return "+".join(flags) if flags else None
