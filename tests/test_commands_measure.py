@@ -1,0 +1,122 @@
+"""Tests of selector/commands/measure.py: ``measure ingest`` writes a valid upload or nothing (exit 2, every problem
+named), and ``measure run`` prints progress, writes claims that upload cleanly and change a ranking, and leaves
+no file when interrupted."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from selector import knowledge, recommend, uploads
+from selector.__main__ import main
+from selector.knowledge import Upload
+from selector.measure import probe
+from selector.preferences import Preferences
+from tests.conftest import FIXTURES, KNOWLEDGE
+
+LOADGEN = FIXTURES / "measure" / "loadgen"
+SUMMARIES = sorted(LOADGEN.glob("*.mlperf_log_summary.txt"))
+
+
+def test_ingest_of_all_samples_writes_a_valid_upload(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "measured.yaml"
+    code = main(["measure", "ingest", *map(str, SUMMARIES), "--entity", "h200", "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert err.count("MLPerf LoadGen") == 12
+    data = out.read_bytes()
+    result = uploads.validate_upload(out.name, data, KNOWLEDGE)
+    assert result.ok, [str(i) for i in result.issues]
+    claims = [c for c in result.kb.claims.values() if c.tier == "measured"]
+    assert len({c.source for c in claims}) == 12
+    assert all(c.conditions.version.startswith("LoadGen ") for c in claims), "the detail logs beside were read"
+    assert f"wrote {len(claims)} measured claim(s)" in err
+
+
+def bad_files(tmp: Path) -> dict[str, Path]:
+    text = SUMMARIES[0].read_text()
+    files = {
+        "invalid": text.replace("Result is : VALID", "Result is : INVALID"),
+        "truncated": "\n".join(text.split("\n")[:12]),
+        "unknown": "model,throughput\nresnet50,3200\n",
+    }
+    paths = {}
+    for kind, content in files.items():
+        path = tmp / kind / "llama2-70b-99" / "mlperf_log_summary.txt"
+        path.parent.mkdir(parents=True)
+        path.write_text(content)
+        paths[kind] = path
+    return paths
+
+
+@pytest.mark.parametrize("kind", ["invalid", "truncated", "unknown"])
+def test_a_bad_file_exits_2_with_file_and_line_and_writes_nothing(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    path = bad_files(tmp_path)[kind]
+    out = tmp_path / "out.yaml"
+    code = main(["measure", "ingest", str(SUMMARIES[1]), str(path), "--entity", "mi300x", "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert not out.exists() and not list(tmp_path.glob(".out.yaml.*"))
+    assert re.search(rf"ERROR {re.escape(str(path))}:\d+: ", err), err
+    assert "nothing written" in err
+
+
+def test_a_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "out.yaml"
+    assert main(["measure", "ingest", str(tmp_path / "nope.txt"), "-o", str(out)]) == 2
+    assert "no such file" in capsys.readouterr().err and not out.exists()
+
+
+def rank_of(kb: knowledge.KnowledgeBase, group: str) -> list[str]:
+    return [r.id for r in recommend.recommend(kb, Preferences(group=group)).ranking]
+
+
+def test_probe_output_uploads_and_changes_the_datacenter_ranking(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "probe.yaml"
+    group = "datacenter-accelerators"
+    code = main(["measure", "run", "--seconds", "1", "--group", group, "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert "warming up" in err and re.search(r"\d+ batches of 1 in [\d.]+ s on CPUExecutionProvider", err)
+    result = uploads.validate_upload(out.name, out.read_bytes(), KNOWLEDGE)
+    assert result.ok and not result.errors, [str(i) for i in result.issues]
+    machine = next(e.id for e in result.kb.entities.values() if e.id.startswith("machine-"))
+    before, after = rank_of(knowledge.load(), group), rank_of(result.kb, group)
+    assert machine in after and after != before
+    rec = recommend.recommend(result.kb, Preferences(group=group))
+    column = rec.matrix.criteria.index("throughput-resnet50-device")
+    row = rec.matrix.alternatives.index(machine)
+    cell = rec.matrix.cells[row][column]
+    assert cell.tier == "measured" and not cell.imputed
+    assert "throughput-resnet50-device" not in {e.id for e in rec.matrix.excluded_criteria}
+    bundled = recommend.recommend(knowledge.load(), Preferences(group=group)).matrix
+    assert "throughput-resnet50-device" in {e.id for e in bundled.excluded_criteria}
+
+
+def test_an_interrupted_probe_leaves_no_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(probe, "run", interrupted)
+    out = tmp_path / "probe.yaml"
+    assert main(["measure", "run", "--seconds", "1", "-o", str(out)]) == 130
+    assert "nothing written" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ingest_accepts_an_entity_from_the_users_other_upload(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    extra = tmp_path / "h100.yaml"
+    extra.write_bytes(b"entities:\n  - {id: h100, name: NVIDIA H100, kind: accelerator, segment: datacenter}\n")
+    out = tmp_path / "trt.yaml"
+    log = FIXTURES / "measure" / "trtexec_h100_fp32.log"
+    code = main(["measure", "ingest", str(log), "--model", "mnist cnn", "--extra", str(extra), "-o", str(out)])
+    assert code == 0, capsys.readouterr().err
+    others = [Upload(extra.name, extra.read_bytes())]
+    merged = uploads.validate_upload(out.name, out.read_bytes(), KNOWLEDGE, others=others)
+    assert merged.ok and any(c.conditions.hardware == "h100" for c in merged.kb.claims.values())
