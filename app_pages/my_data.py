@@ -6,8 +6,9 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import state
-from selector import profile, uploads
+from selector import measure, profile, uploads
 from selector.knowledge import DEFAULT_KNOWLEDGE
+from selector.measure import compare
 from selector.preferences import PreferenceError
 
 ss = st.session_state
@@ -27,18 +28,19 @@ def issues_frame(issues) -> pd.DataFrame:  # noqa: ANN001 - iterable of selector
     return pd.DataFrame(rows, columns=["level", "file", "line", "record", "message"]).astype({"line": "Int64"})
 
 
-def accept(name: str, data: bytes) -> None:
+def accept(name: str, data: bytes, measured: measure.Options | None = None) -> None:
     """Check an uploaded file against the knowledge and the other uploads; keep it only if it has no error."""
-    others = [u for u in ss["uploads"] if u.name != name]  # the same name again replaces the earlier file
+    converted = f"{name}.measured.yaml"  # a benchmark output is kept as its measured claims
+    others = [u for u in ss["uploads"] if u.name not in (name, converted)]  # the same name replaces the earlier file
     try:
-        result = uploads.validate_upload(name, data, DEFAULT_KNOWLEDGE, others=others)
+        result = uploads.validate_upload(name, data, DEFAULT_KNOWLEDGE, others=others, measured=measured)
     except Exception as exc:
         ss["my-data-last-result"] = (name, False, [], f"the file could not be checked ({exc.__class__.__name__})")
         return
     ss["my-data-last-result"] = (name, result.ok, list(result.issues), "")
     if result.ok:
         ss["uploads"] = [*others, result.upload]
-        ss["upload_originals"][name] = result.original
+        ss["upload_originals"][result.upload.name] = result.original
 
 
 def remove(name: str) -> None:
@@ -91,7 +93,13 @@ st.info(
 
 upload_col, template_col = st.columns([3, 1])
 with upload_col:
-    file = st.file_uploader("Add a YAML or CSV file", type=["yaml", "yml", "csv"], key="my-data-upload")
+    file = st.file_uploader(
+        "Add a YAML or CSV file, or a benchmark output",
+        type=["yaml", "yml", "csv", "txt", "log", "json"],
+        key="my-data-upload",
+        help="Benchmark outputs: an MLPerf LoadGen mlperf_log_summary.txt, a trtexec log, llama-bench -o json "
+        "output, or the file `python -m selector measure run` writes (docs/MEASURE.md).",
+    )
 with template_col:
     st.download_button(
         "CSV template",
@@ -101,9 +109,30 @@ with template_col:
         key="my-data-template",
         help="The columns with three example rows; see docs/USER_DATA.md for every column.",
     )
-if file is not None and ss.get("my-data-last-file") != file.file_id:
-    ss["my-data-last-file"] = file.file_id
-    accept(file.name, file.getvalue())
+hardware = sorted((e for e in kb.entities.values() if e.kind == "accelerator"), key=lambda e: e.name)
+entity_col, model_col, count_col = st.columns([2, 2, 1])
+entity = entity_col.selectbox(
+    "Benchmark outputs: hardware the run was on",
+    [None, *(e.id for e in hardware)],
+    format_func=lambda e: "(detect from the file)" if e is None else f"{kb.entity_name(e)} ({e})",
+    key="my-data-measure-entity",
+    help="A LoadGen summary does not say; trtexec and llama-bench name their device, which is matched to an entity.",
+)
+model = model_col.text_input(
+    "Model, if the file does not name it", key="my-data-measure-model", placeholder="e.g. llama2-70b-99"
+)
+accelerators = count_col.number_input(
+    "Accelerators in the system",
+    min_value=0,
+    max_value=4096,
+    value=0,
+    key="my-data-measure-accelerators",
+    help="LoadGen results are per system; with a count, per-device figures are added (derived: system / count).",
+)
+options = measure.Options(entity=entity, workload=model.strip() or None, accelerators=int(accelerators) or None)
+if file is not None and ss.get("my-data-last-file") != (file.file_id, options):
+    ss["my-data-last-file"] = (file.file_id, options)  # a new choice of hardware re-reads the same file
+    accept(file.name, file.getvalue(), options)
     kb = state.session_kb()
 
 if "my-data-last-result" in ss:
@@ -156,6 +185,25 @@ if source_ids:
         st.dataframe(frame, hide_index=True, width="stretch", key="my-data-conflicts")
     else:
         st.caption("None of your values has a bundled counterpart (same entity and metric).")
+    side_by_side = compare.comparisons(kb, source_ids)
+    if side_by_side:
+        st.subheader("Your measurements beside the published figures")
+        st.caption(
+            "Each measured figure of yours beside the published ones for the same entity and metric, with the "
+            "ratio yours / published. A warning names each condition (model, precision, batch, hardware, "
+            "scenario) that differs or that the publisher does not state: the ratio may then compare unlike runs."
+        )
+        for item in side_by_side[:40]:
+            where = f" (fills {', '.join(item.criteria)} in the ranking)" if item.criteria else ""
+            line = f"{item.metric}: {item.sentence}{where}"
+            st.markdown(f"- **{state.md(item.entity_name)}**, {state.md(line)}")
+            for warning in item.warnings:
+                st.markdown(f"    - :warning: {state.md(warning)}")
+        if len(side_by_side) > 40:
+            st.caption(f"{len(side_by_side) - 40} more in the table below.")
+        st.dataframe(
+            pd.DataFrame([c.to_dict() for c in side_by_side]), hide_index=True, width="stretch", key="my-data-vs"
+        )
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Decision profile")

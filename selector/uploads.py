@@ -745,6 +745,8 @@ def _against_knowledge(parsed: Parsed, name: str, reference: KnowledgeBase) -> l
                 )
             refused = claim.value < 0 and _non_negative(claim.metric)  # already an error; a range warning adds nothing
             for criterion in criteria:
+                if not _holds_under(criterion.conditions, claim.conditions):
+                    continue  # a figure measured under other conditions never fills this column
                 if criterion.scale and not refused and not criterion.scale[0] <= claim.value <= criterion.scale[1]:
                     low, high = criterion.scale
                     issues.append(
@@ -785,6 +787,15 @@ def _against_knowledge(parsed: Parsed, name: str, reference: KnowledgeBase) -> l
     return issues
 
 
+def _holds_under(wanted: Conditions, have: Conditions) -> bool:
+    """True when `have` states every condition of `wanted` with the same value (as the decision matrix matches)."""
+    given = have.model_dump()
+    return all(
+        str(given.get(k) or "").strip().lower() == str(v).strip().lower()
+        for k, v in wanted.model_dump(exclude_none=True).items()
+    )
+
+
 def _user_sources(uploads: Sequence[Upload]) -> set[str]:
     found = set()
     for upload in uploads:
@@ -803,6 +814,7 @@ def validate_upload(
     others: Sequence[Upload] = (),
     user: str = "user",
     max_bytes: int = MAX_UPLOAD_BYTES,
+    measured: Any = None,
 ) -> UploadResult:
     """Check one upload against the knowledge and the uploads accepted before it; never raises on bad input.
 
@@ -820,6 +832,10 @@ def validate_upload(
         Who uploads (names the source a CSV upload gets).
     max_bytes
         Size cap of the upload.
+    measured
+        For a benchmark output (LoadGen summary, trtexec log, llama-bench JSON): the
+        :class:`selector.measure.Options` saying what the file does not (the hardware entity). Such a file is
+        converted to measured claims (``<name>.measured.yaml``, which is also what a profile keeps).
 
     Returns
     -------
@@ -835,7 +851,14 @@ def validate_upload(
     if len(data) > max_bytes:
         return refuse(f"file is {len(data):,} bytes; the limit for an upload is {max_bytes:,} bytes")
     if fmt is None:
-        return refuse(f"cannot tell the file type of `{PurePath(name).suffix}`; upload a .yaml, .yml or .csv file")
+        from selector import measure
+
+        if measure.is_benchmark_output(name, data):
+            return _benchmark_output(name, data, kb_dir, others, user, measured)
+        return refuse(
+            f"cannot tell the file type of `{PurePath(name).suffix}`; upload a .yaml, .yml or .csv file, "
+            "or a benchmark output (MLPerf LoadGen summary, trtexec log, llama-bench JSON)"
+        )
     issues: list[Issue] = []
     lines: dict[str, int] = {}
     converted = data
@@ -869,6 +892,26 @@ def validate_upload(
     )
     kb = merged if not any(i.level == "ERROR" for i in issues) else None
     return UploadResult(kb, tuple(issues), upload, original, fmt, source_ids)
+
+
+def _benchmark_output(
+    name: str, data: bytes, kb_dir: Path, others: Sequence[Upload], user: str, options: Any
+) -> UploadResult:
+    """A benchmark output converted to measured claims (selector.measure) and checked like any YAML upload."""
+    from selector import measure
+
+    original = Upload(name, data)
+    reference = _reference(str(kb_dir), _fingerprint(Path(kb_dir)), tuple(others))
+    if reference is None:
+        issue = Issue("ERROR", name, None, None, "your other files do not merge; fix them before adding this one")
+        return UploadResult(None, (issue,), original, original)
+    try:
+        ingested = measure.ingest([(name, data)], options or measure.Options(user=user), reference)
+    except measure.MeasureError as exc:
+        return UploadResult(None, exc.issues, original, original)
+    head = f"# Measured claims converted from {PurePath(name).name} by AI Stack Selector (selector/measure).\n"
+    converted = (head + dump_yaml(ingested.document)).encode("utf-8")
+    return validate_upload(f"{PurePath(name).name}.measured.yaml", converted, kb_dir, others, user, MAX_BYTES)
 
 
 def _to_csv_line(issue: Issue, name: str, lines: dict[str, int]) -> Issue:

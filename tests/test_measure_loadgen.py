@@ -114,11 +114,18 @@ def test_claims_carry_hash_versions_workload_and_the_users_entity() -> None:
 
 def test_accelerator_count_adds_derived_per_device_figures() -> None:
     summary = LOADGEN / "closed__AMD__8xMI300X_2xEPYC_9575F__llama2-70b-99__Offline.mlperf_log_summary.txt"
-    claims = claims_of(summary, entity="mi300x", accelerators=8)
-    tokens = {c["conditions"]["scope"]: c for c in claims if c["metric"] == "tokens_per_second"}
-    assert set(tokens) == {"system", "per device"}
-    assert math.isclose(tokens["per device"]["value"], tokens["system"]["value"] / 8, rel_tol=1e-12)
-    assert "derived" in tokens["per device"]["text_en"]
+    text = summary.read_text()
+    claims = by_metric(claims_of(summary, entity="mi300x", accelerators=8))
+    (system,) = claims["tokens_per_second"]
+    (per_device,) = claims["tokens_per_s_per_accelerator"]  # the MLPerf import's metric and unit
+    assert system["conditions"]["scope"] == "system" and per_device["conditions"]["scope"] == "per device"
+    assert system["value"] == float(field(text, "Tokens per second"))
+    assert math.isclose(per_device["value"], system["value"] / 8, rel_tol=1e-12)
+    assert per_device["unit"] == "tokens/s per accelerator (derived)"
+    assert "derived" in per_device["text_en"]
+    samples = {c["conditions"]["scope"]: c["value"] for c in claims["samples_per_second"]}
+    rate = float(field(text, "Samples per second"))
+    assert samples == {"system": rate, "per device": rate / 8}
 
 
 def refused(files: list[tuple[str, bytes]], **options: object) -> list:

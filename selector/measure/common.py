@@ -149,11 +149,16 @@ METRICS: Mapping[str, tuple[str, str]] = {
     "tpot_p50_ms": ("ms", "min"),
     "tpot_p99_ms": ("ms", "min"),
     "gpu_compute_median_ms": ("ms", "min"),
+    "tokens_per_s_per_accelerator": ("tokens/s per accelerator (derived)", "max"),
 }
 #: Throughput metrics: a LoadGen result is per system, so these are scoped ``system``, or ``per device`` when
 #: the user gives the accelerator count (a derived figure: system result / count).
 RATES = frozenset({"throughput", "samples_per_second", "tokens_per_second", "queries_per_second"})
 PER_DEVICE = "per device"
+#: Rates whose per-device share has a metric of its own (that of the MLPerf import).
+PER_DEVICE_METRICS: Mapping[str, tuple[str, str]] = {
+    "tokens_per_second": ("tokens_per_s_per_accelerator", "tokens/s per accelerator (derived)"),
+}
 
 #: Image workloads whose samples are images: their throughput is ``throughput`` in img/s, as the criteria read it.
 _IMAGE_WORKLOAD = re.compile(r"resnet|retinanet|mobilenet|efficientnet|stable[- ]?diffusion|yolo|image", re.I)
@@ -236,7 +241,7 @@ def build_document(
             "scenario": run.scenario,
         }
         facts = "; ".join(f"{k}: {v}" for k, v in run.facts.items())
-        figures = [_scoped(f, run, options.accelerators) for f in run.figures]
+        figures = [_scoped(_for_workload(f, workload), run, options.accelerators) for f in run.figures]
         if run.fmt == "loadgen" and options.accelerators and options.accelerators > 1:
             figures += [_per_device(f, options.accelerators) for f in run.figures if f.metric in RATES]
         used: dict[str, int] = {}
@@ -279,6 +284,14 @@ def build_document(
     return {"sources": sources, "claims": claims}
 
 
+def _for_workload(figure: Figure, workload: str | None) -> Figure:
+    """A throughput under the metric its workload calls for (img/s for images), once the user has named the model."""
+    if figure.metric not in ("throughput", "samples_per_second"):
+        return figure
+    metric = throughput_metric(workload)
+    return Figure(metric, figure.value, METRICS[metric][0], figure.label, figure.line, figure.raw, figure.scope)
+
+
 def _scoped(figure: Figure, run: Run, accelerators: int | None) -> Figure:
     """A LoadGen rate scoped to what it covers: the system, or one device when the system has one."""
     if run.fmt != "loadgen" or figure.metric not in RATES or figure.scope:
@@ -288,6 +301,11 @@ def _scoped(figure: Figure, run: Run, accelerators: int | None) -> Figure:
 
 
 def _per_device(figure: Figure, count: int) -> Figure:
-    """A system rate divided by the accelerator count: a derived figure, said so in its label."""
+    """A system rate divided by the accelerator count: a derived figure, said so in its label.
+
+    LLM tokens per second per accelerator use the metric and unit of the MLPerf import
+    (``tokens_per_s_per_accelerator``), so that a user's run meets the published figures of the same chip.
+    """
     label = f"{figure.label} / {count} accelerators (derived per-device figure, not a LoadGen result)"
-    return Figure(figure.metric, figure.value / count, figure.unit, label, figure.line, figure.raw, PER_DEVICE)
+    metric, unit = PER_DEVICE_METRICS.get(figure.metric, (figure.metric, figure.unit))
+    return Figure(metric, figure.value / count, unit, label, figure.line, figure.raw, PER_DEVICE)
