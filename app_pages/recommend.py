@@ -6,6 +6,7 @@ import streamlit as st
 
 from app_pages import state
 from selector import charts, decision_tree, matrix, scoring, views
+from selector.measure import compare
 from selector.preferences import MISSING_HELP, MISSING_POLICIES, PreferenceError, Preferences
 
 kb = state.session_kb()
@@ -340,3 +341,17 @@ if not cell.evidence:
     st.caption("No claim supports this cell; its value comes from the missing-value policy.")
 for claim_id in cell.evidence:
     state.show_claim(kb, claim_id)
+
+measured = compare.for_entities(compare.comparisons(kb), m.alternatives) if state.uses_uploads(kb) else []
+yours = [(r, c) for r, row_cells in enumerate(m.cells) for c in row_cells if c.tier == "measured"]
+if measured or yours:
+    st.subheader("Your measurements beside the published figures")
+    if yours:
+        cells_text = ", ".join(
+            f"{kb.entity_name(c.alternative)} / {kb.criteria[c.criterion].name_en}" for _, c in yours
+        )
+        st.caption(state.md(f"Cells filled by your own measurements (tier measured, ranked first): {cells_text}."))
+    for item in measured:
+        st.markdown(f"- **{state.md(item.entity_name)}**, {state.md(f'{item.metric}: {item.sentence}')}")
+        for warning in item.warnings:
+            st.markdown(f"    - :warning: {state.md(warning)}")

@@ -37,6 +37,7 @@ from markupsafe import Markup
 
 import selector
 from selector import views
+from selector.measure import compare
 from selector.models import KnowledgeBase
 from selector.preferences import MISSING_HELP, Preferences, to_query
 from selector.recommend import Recommendation, recommend
@@ -137,6 +138,7 @@ class CellInfo:
     imputed: bool = False
     flagged: bool = False
     note: str = ""
+    measured: bool = False  # filled by the user's own measurement (tier measured)
 
 
 @dataclass(frozen=True)
@@ -257,6 +259,8 @@ class Report:
     reproduce_url: str
     flagged_used: tuple[str, ...] = field(default=())
     summarised: Summarised | None = None
+    # The user's measured figures about the options beside the published ones: (entity, metric, sentence, warnings).
+    measured_vs_published: tuple[tuple[str, str, str, tuple[str, ...]], ...] = field(default=())
 
     @property
     def evidence_ids(self) -> frozenset[str]:
@@ -385,7 +389,8 @@ def _options(rec: Recommendation) -> tuple[OptionRow, ...]:
                 score=ranked.score,
                 shortlisted=ranked.shortlisted,
                 cells=tuple(
-                    CellInfo(float(c.value), tuple(c.evidence), c.imputed, c.flagged, c.note) for c in m.cells[i]
+                    CellInfo(float(c.value), tuple(c.evidence), c.imputed, c.flagged, c.note, c.tier == "measured")
+                    for c in m.cells[i]
                 ),
                 contributions=None if contributions is None else tuple(float(v) for v in contributions[i]),
             )
@@ -769,6 +774,10 @@ def build_report(
         reproduce_url=app_url.rstrip("/") + "/?" + urlencode(to_query(prefs)),
         flagged_used=tuple(e.id for e in evidence if e.flags),
         summarised=summarised,
+        measured_vs_published=tuple(
+            (c.entity_name, c.metric, c.sentence, c.warnings)
+            for c in compare.for_entities(compare.comparisons(kb), m.alternatives)
+        ),
     )
 
 
