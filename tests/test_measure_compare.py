@@ -143,3 +143,26 @@ def test_the_report_marks_measured_cells_and_lists_measured_beside_published(min
     assert "your measurement</span>" in report.render_html(built)
     bundled = report.render_markdown(report.build_report(KB, Preferences(group="gpu-inference-runtimes"), samples=0))
     assert "your measurement" not in bundled
+
+
+def test_recommend_lists_measured_cells_and_the_comparison() -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.session_state["uploads"] = [Upload("my_runs.yaml", MINE)]
+    at.query_params["group"] = "gpu-inference-runtimes"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(s.value == "Your measurements beside the published figures" for s in at.subheader)
+    captions = " ".join(c.value.replace("\\", "") for c in at.caption)
+    assert "Cells filled by your own measurements (tier measured, ranked first): ONNX Runtime / Throughput" in captions
+    shown = " ".join(m.value.replace("\\", "") for m in at.markdown)
+    assert "the article (004) says 2,500 img/s; your run says 1,900 img/s (0.76x)" in shown
+
+
+def test_a_figure_is_checked_against_the_ranges_of_the_columns_it_can_fill_only() -> None:
+    # 250 img/s on a Xeon is far below the A100 column's plausible 1000-5000, but it can never fill that column.
+    result = uploads.validate_upload("my_runs.yaml", MINE, KNOWLEDGE)
+    warned = [i for i in result.issues if i.level == "WARNING" and i.record == "my-ort-xeon"]
+    assert warned == []
+    low = MINE.replace(b"value: 1900", b"value: 190")
+    (warning,) = [i for i in uploads.validate_upload("low.yaml", low, KNOWLEDGE).issues if i.record == "my-ort-a100"]
+    assert "outside the plausible range 1000-5000 of criterion `throughput-resnet50-a100`" in warning.message
