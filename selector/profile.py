@@ -17,8 +17,18 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+)
 
+from selector import textpolicy
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.preferences import PreferenceError, Preferences, from_query, to_query
 from selector.uploads import MAX_UPLOAD_BYTES, UploadResult, dump_yaml, validate_upload
@@ -41,8 +51,18 @@ MAX_LINK_FILTERS_CHARS = 4_000
 LINK_NAME = "the link"
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _visible(value: str) -> str:
+    # The same characters every reader refuses (selector.textpolicy): a profile must not smuggle them in escaped.
+    problem = textpolicy.first_hidden(value)
+    if problem is not None:
+        raise ValueError(problem)
+    return value
+
+
 FilterKey = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
-FilterValue = Annotated[str, StringConstraints(max_length=200)]
+FilterValue = Annotated[str, StringConstraints(max_length=200), AfterValidator(_visible)]
 
 
 class ProfileError(ValueError):
@@ -59,8 +79,8 @@ class EmbeddedUpload(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: Annotated[str, StringConstraints(min_length=1, max_length=200)]
-    text: Annotated[str, StringConstraints(max_length=MAX_UPLOAD_BYTES)]
+    name: Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(_visible)]
+    text: Annotated[str, StringConstraints(max_length=MAX_UPLOAD_BYTES), AfterValidator(_visible)]
 
     @field_validator("name")
     @classmethod

@@ -2,6 +2,12 @@
 
 Every problem is returned as a :class:`Issue` carrying file and line, never raised half-way, so that a user sees
 all that is wrong with a file at once.
+
+Two event sources feed the same guarded composer: LibYAML's C parser when PyYAML was built with it (the scanner and
+parser are most of the time spent loading the knowledge), else PyYAML's pure-Python one. Composition stays in Python
+on purpose: the alias and depth guards live there, and LibYAML's own composer recurses in C, where a deeply nested
+file would overflow the stack instead of raising. Every other guard works on the composed nodes, so both loaders
+apply exactly the same rules (tests/test_yamlio.py runs every test on both).
 """
 
 from __future__ import annotations
@@ -11,6 +17,11 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.resolver import Resolver
+
+from selector import textpolicy
 
 MAX_BYTES = 2_000_000
 MAX_ALIASES = 50
@@ -18,10 +29,27 @@ MAX_DEPTH = 24
 MAX_NODES = 200_000  # after alias expansion; the bundled files have ~1,300 each
 
 Level = Literal["ERROR", "WARNING"]
+Loader = Literal["libyaml", "python"]
+
+#: The loaders this installation has, fastest first; ``DEFAULT_LOADER`` is what :func:`parse_yaml` uses.
+LOADERS: tuple[Loader, ...] = ("libyaml", "python") if yaml.__with_libyaml__ else ("python",)
+DEFAULT_LOADER: Loader = LOADERS[0]
 
 _BOOL_WORDS = re.compile(r"^(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$")
+_BOOL_12 = re.compile(r"^(true|True|TRUE|false|False|FALSE)$")
 _YAML12_FLOAT = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+$")
 _NON_FINITE = re.compile(r"^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$")
+# Numbers both YAML versions read alike: decimal integers without leading zeros, decimals with digits on the left.
+_PLAIN_INT = re.compile(r"^[-+]?(0|[1-9][0-9]*)$")
+_PLAIN_FLOAT = re.compile(r"^[-+]?([0-9]+\.[0-9]*|\.[0-9]+)([eE][-+][0-9]+)?$")
+# What YAML 1.2 (core schema) reads as a number but PyYAML's YAML 1.1 as text.
+_YAML12_NUMBER = re.compile(
+    r"^([-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)$"
+)
+_PLAIN_TAGS = frozenset(
+    f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map")
+)  # timestamps, merge keys, !!binary, !!set, !!omap, ... are YAML 1.1 or build types no record holds
+_CONSTRUCT = SafeConstructor()
 
 
 @dataclass(frozen=True)
@@ -40,13 +68,11 @@ class Issue:
         return f"{self.level} {where}{who}: {self.message}"
 
 
-class _GuardedLoader(yaml.SafeLoader):
-    """SafeLoader that counts aliases; the counting guards against alias bombs before anything is constructed."""
+class _Guards:
+    """Composer hooks that count aliases and nesting while nodes are built, before anything is constructed."""
 
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
-        self.alias_count = 0
-        self.depth = 0
+    alias_count: int
+    depth: int
 
     def compose_node(self, parent, index):  # noqa: ANN001, ANN201 - signature fixed by PyYAML
         if self.check_event(yaml.AliasEvent):
@@ -58,7 +84,13 @@ class _GuardedLoader(yaml.SafeLoader):
                     f"more than {MAX_ALIASES} aliases (*name); expand them or split the file",
                     self.peek_event().start_mark,
                 )
-        # PyYAML composes recursively: refuse deep nesting here, before Python's recursion limit is reached.
+        event = self.peek_event()
+        tag = getattr(event, "tag", None)
+        if tag is not None:
+            # Explicit tags are how YAML builds other types (!!binary, !!set, !!python/...) or forces a reading
+            # (!!int '017'); no record needs one, and the bare `!` even reads differently in the two loaders.
+            raise yaml.composer.ComposerError(None, None, _tag_message(tag), event.start_mark)
+        # The composer recurses: refuse deep nesting here, before Python's recursion limit is reached.
         self.depth += 1
         try:
             if self.depth > MAX_DEPTH + 1:
@@ -68,6 +100,29 @@ class _GuardedLoader(yaml.SafeLoader):
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1
+
+
+class _GuardedLoader(_Guards, yaml.SafeLoader):
+    """PyYAML's pure-Python SafeLoader with the guards."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.alias_count = 0
+        self.depth = 0
+
+
+if yaml.__with_libyaml__:
+
+    class _GuardedCLoader(_Guards, Composer, yaml.cyaml.CParser, SafeConstructor, Resolver):
+        """LibYAML's C scanner and parser; composing (Python, guarded), constructing and resolving as SafeLoader."""
+
+        def __init__(self, stream: str) -> None:
+            yaml.cyaml.CParser.__init__(self, stream)
+            Composer.__init__(self)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+            self.alias_count = 0
+            self.depth = 0
 
 
 @dataclass(frozen=True)
@@ -101,17 +156,34 @@ def _walk(node: yaml.Node, path: tuple, depth: int, lines: dict, issues: list[st
     if depth > MAX_DEPTH:
         issues.append(f"line {line}: nesting deeper than {MAX_DEPTH} levels")
         return
+    if node.tag not in _PLAIN_TAGS:
+        issues.append(_tag_problem(node))
+        return
     if isinstance(node, yaml.MappingNode):
         seen: dict[Any, int] = {}
         for key_node, value_node in node.value:
+            key_line = key_node.start_mark.line + 1
+            if not isinstance(key_node, yaml.ScalarNode):
+                kind = "list" if isinstance(key_node, yaml.SequenceNode) else "mapping"
+                issues.append(
+                    f"line {key_line}: a key must be text, not a {kind} (`? [a, b]` or `[a, b]: ...`); "
+                    "write one plain word as the key"
+                )
+                continue
+            if key_node.tag not in _PLAIN_TAGS:
+                issues.append(_tag_problem(key_node))
+            elif not _check_scalar(key_node, issues) and key_node.tag != "tag:yaml.org,2002:str":
+                issues.append(
+                    f"line {key_line}: the key `{_clip(key_node.value)}` is read as "
+                    f"{key_node.tag.rpartition(':')[2]}, not text; quote it ('{_clip(key_node.value)}') or use a word"
+                )
             key = key_node.value
             if key in seen:
                 issues.append(
-                    f"line {key_node.start_mark.line + 1}: duplicate key `{key}` (first at line {seen[key]}); "
+                    f"line {key_line}: duplicate key `{_clip(key)}` (first at line {seen[key]}); "
                     "YAML would silently keep only the last one"
                 )
-            seen[key] = key_node.start_mark.line + 1
-            _check_scalar(key_node, issues)
+            seen[key] = key_line
             _walk(value_node, (*path, key), depth + 1, lines, issues)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
@@ -120,26 +192,114 @@ def _walk(node: yaml.Node, path: tuple, depth: int, lines: dict, issues: list[st
         _check_scalar(node, issues)
 
 
-def _check_scalar(node: yaml.Node, issues: list[str]) -> None:
+def _clip(text: str) -> str:
+    """A user's text quoted in a message, cut short."""
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _tag_problem(node: yaml.Node) -> str:
     line = node.start_mark.line + 1
-    if isinstance(node, yaml.ScalarNode) and node.style is None:
-        text = node.value
-        if node.tag.endswith(":bool") and _BOOL_WORDS.match(text):
-            issues.append(
-                f"line {line}: `{text}` is read by YAML 1.1 as the boolean {text.lower() in ('y', 'yes', 'on')}; "
-                f"write true/false for a boolean or quote it ('{text}') for text"
-            )
-        elif node.tag.endswith(":str") and _YAML12_FLOAT.match(text):
+    tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+    if tag == "!!timestamp":
+        return (
+            f"line {line}: `{node.value}` is read by YAML 1.1 as a date, by YAML 1.2 as text; quote it ('{node.value}')"
+        )
+    if tag == "!!merge":
+        return f"line {line}: the merge key `<<` exists only in YAML 1.1; write the keys out"
+    if tag == "!!value":
+        return f"line {line}: `=` is a YAML 1.1 value key; quote it ('=') for text"
+    return f"line {line}: {_tag_message(node.tag)}"
+
+
+def _tag_message(tag: str) -> str:
+    shown = tag.replace("tag:yaml.org,2002:", "!!")
+    return f"the tag `{_clip(shown)}` is not allowed; write plain text, numbers, true/false, lists and mappings"
+
+
+def _number_problem(node: yaml.ScalarNode) -> str | None:
+    """Why an int or float scalar is read differently by YAML 1.1 and 1.2 (or by people), or None."""
+    text = node.value.strip()
+    is_int = node.tag.endswith(":int")
+    if (_PLAIN_INT if is_int else _PLAIN_FLOAT).match(text) or (not is_int and _NON_FINITE.match(text)):
+        return None
+    try:
+        value = _CONSTRUCT.construct_yaml_int(node) if is_int else _CONSTRUCT.construct_yaml_float(node)
+    except (ValueError, OverflowError):
+        value = None
+    digits = text.lstrip("+-")
+    if "_" in text:
+        form, yaml12 = "a number with `_` separators", "text"
+    elif ":" in text:
+        form, yaml12 = "a base-60 (sexagesimal) number", "text"
+    elif digits[:2] in ("0b", "0B"):
+        form, yaml12 = "a binary number", "text"
+    elif digits[:2] in ("0x", "0X"):
+        form, yaml12 = "a hexadecimal number", "the same number, but other tools read text"
+    elif is_int:
+        form, yaml12 = "an octal number (leading zero)", f"the decimal {int(text) if text.isdigit() else text}"
+    else:
+        form, yaml12 = "a number", "a number"
+    reading = f" {value}" if value is not None else ""
+    return (
+        f"`{text}` is read by YAML 1.1 as {form}{reading} and by YAML 1.2 as {yaml12}; "
+        f"write the number in plain decimal ({value if value is not None else 'digits only'}) "
+        f"or quote it ('{text}') for text"
+    )
+
+
+def _check_scalar(node: yaml.Node, issues: list[str]) -> bool:
+    """Append what is wrong with one scalar (key or value); whether anything was."""
+    before = len(issues)
+    line = node.start_mark.line + 1
+    text = node.value
+    if node.style == '"':
+        # Double-quoted text may spell hidden characters as escapes (\u202e, \0) that the file itself does not hold.
+        problem = textpolicy.first_hidden(text)
+        if problem is not None:
+            issues.append(f"line {line}: the escaped text {problem}")
+            return True
+    tag = node.tag.rpartition(":")[2]
+    if tag == "bool" and not _BOOL_12.match(text):
+        issues.append(
+            f"line {line}: `{_clip(text)}` is read by YAML 1.1 as the boolean {text.lower() in ('y', 'yes', 'on')}; "
+            f"write true/false for a boolean or quote it ('{_clip(text)}') for text"
+        )
+    elif tag in ("int", "float"):
+        problem = _number_problem(node)
+        if problem is not None:
+            issues.append(f"line {line}: {problem}")
+        elif tag == "float" and _NON_FINITE.match(text):
+            issues.append(f"line {line}: `{text}` is not a finite number; give a real value")
+    elif tag == "str" and not node.style:  # plain: None from PyYAML, "" from LibYAML
+        if _YAML12_FLOAT.match(text):
             issues.append(
                 f"line {line}: `{text}` is read by YAML 1.1 as text, not a number; "
                 "write it with a decimal point and a signed exponent (1.0e+3) or as a plain number (1000)"
             )
-        elif node.tag.endswith(":float") and _NON_FINITE.match(text):
-            issues.append(f"line {line}: `{text}` is not a finite number; give a real value")
+        elif _YAML12_NUMBER.match(text):
+            issues.append(
+                f"line {line}: `{text}` is read by YAML 1.1 as text but by YAML 1.2 as a number; "
+                f"quote it ('{text}') for text, or write the number in plain decimal"
+            )
+    return len(issues) > before
 
 
-def parse_yaml(raw: bytes, name: str, max_bytes: int = MAX_BYTES) -> tuple[Parsed | None, list[Issue]]:
-    """Parse YAML bytes safely; returns the data with its line map, or None and the issues that stopped it."""
+def parse_yaml(
+    raw: bytes, name: str, max_bytes: int = MAX_BYTES, loader: Loader | None = None
+) -> tuple[Parsed | None, list[Issue]]:
+    """Parse YAML bytes safely; returns the data with its line map, or None and the issues that stopped it.
+
+    Parameters
+    ----------
+    raw
+        The file's bytes (UTF-8).
+    name
+        The file name used in issues.
+    max_bytes
+        Size cap.
+    loader
+        ``libyaml`` or ``python`` (default ``DEFAULT_LOADER``, the fastest available); both apply the same guards.
+    """
 
     def fail(message: str, line: int | None = None) -> tuple[None, list[Issue]]:
         return None, [Issue("ERROR", name, line, None, message)]
@@ -151,7 +311,13 @@ def parse_yaml(raw: bytes, name: str, max_bytes: int = MAX_BYTES) -> tuple[Parse
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         return fail(f"not UTF-8 text (byte {exc.start}); save the file as UTF-8", line)
-    loader = _GuardedLoader(text)
+    found = textpolicy.hidden(text)
+    if found:
+        return None, [Issue("ERROR", name, h.line, None, h.message) for h in found]
+    chosen = loader or DEFAULT_LOADER
+    if chosen not in LOADERS:
+        raise ValueError(f"YAML loader `{chosen}` is not available here; choose one of {', '.join(LOADERS)}")
+    loader = (_GuardedCLoader if chosen == "libyaml" else _GuardedLoader)(text)
     try:
         node = loader.get_single_node()
         if node is None:
@@ -174,6 +340,11 @@ def parse_yaml(raw: bytes, name: str, max_bytes: int = MAX_BYTES) -> tuple[Parse
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
+        if "maximum nesting depth" in str(getattr(exc, "problem", "")):
+            # LibYAML's scanner stops at 1,000 levels, before the composer's own guard sees them.
+            return fail(f"nesting deeper than {MAX_DEPTH} levels", line)
+        if isinstance(exc, yaml.composer.ComposerError) and exc.context is None:
+            return fail(str(exc.problem), line)  # the guards' own refusals say what to do already
         return fail(f"not valid YAML: {exc}".replace("\n", " "), line)
     finally:
         loader.dispose()

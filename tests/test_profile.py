@@ -20,9 +20,16 @@ KB = knowledge.load()
 
 ids = st.from_regex(r"[a-z0-9][a-z0-9_.\-]{0,12}", fullmatch=True)
 weights = st.floats(min_value=0, max_value=1e6, allow_nan=False, allow_infinity=False)
+# Profiles refuse the characters selector.textpolicy refuses (controls, bidi, zero-width: Cc, Cf, Zl, Zp).
+_HIDDEN_CATEGORIES = ("Cc", "Cf", "Cs", "Zl", "Zp")
 file_names = st.text(
-    alphabet=st.characters(blacklist_categories=("Cc", "Cs"), blacklist_characters="/\\"), min_size=1, max_size=30
+    alphabet=st.characters(blacklist_categories=_HIDDEN_CATEGORIES, blacklist_characters="/\\"), min_size=1, max_size=30
 ).filter(lambda s: s.strip() == s and s)
+_VISIBLE = st.characters(blacklist_categories=_HIDDEN_CATEGORIES) | st.sampled_from("\n\t\r")
+
+
+def visible_text(max_size: int) -> st.SearchStrategy[str]:
+    return st.text(alphabet=_VISIBLE, max_size=max_size)
 
 
 @st.composite
@@ -46,8 +53,8 @@ def any_profile(draw) -> profile.Profile:
     names = draw(st.lists(file_names, max_size=3, unique=True))
     return profile.Profile(
         preferences=draw(any_preferences()),
-        filters=draw(st.dictionaries(filter_keys, st.lists(st.text(max_size=20), max_size=3).map(tuple), max_size=3)),
-        uploads=tuple(profile.EmbeddedUpload(name=n, text=draw(st.text(max_size=200))) for n in names),
+        filters=draw(st.dictionaries(filter_keys, st.lists(visible_text(20), max_size=3).map(tuple), max_size=3)),
+        uploads=tuple(profile.EmbeddedUpload(name=n, text=draw(visible_text(200))) for n in names),
     )
 
 
@@ -61,7 +68,7 @@ def test_save_load_save_is_byte_identical(p: profile.Profile) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.text(max_size=8), st.text(max_size=40) | weights | st.booleans() | st.none(), max_size=5))
+@given(st.dictionaries(visible_text(8), visible_text(40) | weights | st.booleans() | st.none(), max_size=5))
 def test_dump_yaml_is_read_back_unchanged_by_the_guarded_reader(data: dict) -> None:
     from selector.uploads import dump_yaml
 
