@@ -50,11 +50,11 @@ def remove(name: str) -> None:
     ss.pop("my-data-last-result", None)
 
 
-def apply_profile(data: bytes) -> None:
+def apply_profile(name: str, data: bytes) -> None:
     """Load a saved profile: its uploads replace the session's, its preferences and filters take effect."""
     try:
-        loaded = profile.load(data, DEFAULT_KNOWLEDGE, check_uploads=False)
-        results = profile.check(loaded, DEFAULT_KNOWLEDGE)
+        loaded = profile.load(data, DEFAULT_KNOWLEDGE, check_uploads=False, name=name)
+        results = profile.check(loaded, DEFAULT_KNOWLEDGE, name)
     except profile.ProfileError as exc:
         ss["my-data-profile-result"] = (False, list(exc.issues), "")
         return
@@ -62,7 +62,7 @@ def apply_profile(data: bytes) -> None:
     try:
         prefs = state.check_prefs(merged, loaded.to_preferences())
     except PreferenceError as exc:
-        ss["my-data-profile-result"] = (False, [], f"the profile's preferences do not fit the knowledge: {exc}")
+        ss["my-data-profile-result"] = (False, [], f"the preferences in {name} do not fit the knowledge: {exc}")
         return
     ss["uploads"] = [r.upload for r in results]
     ss["upload_originals"] = {r.original.name: r.original for r in results}
@@ -220,7 +220,7 @@ with load_col:
     saved = st.file_uploader("Load a profile", type=["yaml", "yml"], key="my-data-profile")
     if saved is not None and ss.get("my-data-last-profile") != saved.file_id:
         ss["my-data-last-profile"] = saved.file_id
-        apply_profile(saved.getvalue())
+        apply_profile(saved.name, saved.getvalue())
         st.rerun()
     if "my-data-profile-result" in ss:
         ok, issues, message = ss["my-data-profile-result"]

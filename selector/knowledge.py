@@ -16,8 +16,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from selector import fileio, textpolicy
 from selector.models import SECTIONS, Claim, KnowledgeBase, KnowledgeFile
 from selector.yamlio import MAX_BYTES, Issue, Parsed, parse_yaml
+
+#: Cap of one bundled knowledge file, and of one source document under knowledge/sources/.
+MAX_KNOWLEDGE_FILE_BYTES = MAX_BYTES * 5
 
 # SELECTOR_KNOWLEDGE lets a deployment (a mounted volume) or the scaling benchmark serve another directory without
 # a code change; like the bundled one, it is only ever read.
@@ -265,7 +269,8 @@ class _Checker:
 
 
 def _knowledge_files(directory: Path) -> list[Path]:
-    return sorted(p for p in directory.rglob("*.yaml") if p.is_file())
+    # Everything named *.yaml, not only regular files: a directory or pipe by that name is reported, not skipped.
+    return sorted(directory.rglob("*.yaml"))
 
 
 def _read_texts(directory: Path, files: list[_Loaded], issues: list[Issue]) -> dict[str, str]:
@@ -274,19 +279,27 @@ def _read_texts(directory: Path, files: list[_Loaded], issues: list[Issue]) -> d
         for index, source in enumerate(loaded.content.sources):
             if source.kind != "article":
                 continue
-            path = directory / "sources" / source.file
+            here = ("ERROR", loaded.name, _line(loaded, "sources", index, "file"), source.id)
+            raw, problem = fileio.read_bytes(directory / "sources" / source.file, MAX_KNOWLEDGE_FILE_BYTES)
+            if problem is not None:
+                issues.append(Issue(*here, f"document `sources/{source.file}`: {problem.message}"))
+                continue
             try:
-                texts[source.id] = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                line = raw[: exc.start].count(b"\n") + 1
                 issues.append(
-                    Issue(
-                        "ERROR",
-                        loaded.name,
-                        _line(loaded, "sources", index, "file"),
-                        source.id,
-                        f"cannot read document `sources/{source.file}`: {exc}",
-                    )
+                    Issue(*here, f"document `sources/{source.file}` is not UTF-8 text (line {line}); save it as UTF-8")
                 )
+                continue
+            hidden = textpolicy.hidden(text, limit=1)
+            if hidden:
+                # A quote must be a verbatim substring: an invisible character in the document would hide in it too.
+                issues.append(
+                    Issue(*here, f"document `sources/{source.file}` line {hidden[0].line}, {hidden[0].message}")
+                )
+                continue
+            texts[source.id] = text
     return texts
 
 
@@ -316,18 +329,25 @@ def collect(
     directory = Path(directory)
     issues: list[Issue] = []
     inputs: list[tuple[str, bytes, int]] = []
-    for path in _knowledge_files(directory):
-        inputs.append((_relative(path, directory), path.read_bytes(), MAX_BYTES * 5))
-    if not inputs:
+    paths = _knowledge_files(directory)
+    for path in paths:
+        name = _relative(path, directory)
+        raw, problem = fileio.read_bytes(path, MAX_KNOWLEDGE_FILE_BYTES, name)
+        if problem is not None:
+            issues.append(problem)
+        else:
+            inputs.append((name, raw, MAX_KNOWLEDGE_FILE_BYTES))
+    if not paths:
         issues.append(Issue("ERROR", str(directory), None, None, "no *.yaml files found in the knowledge directory"))
     for item in extra:
         if isinstance(item, Upload):
             inputs.append((item.name, item.data, max_upload_bytes))
         else:
-            try:
-                inputs.append((str(item), Path(item).read_bytes(), max_upload_bytes))
-            except OSError as exc:
-                issues.append(Issue("ERROR", str(item), None, None, f"cannot read file: {exc.strerror}"))
+            raw, problem = fileio.read_bytes(item, max_upload_bytes)
+            if problem is not None:
+                issues.append(problem)
+            else:
+                inputs.append((str(item), raw, max_upload_bytes))
     files: list[_Loaded] = []
     for name, raw, cap in inputs:
         loaded, problems = _read_file(name, raw, cap)

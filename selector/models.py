@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     PlainSerializer,
@@ -23,6 +24,21 @@ ID_PATTERN = r"^[a-z0-9][a-z0-9_.\-]*$"
 Id = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=80)]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=4000)]
 ShortText = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+
+def _number_not_bool_or_text(value: object) -> object:
+    # pydantic's lax mode reads `true` as 1 and '40' as 40: a weight or value must be written as a number.
+    if isinstance(value, bool):
+        raise ValueError(f"`{str(value).lower()}` is a boolean, not a number; write the number (1 or 0, if meant)")
+    if isinstance(value, str):
+        shown = value if len(value) <= 20 else value[:17] + "..."
+        raise ValueError(f"'{shown}' is text, not a number; write the number without quotes")
+    return value
+
+
+#: A number as YAML writes one (int or float): never a boolean or quoted text.
+Number = Annotated[float, BeforeValidator(_number_not_bool_or_text)]
+Count = Annotated[int, BeforeValidator(_number_not_bool_or_text)]
 
 # Names are shown in HTML, Markdown and spreadsheets; they are escaped there, but a name made of markup is
 # almost certainly an attack or a paste accident, so it is refused at the door as well.
@@ -51,7 +67,7 @@ class Section(Record):
     id: Annotated[str, StringConstraints(pattern=r"^[0-9a-z.]+$", max_length=20)]
     heading_zh: Text
     heading_en: Text
-    lines: tuple[int, int]
+    lines: tuple[Count, Count]
 
     @field_validator("lines")
     @classmethod
@@ -216,7 +232,7 @@ class Claim(Record):
     about: tuple[Id, ...] = Field(min_length=1)
     subject: Id | None = None
     metric: Id | None = None
-    value: float | None = None
+    value: Number | None = None
     comparator: Comparator = "="
     unit: ShortText | None = None
     conditions: Conditions = Conditions()
@@ -274,7 +290,7 @@ class Dimension(Record):
     id: Id
     name_en: ShortText
     name_zh: ShortText
-    weight: float = Field(ge=0, le=100)
+    weight: Number = Field(ge=0, le=100)
     claims: tuple[Id, ...] = Field(min_length=1)
     description_en: Text | None = None
 
@@ -290,13 +306,13 @@ class Criterion(Record):
     unit: ShortText
     metric: Id
     conditions: Conditions = Conditions()
-    scale: tuple[float, float] | None = None  # the plausible range, used to sample missing cells
+    scale: tuple[Number, Number] | None = None  # the plausible range, used to sample missing cells
     description_en: Text | None = None
 
 
 class GroupCriterion(Record):
     criterion: Id
-    weight: float = Field(default=1.0, ge=0)
+    weight: Number = Field(default=1.0, ge=0, le=1_000_000)  # relative, like the preferences' MAX_WEIGHT
 
 
 class Group(Record):

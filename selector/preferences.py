@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from selector.models import Id, KnowledgeBase
+from selector.models import Id, KnowledgeBase, Number
 
 MissingPolicy = Literal["impute-worst", "impute-median", "exclude-criterion", "exclude-alternative"]
 MISSING_POLICIES: tuple[str, ...] = MissingPolicy.__args__
@@ -26,6 +26,10 @@ class PreferenceError(ValueError):
     """A preference that cannot be used, with what to fix."""
 
 
+#: Weights are relative (the sliders run 0-100); a cap far above that keeps sums and products finite.
+MAX_WEIGHT = 1_000_000.0
+
+
 def _finite_non_negative(weights: Mapping[str, float], what: str) -> dict[str, float]:
     clean = {}
     for key, value in weights.items():
@@ -33,6 +37,11 @@ def _finite_non_negative(weights: Mapping[str, float], what: str) -> dict[str, f
             raise PreferenceError(f"{what} weight `{key}` must be a finite number, got {value!r}")
         if value < 0:
             raise PreferenceError(f"{what} weight `{key}` is negative ({value}); weights must be >= 0")
+        if value > MAX_WEIGHT:
+            raise PreferenceError(
+                f"{what} weight `{key}` is {value:g}; weights are relative (the sliders run 0-100), "
+                f"so write at most {MAX_WEIGHT:,.0f}"
+            )
         clean[key] = float(value)
     return clean
 
@@ -44,8 +53,8 @@ class Preferences(BaseModel):
 
     group: Id
     answers: dict[Id, Id] = Field(default_factory=dict)
-    dimension_weights: dict[Id, float] = Field(default_factory=dict)
-    criterion_weights: dict[Id, float] = Field(default_factory=dict)
+    dimension_weights: dict[Id, Number] = Field(default_factory=dict)
+    criterion_weights: dict[Id, Number] = Field(default_factory=dict)
     method: Id = DEFAULT_METHOD
     scaler: Id | None = None
     missing: MissingPolicy = DEFAULT_MISSING

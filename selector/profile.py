@@ -197,12 +197,14 @@ def load(
     except ValidationError as exc:
         raise ProfileError(_issues(exc, parsed, name)) from None
     if check_uploads:
-        check(profile, kb_dir)
+        check(profile, kb_dir, name)
     return profile
 
 
-def check(profile: Profile, kb_dir: Path = DEFAULT_KNOWLEDGE) -> list[UploadResult]:
+def check(profile: Profile, kb_dir: Path = DEFAULT_KNOWLEDGE, name: str = PROFILE_NAME) -> list[UploadResult]:
     """Validate the embedded uploads in order (each against the knowledge and the ones before it).
+
+    `name` is the profile's file name (or ``the link``): the issues say ``upload.csv (embedded in <name>)``.
 
     Returns
     -------
@@ -212,7 +214,7 @@ def check(profile: Profile, kb_dir: Path = DEFAULT_KNOWLEDGE) -> list[UploadResu
     Raises
     ------
     ProfileError
-        If any upload has an ERROR; the issues name the upload file and say it came from the profile.
+        If any upload has an ERROR; the issues name the upload file and the profile it came from.
     """
     results: list[UploadResult] = []
     problems: list[Issue] = []
@@ -224,17 +226,16 @@ def check(profile: Profile, kb_dir: Path = DEFAULT_KNOWLEDGE) -> list[UploadResu
             accepted.append(result.upload)
         else:
             problems.extend(
-                Issue(i.level, f"{i.file} (embedded in the profile)", i.line, i.record, i.message)
-                for i in result.errors
+                Issue(i.level, f"{i.file} (embedded in {name})", i.line, i.record, i.message) for i in result.errors
             )
     if problems:
         raise ProfileError(problems)
     return results
 
 
-def merge_uploads(profile: Profile, kb_dir: Path = DEFAULT_KNOWLEDGE) -> list[Upload]:
+def merge_uploads(profile: Profile, kb_dir: Path = DEFAULT_KNOWLEDGE, name: str = PROFILE_NAME) -> list[Upload]:
     """The profile's uploads checked and converted, ready for ``knowledge.collect(kb_dir, extra=...)``."""
-    return [result.upload for result in check(profile, kb_dir)]
+    return [result.upload for result in check(profile, kb_dir, name)]
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -419,5 +420,5 @@ def from_link_params(
         raise ProfileError(problems)
     profile = Profile(preferences=preferences, filters=filters, uploads=uploads)
     if check_uploads:
-        check(profile, kb_dir)
+        check(profile, kb_dir, LINK_NAME)
     return profile

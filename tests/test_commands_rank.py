@@ -204,4 +204,4 @@ def test_an_invalid_embedded_upload_is_reported(capsys: pytest.CaptureFixture, t
     saved.write_text(profile.dump(profile.make(Preferences(group=EDGE), uploads=[bad])), encoding="utf-8")
     code, _, err = rank(capsys, "--profile", str(saved))
     assert code == 2
-    assert "claimed_tier.csv (embedded in the profile):2" in err
+    assert f"claimed_tier.csv (embedded in {saved}):2" in err

@@ -145,7 +145,7 @@ def test_a_profile_with_an_invalid_upload_is_refused_naming_the_upload() -> None
     with pytest.raises(profile.ProfileError) as caught:
         profile.load(text)
     assert caught.value.issues
-    assert all(i.file == "negative_tops.csv (embedded in the profile)" for i in caught.value.issues)
+    assert all(i.file == "negative_tops.csv (embedded in profile.yaml)" for i in caught.value.issues)
     assert {i.line for i in caught.value.issues} == {2, 3}
     assert profile.load(text, check_uploads=False).uploads[0].name == "negative_tops.csv"
 
@@ -268,7 +268,7 @@ def test_a_link_re_validates_its_uploads_like_a_profile_load() -> None:
     params = profile.to_link_params(profile.make(Preferences(group="edge-accelerators"), uploads=[bad]))
     with pytest.raises(profile.ProfileError) as caught:
         profile.from_link_params(params)
-    assert all(i.file == "negative_tops.csv (embedded in the profile)" for i in caught.value.issues)
+    assert all(i.file == "negative_tops.csv (embedded in the link)" for i in caught.value.issues)
 
 
 def _b64(data: bytes) -> str:

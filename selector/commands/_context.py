@@ -96,14 +96,13 @@ def fail(message: str) -> int:
 
 
 def _uploads(args: argparse.Namespace, directory: Path, embedded: list) -> list:  # noqa: ANN001
-    from selector import uploads
+    from selector import fileio, uploads
 
     accepted = list(embedded)
     for path in args.extra:
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise Refused(f"cannot read --extra file {path}: {exc.strerror}") from None
+        data, problem = fileio.read_bytes(path, uploads.MAX_UPLOAD_BYTES)
+        if problem is not None:
+            raise Refused(f"--extra file {path} is not valid:\n{problem}")
         result = uploads.validate_upload(str(path), data, directory, others=accepted)
         for issue in result.issues:
             if issue.level == "WARNING":
@@ -152,7 +151,7 @@ def load(args: argparse.Namespace):  # noqa: ANN201 - (KnowledgeBase, Preference
     """
     from pydantic import ValidationError
 
-    from selector import knowledge, profile, scoring
+    from selector import fileio, knowledge, profile, scoring
     from selector.preferences import PreferenceError
 
     directory = args.knowledge if args.knowledge is not None else knowledge.DEFAULT_KNOWLEDGE
@@ -162,19 +161,23 @@ def load(args: argparse.Namespace):  # noqa: ANN201 - (KnowledgeBase, Preference
         saved = None
         embedded = []
         if args.profile is not None:
-            try:
-                text = args.profile.read_bytes()
-            except OSError as exc:
-                raise Refused(f"cannot read --profile {args.profile}: {exc.strerror}") from None
+            text, problem = fileio.read_bytes(args.profile, profile.MAX_PROFILE_BYTES)
+            if problem is not None:
+                raise Refused(f"--profile {args.profile} cannot be used:\n{problem}")
             saved = profile.load(text, directory, check_uploads=False, name=str(args.profile))
-            embedded = profile.merge_uploads(saved, directory)
+            embedded = profile.merge_uploads(saved, directory, name=str(args.profile))
         extras = _uploads(args, directory, embedded)
         kb, issues = knowledge.collect(directory, extra=extras)
         if kb is None:
             raise Refused("the knowledge does not load:\n" + "\n".join(str(i) for i in issues if i.level == "ERROR"))
         prefs = preferences(args, saved.to_preferences() if saved else None)
-        scoring.resolve_method(prefs.method, prefs.scaler)
-        prefs.check(kb)
+        try:
+            scoring.resolve_method(prefs.method, prefs.scaler)
+            prefs.check(kb)
+        except (PreferenceError, scoring.ScoringError) as exc:
+            if saved is None:
+                raise
+            raise Refused(f"{exc} (the settings come from --profile {args.profile} and the options given)") from None
     except (PreferenceError, scoring.ScoringError, profile.ProfileError) as exc:
         raise Refused(str(exc)) from None
     except ValidationError as exc:
