@@ -85,11 +85,9 @@ def read_bytes(path: Path | str, max_bytes: int, name: str | None = None) -> tup
 
 def _os_message(exc: OSError) -> str:
     if exc.errno == errno.ENOENT:
-        return "no such file; check the path"
+        return "cannot read file: it does not exist; check the path"
     if exc.errno in (errno.EACCES, errno.EPERM):
-        return "cannot be read: permission denied; make it readable (chmod a+r) or copy it somewhere readable"
+        return "cannot read file: permission denied; make it readable (chmod a+r) or copy it somewhere readable"
     if exc.errno == errno.ELOOP:
-        return "is a symbolic link that points (eventually) to itself; give the real file"
-    if exc.errno == errno.EISDIR:
-        return "is a directory, not a regular file; give the path of a YAML or CSV file"
-    return f"cannot be read: {exc.strerror or exc.__class__.__name__}"
+        return "cannot read file: a symbolic link that points (eventually) to itself; give the real file"
+    return f"cannot read file: {exc.strerror or exc.__class__.__name__}"

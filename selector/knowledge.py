@@ -282,7 +282,8 @@ def _read_texts(directory: Path, files: list[_Loaded], issues: list[Issue]) -> d
             here = ("ERROR", loaded.name, _line(loaded, "sources", index, "file"), source.id)
             raw, problem = fileio.read_bytes(directory / "sources" / source.file, MAX_KNOWLEDGE_FILE_BYTES)
             if problem is not None:
-                issues.append(Issue(*here, f"document `sources/{source.file}`: {problem.message}"))
+                why = problem.message.removeprefix("cannot read file: ")
+                issues.append(Issue(*here, f"cannot read document `sources/{source.file}`: {why}"))
                 continue
             try:
                 text = raw.decode("utf-8")

@@ -32,7 +32,7 @@ def _number_not_bool_or_text(value: object) -> object:
         raise ValueError(f"`{str(value).lower()}` is a boolean, not a number; write the number (1 or 0, if meant)")
     if isinstance(value, str):
         shown = value if len(value) <= 20 else value[:17] + "..."
-        raise ValueError(f"'{shown}' is text, not a number; write the number without quotes")
+        raise ValueError(f"'{shown}' is text, not a number; write digits such as 40 or 0.5, without quotes")
     return value
 
 

@@ -29,10 +29,10 @@ def errors(issues: list) -> list:
 # (fixture file, fragment the message must contain, record id the issue must name: None for file-level problems)
 CASES = [
     ("unknown_key.yaml", "unknown key `colour`", "fix-unknown-key"),
-    ("wrong_type.yaml", "`value`: Input should be a valid number", "cfix-wrong-type"),
+    ("wrong_type.yaml", "`value`: Value error, 'fast' is text, not a number", "cfix-wrong-type"),
     ("value_out_of_range.yaml", "`weight`: Input should be less than or equal to 100", "fix-dimension"),
     ("value_nan.yaml", "not a finite number", None),
-    ("value_nan_text.yaml", "must be a finite number", "cfix-nan-text"),
+    ("value_nan_text.yaml", "'nan' is text, not a number", "cfix-nan-text"),
     ("missing_unit.yaml", "a claim with a value needs a `unit`", "cfix-missing-unit"),
     ("duplicate_key.yaml", "duplicate key `kind` (first at line 5)", None),
     ("duplicate_id.yaml", "duplicate entity id (first at knowledge/entities/frameworks.yaml:", "pytorch"),
@@ -60,7 +60,7 @@ CASES = [
 
 
 MULTI = {
-    "three_schema_errors.yaml": ["unknown key `colour`", "missing required key `kind`", "`value`: Input should be"],
+    "three_schema_errors.yaml": ["unknown key `colour`", "missing required key `kind`", "`value`: Value error, 'fast' is text"],
     "three_reference_errors.yaml": ["entity `no-such-chip`", "source `999`", "quote is not a verbatim substring"],
     "three_yaml_errors.yaml": ["duplicate key `name`", "`off` is read by YAML 1.1", "`1e3` is read by YAML 1.1"],
 }

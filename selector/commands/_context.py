@@ -102,7 +102,7 @@ def _uploads(args: argparse.Namespace, directory: Path, embedded: list) -> list:
     for path in args.extra:
         data, problem = fileio.read_bytes(path, uploads.MAX_UPLOAD_BYTES)
         if problem is not None:
-            raise Refused(f"--extra file {path} is not valid:\n{problem}")
+            raise Refused(f"cannot read --extra file {path}: {problem.message}")
         result = uploads.validate_upload(str(path), data, directory, others=accepted)
         for issue in result.issues:
             if issue.level == "WARNING":
@@ -163,7 +163,7 @@ def load(args: argparse.Namespace):  # noqa: ANN201 - (KnowledgeBase, Preference
         if args.profile is not None:
             text, problem = fileio.read_bytes(args.profile, profile.MAX_PROFILE_BYTES)
             if problem is not None:
-                raise Refused(f"--profile {args.profile} cannot be used:\n{problem}")
+                raise Refused(f"cannot read --profile {args.profile}: {problem.message}")
             saved = profile.load(text, directory, check_uploads=False, name=str(args.profile))
             embedded = profile.merge_uploads(saved, directory, name=str(args.profile))
         extras = _uploads(args, directory, embedded)
