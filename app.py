@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app_pages import state
+
 st.set_page_config(page_title="AI Stack Selector", page_icon=":material/explore:", layout="wide")
+if state.knowledge_problems():
+    # Every page needs the knowledge: one page that says what is wrong beats an exception box on each of them.
+    pages = [st.Page("app_pages/broken_knowledge.py", title="Knowledge cannot be loaded", icon=":material/error:")]
+    st.navigation(pages, position="top").run()
+    st.stop()
 st.navigation(
     [
         st.Page("app_pages/recommend.py", title="Recommend", icon=":material/recommend:", default=True),

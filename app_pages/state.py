@@ -14,6 +14,7 @@ from selector import knowledge, profile, recommend, robustness, scoring, sensiti
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import KnowledgeBase
 from selector.preferences import PreferenceError, Preferences, from_query, to_query
+from selector.yamlio import Issue
 
 # The URL parameters that carry preferences (see selector.preferences.to_query); others are left alone.
 PREF_KEYS = ("group", "answers", "w", "cw", "method", "scaler", "missing", "flagged")
@@ -44,6 +45,24 @@ TOO_LARGE_FOR_A_LINK = (
 def bundled_kb() -> KnowledgeBase:
     """The knowledge shipped with the app, loaded once per server and shared by every session (never mutate it)."""
     return knowledge.load()
+
+
+def knowledge_problems() -> list[Issue]:
+    """Why the bundled knowledge does not load (empty when it does): what app.py shows instead of the pages.
+
+    A failed load is not cached (``st.cache_resource`` keeps only results), so fixing the files and reloading the
+    page is enough.
+    """
+    try:
+        bundled_kb()
+    except knowledge.KnowledgeError as exc:
+        return [i for i in exc.issues if i.level == "ERROR"]
+    except Exception as exc:  # an unforeseen failure still gets the one page instead of a red box on every page
+        message = (
+            f"the knowledge could not be loaded ({exc.__class__.__name__}: {exc}); run python -m selector validate"
+        )
+        return [Issue("ERROR", "knowledge/", None, None, message)]
+    return []
 
 
 def uploads_digest(uploads: Sequence[Upload]) -> str:

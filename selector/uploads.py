@@ -46,7 +46,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import ValidationError
 
-from selector import knowledge
+from selector import knowledge, textpolicy
 from selector.csvsafe import FORMULA_PREFIXES
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import SECTIONS, Claim, Conditions, Entity, KnowledgeBase
@@ -331,6 +331,11 @@ def _convert(data: bytes, name: str, user: str = "user") -> _Conversion:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         issues.append(Issue("ERROR", name, line, None, f"not UTF-8 text (byte {exc.start}); save the file as UTF-8"))
+        return empty
+    found = textpolicy.hidden(text)
+    if found:
+        # Before the csv module, which stops at a NUL with "line contains NUL" and no column.
+        issues.extend(Issue("ERROR", name, h.line, None, h.message) for h in found)
         return empty
     header, rows, problems = _read_csv(text, name)
     issues.extend(problems)

@@ -60,7 +60,7 @@ CASES = [
 
 
 MULTI = {
-    "three_schema_errors.yaml": ["unknown key `colour`", "missing required key `kind`", "`value`: Value error, 'fast' is text"],
+    "three_schema_errors.yaml": ["unknown key `colour`", "missing required key `kind`", "'fast' is text"],
     "three_reference_errors.yaml": ["entity `no-such-chip`", "source `999`", "quote is not a verbatim substring"],
     "three_yaml_errors.yaml": ["duplicate key `name`", "`off` is read by YAML 1.1", "`1e3` is read by YAML 1.1"],
 }
