@@ -3,7 +3,12 @@
 Run from the repository root: ``PYTHONPATH=. .venv/bin/python benchmarks/bench_sensitivity.py``. For a 5 x 8 and a
 10 x 10 matrix it prints the time of ``sensitivity.smaa`` with 10,000 weight samples (target < 0.1 s) and the
 speed-up per sample over calling ``scoring.score`` (scikit-criteria) on a subset of the same samples (target
->= 100x). All figures come from this one run; nothing is asserted.
+>= 100x).
+
+Then the growth in the number of alternatives: SMAA with 10,000 samples of 8 criteria at 4, 40 and 400
+alternatives per method, and the exponent b of time ~ m**b fitted from 40 to 400 (target: 400 alternatives under
+2 s, b close to 1: ranks come from sorting each sample's scores and first place from one comparison with the
+maximum, not from comparing every pair). All figures come from this one run; nothing is asserted.
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ import numpy as np
 
 N_SAMPLES = 10_000
 LOOP_SUBSET = 300
+ALTERNATIVES = (4, 40, 400)
+GROWTH_TARGET_SECONDS = 2.0
 
 
 def main() -> None:
@@ -43,5 +50,34 @@ def main() -> None:
             )
 
 
+def growth() -> None:
+    """Print SMAA time at 4, 40 and 400 alternatives per method and the fitted exponent in the alternatives."""
+    from selector import scoring, sensitivity
+
+    n = 8
+    obj = ["max", "min"] * (n // 2)
+    samples = sensitivity.sample_simplex(n, N_SAMPLES, np.random.default_rng(2))
+    print(f"\ngrowth in alternatives: {N_SAMPLES:,} samples, {n} criteria (best of 2 runs)")
+    print(f"  {'method':<7}" + "".join(f"{f'm={m}':>11}" for m in ALTERNATIVES) + "   exponent 40->400")
+    for method in scoring.METHODS:
+        seconds = []
+        for m in ALTERNATIVES:
+            x = np.random.default_rng(m).uniform(1, 100, size=(m, n))
+            runs = []
+            for _ in range(2):
+                start = time.perf_counter()
+                sensitivity.smaa(x, obj, None, method, weight_samples=samples)
+                runs.append(time.perf_counter() - start)
+            seconds.append(min(runs))
+        exponent = np.log(seconds[2] / seconds[1]) / np.log(ALTERNATIVES[2] / ALTERNATIVES[1])
+        verdict = "within" if seconds[2] < GROWTH_TARGET_SECONDS else "ABOVE"
+        print(
+            f"  {method:<7}"
+            + "".join(f"{t * 1000:9.1f}ms" for t in seconds)
+            + f"   {exponent:5.2f}  (400 alternatives {verdict} the {GROWTH_TARGET_SECONDS:g} s target)"
+        )
+
+
 if __name__ == "__main__":
     main()
+    growth()

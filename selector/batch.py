@@ -104,10 +104,11 @@ def vikor_distances(x: np.ndarray, signs: np.ndarray) -> np.ndarray:
 
 def _minmax_rows(v: np.ndarray) -> np.ndarray:
     lo = v.min(axis=-1, keepdims=True)
-    hi = v.max(axis=-1, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = (v - lo) / (hi - lo)
-    return np.nan_to_num(out)
+    span = v.max(axis=-1, keepdims=True) - lo
+    out = np.zeros_like(v)
+    # a constant row divides 0 by 0: it stays 0, as scikit-criteria's VIKOR leaves it
+    np.divide(v - lo, span, out=out, where=np.broadcast_to(span > 0, v.shape))
+    return out
 
 
 def scores_from_normalised(
@@ -143,9 +144,17 @@ def scores_from_normalised(
         return np.where(denom > 0, d_minus / np.where(denom > 0, denom, 1.0), 1.0)
     if name == "vikor":
         assert vikor_d is not None
-        wd = (vikor_d[None] if vikor_d.ndim == 2 else vikor_d) * w[:, None, :]
-        s_k = wd.sum(axis=2)
-        r_k = wd.max(axis=2)
+        if vikor_d.ndim == 2:
+            # One matrix for every weight vector: the sum is a matrix product and the max is taken one
+            # criterion at a time, never building the (k, m, n) array of weighted distances.
+            s_k = w @ vikor_d.T
+            r_k = np.outer(w[:, 0], vikor_d[:, 0])
+            for j in range(1, vikor_d.shape[1]):
+                np.maximum(r_k, np.outer(w[:, j], vikor_d[:, j]), out=r_k)
+        else:
+            wd = vikor_d * w[:, None, :]
+            s_k = wd.sum(axis=2)
+            r_k = wd.max(axis=2)
         return VIKOR_V * _minmax_rows(s_k) + (1 - VIKOR_V) * _minmax_rows(r_k)
     raise ScoringError(f"unknown method {name!r}")  # pragma: no cover
 

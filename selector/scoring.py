@@ -372,10 +372,17 @@ def check_values(
             _fail(bad, f"a weighted sum under scaler {scaler!r} would add a negative value", "use scaler 'minmax'")
 
 
+def _tie_tolerance(s: np.ndarray) -> np.ndarray:
+    """Per row, the score difference below which two scores tie (``TIE_RTOL`` times the row's scale, at least 1)."""
+    return TIE_RTOL * np.maximum(1.0, np.max(np.abs(s), axis=-1, keepdims=True))
+
+
 def rank_scores(scores: np.ndarray, higher_is_better: bool = True) -> np.ndarray:
     """Rank scores along the last axis: 1 = best, ties share the lowest rank ("min" ranking: 1, 1, 3).
 
-    Scores within ``TIE_RTOL`` (relative to the largest absolute score in the row, at least 1) are ties.
+    Scores within ``TIE_RTOL`` (relative to the largest absolute score in the row, at least 1) are ties: an
+    alternative's rank is 1 + the number of scores above its own by more than that tolerance. Counted on the
+    sorted row, so a row of m scores costs O(m log m), not the m x m of comparing every pair.
 
     Parameters
     ----------
@@ -392,10 +399,50 @@ def rank_scores(scores: np.ndarray, higher_is_better: bool = True) -> np.ndarray
     s = np.asarray(scores, dtype=float)
     if not higher_is_better:
         s = -s
-    scale = np.maximum(1.0, np.max(np.abs(s), axis=-1, keepdims=True))
-    tol = TIE_RTOL * scale
-    better = s[..., None, :] > s[..., :, None] + tol[..., None]
-    return (1 + better.sum(axis=-1)).astype(np.int64)
+    shape = s.shape
+    m = shape[-1]
+    rows = s.reshape(-1, m)
+    order = np.argsort(rows, axis=1)
+    ascending = np.take_along_axis(rows, order, axis=1)
+    ceiling = ascending + _tie_tolerance(rows)  # a score and everything up to its ceiling tie with it
+    # last[r, p]: the last sorted position whose score is at most the ceiling of position p. Usually p itself;
+    # where the next score is within the tolerance (a tie), a binary search over the rest of the row finds it.
+    last = np.broadcast_to(np.arange(m), rows.shape).copy()
+    tied = np.zeros(rows.shape, dtype=bool)
+    tied[:, :-1] = ascending[:, 1:] <= ceiling[:, :-1]
+    if tied.any():
+        r, p = np.nonzero(tied)
+        lo, hi, top = p + 1, np.full_like(p, m), ceiling[r, p]
+        while (open_ := hi - lo > 1).any():
+            mid = (lo + hi) // 2
+            within = (ascending[r, np.minimum(mid, m - 1)] <= top) & open_
+            lo = np.where(within, mid, lo)
+            hi = np.where(open_ & ~within, mid, hi)
+        last[r, p] = lo
+    ranks = np.empty(rows.shape, dtype=np.int64)
+    np.put_along_axis(ranks, order, m - last, axis=1)
+    return ranks.reshape(shape)
+
+
+def first_ranked(scores: np.ndarray, higher_is_better: bool = True) -> np.ndarray:
+    """Which scores rank first along the last axis (rank 1 in :func:`rank_scores`), by one comparison with the max.
+
+    Parameters
+    ----------
+    scores : numpy.ndarray
+        Shape (m,) or (k, m).
+    higher_is_better : bool
+        Direction of the scores.
+
+    Returns
+    -------
+    numpy.ndarray
+        Booleans with the shape of ``scores``; ties for first place are all True.
+    """
+    s = np.asarray(scores, dtype=float)
+    if not higher_is_better:
+        s = -s
+    return s + _tie_tolerance(s) >= np.max(s, axis=-1, keepdims=True)
 
 
 def to_jsonable(value: Any) -> Any:

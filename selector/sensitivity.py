@@ -15,10 +15,11 @@ Conventions:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,11 @@ def _frozen(a: Any) -> np.ndarray:
     arr = np.array(a, dtype=float, copy=True)
     arr.setflags(write=False)
     return arr
+
+
+def _frozen_ranks(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
 
 
 def _frozen_int(a: Any) -> np.ndarray:
@@ -245,6 +251,9 @@ class _Scorer:
     def ranks(self, w: np.ndarray, prepared: np.ndarray | None = None) -> np.ndarray:
         return scoring.rank_scores(self.scores(w, prepared), self.spec.higher_is_better)
 
+    def first(self, w: np.ndarray, prepared: np.ndarray | None = None) -> np.ndarray:
+        return scoring.first_ranked(self.scores(w, prepared), self.spec.higher_is_better)
+
 
 # ----------------------------------------------------------------------------------------------------------
 # SMAA
@@ -265,7 +274,10 @@ class SMAAResult:
         Per alternative, the share of matrix samples in which it ranks first under its central weights
         (1.0 or 0.0 without uncertain cells); None where it has no central weights.
     pairwise_winning : numpy.ndarray
-        (m, m): share of samples in which i ranks strictly ahead of j.
+        (m, m): share of samples in which i ranks strictly ahead of j; computed from ``sample_ranks`` when first
+        read (it compares every pair in every sample, so it alone grows as m squared).
+    sample_ranks : numpy.ndarray
+        (n_samples, m): the rank of each alternative in each sample.
     reference_ranks : tuple or None
         Ranks at the given (current) weights, when weights were given.
     """
@@ -279,11 +291,23 @@ class SMAAResult:
     acceptability: np.ndarray
     central_weights: tuple[tuple[float, ...] | None, ...]
     confidence: tuple[float | None, ...]
-    pairwise_winning: np.ndarray
+    sample_ranks: np.ndarray = field(repr=False)
     reference_weights: tuple[float, ...] | None
     reference_ranks: tuple[int, ...] | None
     weight_sampling: str
     uncertain_cells: tuple[tuple[str, str, float, float], ...]
+
+    @functools.cached_property
+    def pairwise_winning(self) -> np.ndarray:
+        """(m, m): share of samples in which alternative i ranks strictly ahead of alternative j."""
+        ranks = self.sample_ranks
+        m = ranks.shape[1]
+        wins = np.zeros((m, m), dtype=np.int64)
+        chunk = max(1, _CHUNK_CELLS // (m * m))
+        for start in range(0, len(ranks), chunk):
+            r = ranks[start : start + chunk]
+            wins += (r[:, :, None] < r[:, None, :]).sum(axis=0)
+        return _frozen(wins / self.n_samples)
 
     @property
     def first_rank_acceptability(self) -> np.ndarray:
@@ -396,7 +420,7 @@ def smaa(
     chunk = max(1, _CHUNK_CELLS // (m * n))
 
     rank_counts = np.zeros(m * m, dtype=np.int64)
-    wins = np.zeros((m, m), dtype=np.int64)
+    sample_ranks = np.empty((n_samples, m), dtype=np.int16 if m < np.iinfo(np.int16).max else np.int32)
     first_counts = np.zeros(m, dtype=np.int64)
     first_weight_sums = np.zeros((m, n))
     for start in range(0, n_samples, chunk):
@@ -404,7 +428,7 @@ def smaa(
         prepared = scorer.prepare(_sample_matrices(lo, hi, unc, len(w), rng_cells)) if uncertain else None
         ranks = scorer.ranks(w, prepared)
         rank_counts += np.bincount((np.arange(m) * m + (ranks - 1)).ravel(), minlength=m * m)
-        wins += (ranks[:, :, None] < ranks[:, None, :]).sum(axis=0)
+        sample_ranks[start : start + len(w)] = ranks
         first = ranks == 1
         first_counts += first.sum(axis=0)
         first_weight_sums += first.T.astype(float) @ w
@@ -433,7 +457,7 @@ def smaa(
         acceptability=_frozen(rank_counts.reshape(m, m) / n_samples),
         central_weights=tuple(None if c is None else tuple(float(v) for v in c) for c in central),
         confidence=confidence,
-        pairwise_winning=_frozen(wins / n_samples),
+        sample_ranks=_frozen_ranks(sample_ranks),
         reference_weights=None if ref_w is None else tuple(float(v) for v in ref_w),
         reference_ranks=reference_ranks,
         weight_sampling=sampling,
@@ -455,10 +479,13 @@ def _confidence(
 ) -> tuple[float | None, ...]:
     m = len(central)
     if not unc.any():
-        out: list[float | None] = []
-        for i, cw in enumerate(central):
-            out.append(None if cw is None else float(scorer.ranks(cw[None])[0, i] == 1))
-        return tuple(out)
+        owners = [i for i, cw in enumerate(central) if cw is not None]
+        if not owners:
+            return (None,) * m
+        # every alternative's central weights scored in one batch: row r scores them for alternative owners[r]
+        first = scorer.first(np.array([central[i] for i in owners]))
+        firsts = dict(zip(owners, first[np.arange(len(owners)), owners].tolist(), strict=True))
+        return tuple(float(firsts[i]) if i in firsts else None for i in range(m))
     hits = np.zeros(m, dtype=np.int64)
     for start in range(0, n_samples, chunk):
         size = min(chunk, n_samples - start)
@@ -466,8 +493,8 @@ def _confidence(
         prepared = scorer.prepare(_sample_matrices(lo, hi, unc, size, rng))
         for i, cw in enumerate(central):
             if cw is not None:
-                ranks = scorer.ranks(np.broadcast_to(cw, (size, cw.size)), prepared)
-                hits[i] += int((ranks[:, i] == 1).sum())
+                first = scorer.first(np.broadcast_to(cw, (size, cw.size)), prepared)
+                hits[i] += int(first[:, i].sum())
     return tuple(None if cw is None else float(hits[i] / n_samples) for i, cw in enumerate(central))
 
 
@@ -751,7 +778,7 @@ def tipping_points(
         else:
 
             def leader_at(ts: np.ndarray, d: int = d) -> np.ndarray:
-                return np.argmin(scorer.ranks(dims.at(d, ts)), axis=1)
+                return np.argmax(scorer.first(dims.at(d, ts)), axis=1)
 
             events = _grid_tips(leader_at, max(2, int(grid_points)), tol)
             exact = False

@@ -311,6 +311,26 @@ def test_min_ranking_skips_after_ties():
     assert scoring.rank_scores(np.array([22.0, 22.0 + 1e-9])).tolist() == [2, 1]
 
 
+def _ranks_by_every_pair(s: np.ndarray) -> np.ndarray:
+    # the definition: 1 + the number of scores above this one by more than the tie tolerance
+    tol = scoring.TIE_RTOL * np.maximum(1.0, np.abs(s).max(axis=-1, keepdims=True))
+    return 1 + (s[..., None, :] > s[..., :, None] + tol[..., None]).sum(axis=-1)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ranks_by_sorting_equal_the_pairwise_definition_with_ties_and_noise(seed):
+    rng = np.random.default_rng(seed)
+    for m in (1, 2, 7, 40):
+        # few distinct values, then noise below, at and above the tolerance: chains of near-ties
+        s = rng.integers(0, 4, size=(50, m)) * rng.choice([1e-13, 0.3, 1e5])
+        s = s + rng.choice([0.0, 1e-13, 4e-13, 2e-12], size=s.shape) * rng.choice([1.0, 1e5])
+        for higher in (True, False):
+            expected = _ranks_by_every_pair(s if higher else -s)
+            np.testing.assert_array_equal(scoring.rank_scores(s, higher), expected)
+            np.testing.assert_array_equal(scoring.rank_scores(s[0], higher), expected[0])
+            np.testing.assert_array_equal(scoring.first_ranked(s, higher), expected == 1)
+
+
 def test_cost_criterion_is_inverted_for_wsm_like_invert_minimize():
     x = np.array([[2.0, 10.0], [4.0, 5.0]])
     r = score(x, ["max", "min"], [1, 1], "wsm", "none")

@@ -152,6 +152,30 @@ def test_smaa_equals_brute_force_scoring_on_the_same_samples(method, scaler):
             np.testing.assert_allclose(res.central_weights[i], firsts[i] / counts[i, 0])
 
 
+@pytest.mark.parametrize(("method", "scaler"), ALL_COMBOS)
+def test_smaa_at_many_alternatives_equals_scikit_criteria_rank_for_rank(method, scaler):
+    # Sorting ranks and the max comparison for first place must give scikit-criteria's ranks, sample by sample,
+    # also where many alternatives are close (a sixth of them are copies: exact ties).
+    rng = np.random.default_rng(31)
+    x = rng.uniform(1, 10, size=(60, 8))
+    x[50:] = x[:10]
+    samples = sample_simplex(8, 25, np.random.default_rng(6))
+    res = smaa(x, OBJ8, None, method, scaler, weight_samples=samples)
+    for k, w in enumerate(samples):
+        ranks = scoring.score(x, OBJ8, w, method, scaler).ranks
+        np.testing.assert_array_equal(res.sample_ranks[k], ranks)
+    np.testing.assert_allclose(res.acceptability.sum(axis=1), 1.0)
+
+
+def test_pairwise_winning_counts_each_pair_over_the_samples():
+    x, w = _random_problem(9, m=6, n=8)
+    res = smaa(x, OBJ8, w, "wsm", n_samples=500, seed=2)
+    r = res.sample_ranks
+    expected = np.array([[np.mean(r[:, i] < r[:, j]) for j in range(6)] for i in range(6)])
+    np.testing.assert_allclose(res.pairwise_winning, expected)
+    assert _json_roundtrip(res)["pairwise_winning"] == expected.tolist()
+
+
 def test_uncertain_cell_gives_the_analytic_acceptability():
     """A = 5 for sure, B uniform in [4, 8]: B ranks first with probability 3/4, whatever the weights."""
     res = smaa(
