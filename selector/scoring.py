@@ -37,8 +37,12 @@ Degenerate input (documented, never NaN):
 from __future__ import annotations
 
 import functools
+import importlib
+import importlib.util
 import math
+import sys
 import threading
+import types
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -582,8 +586,52 @@ class ScoreResult:
 # scikit-criteria plumbing (imported lazily: ``import skcriteria`` costs ~2 s)
 # ----------------------------------------------------------------------------------------------------------
 
+# What ``import skcriteria`` loads only for its plots (seaborn, and matplotlib under it) and its dominance graphs:
+# its package __init__ imports every core module, and they import these at the top. Scoring never touches them, so
+# they are put off until something reads an attribute of theirs (see _Deferred). scipy.stats is not deferred:
+# every aggregation function ranks its scores with scipy.stats.rankdata.
+_DEFERRED_BY_SKCRITERIA = ("seaborn", "networkx")
+
+
+class _Deferred(types.ModuleType):
+    """A stand-in in ``sys.modules`` that imports the real module the first time one of its attributes is read.
+
+    ``import seaborn`` then costs nothing; ``seaborn.heatmap`` (or ``from scipy.stats import kendalltau``
+    anywhere in the process) imports the real module, which replaces the stand-in in ``sys.modules``, and
+    returns the attribute from it.
+    """
+
+    def __getattr__(self, attribute: str) -> Any:
+        name = self.__name__
+        with _DEFER_LOCK:
+            if sys.modules.get(name) is self:
+                del sys.modules[name]
+            real = importlib.import_module(name)
+        return getattr(real, attribute)
+
+
+_DEFER_LOCK = threading.RLock()
+
+
+@functools.cache
+def _skcriteria() -> types.ModuleType:
+    """``import skcriteria``, with its plotting and graph imports deferred (about a third of its import time)."""
+    with _DEFER_LOCK:
+        for name in _DEFERRED_BY_SKCRITERIA:
+            if name not in sys.modules:
+                spec = importlib.util.find_spec(name)
+                if spec is None:  # not installed: let scikit-criteria's own import say so
+                    continue
+                stand_in = _Deferred(name)
+                stand_in.__spec__ = spec
+                sys.modules[name] = stand_in
+        import skcriteria
+
+    return skcriteria
+
 
 def _skc_scaler(scaler: str):
+    _skcriteria()
     from skcriteria.preprocessing import scalers
 
     cls = {"sum": scalers.SumScaler, "vector": scalers.VectorScaler, "minmax": scalers.MinMaxScaler}[scaler]
@@ -599,6 +647,7 @@ def _skc_aggregate(method: str, matrix: np.ndarray, signs: np.ndarray, weights: 
     copying it back out (four fifths of an ``evaluate`` on a small matrix). They do not validate: ``score``
     has checked the input, and the tests compare every method and scaler with the full pipeline.
     """
+    _skcriteria()
     if method == "wsm":
         from skcriteria.agg.simple import wsm
 
@@ -620,7 +669,7 @@ def _skc_aggregate(method: str, matrix: np.ndarray, signs: np.ndarray, weights: 
 
 def _skc_vikor(matrix: np.ndarray, objectives: Sequence[str], weights: np.ndarray):  # noqa: ANN202 - skcriteria result
     """VIKOR through scikit-criteria's VIKOR (it has no functional core to call)."""
-    import skcriteria as skc
+    skc = _skcriteria()
     from skcriteria.agg.vikor import VIKOR
 
     # skcriteria warns for every constant column; the case is handled and documented here, so the warning would
@@ -648,8 +697,7 @@ def _normalised(
     scikit-criteria transforms (about three quarters of a call). Keyed by the raw bytes, so equal matrices
     share an entry; the array returned is read-only.
     """
-    import skcriteria as skc
-
+    skc = _skcriteria()
     x = np.frombuffer(data, dtype=float).reshape(shape)
     m, n = shape
     with _SKCRITERIA_LOCK, warnings.catch_warnings():

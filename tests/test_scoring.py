@@ -515,3 +515,36 @@ def test_result_pickles_and_extra_is_read_only():
     assert back.to_dict() == r.to_dict()
     with pytest.raises(TypeError):
         r.extra["q_k"] = None  # type: ignore[index]
+
+
+def _in_a_fresh_process(code: str) -> str:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_scoring_leaves_scikit_criteria_plotting_stack_unloaded():
+    code = (
+        "import sys; from selector import scoring; "
+        "r = scoring.score([[1.0, 2.0], [2.0, 1.0], [3.0, 3.0]], ['max', 'min'], [1, 1], 'topsis'); "
+        "assert 'skcriteria' in sys.modules; "
+        "print(r.ranks.tolist(), [m for m in ('seaborn', 'matplotlib', 'networkx') "
+        "if type(sys.modules.get(m)).__name__ == 'module'])"
+    )
+    assert _in_a_fresh_process(code) == "[3, 1, 2] []"
+
+
+def test_a_deferred_module_loads_when_used():
+    # after scoring, the deferred modules still work for anyone who uses them (and become the real modules)
+    code = (
+        "import sys; from selector import scoring; scoring.score([[1.0], [2.0]], ['max'], [1], 'wsm'); "
+        "import networkx, seaborn; "
+        "print(networkx.complete_graph(3).number_of_edges(), bool(seaborn.__version__), "
+        "type(sys.modules['networkx']).__name__, type(sys.modules['seaborn']).__name__)"
+    )
+    assert _in_a_fresh_process(code) == "3 True module module"
