@@ -253,6 +253,14 @@ def weights_and_ranking() -> None:
             notes.append(state.md(f"Best-ranked candidate your scenario shortlists: {best.name} (rank {best.rank})."))
         st.caption("  \n".join(notes))
     with chart_col:
+        # The chart waits for the user: drawing it first would load plotly's ~4.7 MB script with the page and hold
+        # up the ranking beside it (benchmarks/bench_browser.py).
+        if not st.toggle(
+            "Show what each criterion adds (chart)",
+            key="show-contribution-chart",
+            help="A stacked bar per option: each criterion's share of its score. It follows the weights.",
+        ):
+            return
         order = [r.name for r in rec.ranking]
         if result.contributions is not None:
             parts, title = result.contributions, f"What each criterion adds to the score ({spec.label})"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -43,8 +44,15 @@ TOO_LARGE_FOR_A_LINK = (
 
 @st.cache_resource(show_spinner="Loading the knowledge base...")
 def bundled_kb() -> KnowledgeBase:
-    """The knowledge shipped with the app, loaded once per server and shared by every session (never mutate it)."""
-    return knowledge.load()
+    """The knowledge shipped with the app, loaded once per server and shared by every session (never mutate it).
+
+    Once it is loaded, everything alive (the knowledge and the modules imported so far) lives as long as the
+    server: it is frozen out of the garbage collector, so a full collection no longer walks it.
+    """
+    kb = knowledge.load()
+    gc.collect()  # what is garbage now would be frozen with the rest and never freed
+    gc.freeze()
+    return kb
 
 
 def knowledge_problems() -> list[Issue]:

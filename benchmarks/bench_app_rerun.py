@@ -4,8 +4,20 @@ Runs the app under AppTest (no browser, no network) and reports the median wall 
 plus Streamlit's own handling of its messages. Target: the rerun after a weight change at most 3x the rerun of an
 empty script.
 
+What AppTest cannot see, and benchmarks/bench_browser.py measures in a real server and chromium instead:
+
+* the server's work after each run: a real server runs Streamlit's post-run garbage collection (a full
+  ``gc.collect(2)``, unless ``[runner] postScriptGC`` is off as in .streamlit/config.toml) and the websocket;
+* the browser: loading the JavaScript of each kind of element (plotly's alone is ~4.7 MB), decoding and drawing
+  them. After a weight change this is most of what a user waits for, and for a new session nearly all of it;
+* a new session's first render and a page switch, which AppTest runs as plain reruns.
+
+Its ratio is therefore a check on the script's own cost (what a change to the Python code moves), not on what a
+user feels.
+
 What a weight change reruns. The four dimension sliders and everything they change (leader, ranking table, why,
-contribution chart, robustness badge) are one ``st.fragment`` on the Recommend page. When the user moves one of
+robustness badge, the contribution chart once asked for) are one ``st.fragment`` on the Recommend page. The
+benchmark asks for the chart, so it times the heavier fragment. When the user moves one of
 them, the browser sends the fragment's id with the rerun request and the server runs that fragment alone. AppTest
 always reruns the whole script, so the benchmark sends the browser's request itself
 (``tests/fragment_rerun.py``: ``RerunData(fragment_id=...)``, what ``AppSession`` builds from the browser's
@@ -103,6 +115,9 @@ def _started(script: Path) -> AppTest:
     at.run()  # cold start: imports, knowledge load, caches
     at.slider(key="w-risk").set_value(14)
     at.run()  # the first scoring call imports scikit-criteria
+    if any(t.key == "show-contribution-chart" for t in at.toggle):
+        at.toggle(key="show-contribution-chart").set_value(True)
+        at.run()
     return at
 
 

@@ -98,6 +98,10 @@ def test_a_weight_slider_reruns_only_its_fragment_and_ranks_as_recommend_does(ap
     group = at.selectbox(key="group").value
     assert len(fragment_rerun.fragment_ids(at)) == 1
     with fragment_rerun.fragment_reruns(at):
+        # the chart waits until asked for (it would load plotly's script with the first screen)
+        assert not at.get("plotly_chart")
+        _ok(at.toggle(key="show-contribution-chart").set_value(True).run())
+        assert len(at.get("plotly_chart")) == 1
         _ok(at.slider(key="w-cost").set_value(70).run())
         _same(_ranking(at), _expected(kb, Preferences(group=group, dimension_weights={"cost": 70})))
         assert not at.radio, "the scenario questions are outside the fragment and are not rerun"
