@@ -120,3 +120,14 @@ def test_ingest_accepts_an_entity_from_the_users_other_upload(tmp_path: Path, ca
     others = [Upload(extra.name, extra.read_bytes())]
     merged = uploads.validate_upload(out.name, out.read_bytes(), KNOWLEDGE, others=others)
     assert merged.ok and any(c.conditions.hardware == "h100" for c in merged.kb.claims.values())
+
+
+def test_a_probe_attributed_to_an_entity_says_it_ran_on_the_cpu(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "xeon.yaml"
+    assert main(["measure", "run", "--seconds", "0.2", "--entity", "intel-xeon", "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "the run used the CPU" in err and "`intel-xeon`" in err
+    result = uploads.validate_upload(out.name, out.read_bytes(), KNOWLEDGE)
+    assert result.ok and "entities" not in out.read_text()
+    assert {c.subject_id for c in result.kb.claims.values() if c.tier == "measured"} == {"intel-xeon"}
+    assert main(["measure", "run", "--entity", "intel-xeon", "--group", "edge-accelerators", "-o", str(out)]) == 2

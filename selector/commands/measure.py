@@ -176,6 +176,12 @@ def _probe(args: argparse.Namespace) -> int:
         print(line, file=sys.stderr, flush=True)
 
     result = probe.run(args.model, args.batch, args.seconds, args.provider, progress)
+    if args.entity and result.provider == "CPUExecutionProvider":
+        print(
+            f"note: the run used the CPU ({result.machine.cpu}); the claims say it ran on `{args.entity}`: "
+            "name the entity of this CPU, not of an accelerator in the machine",
+            file=sys.stderr,
+        )
     document = probe.document(result, args.entity, args.entity_name, args.segment, tuple(args.group), args.user)
     unit = "img/s" if args.model == "resnet50-like" else "samples/s"
     print(
