@@ -131,3 +131,24 @@ def test_a_probe_attributed_to_an_entity_says_it_ran_on_the_cpu(tmp_path: Path, 
     assert result.ok and "entities" not in out.read_text()
     assert {c.subject_id for c in result.kb.claims.values() if c.tier == "measured"} == {"intel-xeon"}
     assert main(["measure", "run", "--entity", "intel-xeon", "--group", "edge-accelerators", "-o", str(out)]) == 2
+
+
+def test_ctrl_c_in_a_running_probe_exits_130_and_leaves_no_file(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "probe.yaml"
+    command = [sys.executable, "-m", "selector", "measure", "run", "--seconds", "60", "-o", str(out)]
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen(command, cwd=root, stderr=subprocess.PIPE, text=True)
+    seen = ""
+    deadline = time.monotonic() + 120
+    while "batches" not in seen and time.monotonic() < deadline:  # interrupt once timing has started
+        seen += proc.stderr.readline()
+    proc.send_signal(signal.SIGINT)
+    rest = proc.communicate(timeout=60)[1]
+    assert "batches" in seen
+    assert proc.returncode == 130 and "nothing written" in rest
+    assert list(tmp_path.iterdir()) == []
