@@ -97,8 +97,8 @@ with upload_col:
         "Add a YAML or CSV file, or a benchmark output",
         type=["yaml", "yml", "csv", "txt", "log", "json"],
         key="my-data-upload",
-        help="Benchmark outputs: an MLPerf LoadGen mlperf_log_summary.txt, a trtexec log, llama-bench -o json "
-        "output, or the file `python -m selector measure run` writes (docs/MEASURE.md).",
+        help="Benchmark outputs: an MLPerf LoadGen mlperf_log_summary.txt, a trtexec or onnxruntime_perf_test log, "
+        "llama-bench -o json output, or the file `python -m selector measure run` writes (docs/MEASURE.md).",
     )
 with template_col:
     st.download_button(

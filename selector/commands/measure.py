@@ -1,9 +1,9 @@
 """The ``measure`` command: ingest benchmark outputs as ``measured`` claims, or run the local ONNX Runtime probe.
 
-``measure ingest FILE... -o OUT.yaml`` reads MLPerf LoadGen summaries (with their detail logs), trtexec output and
-llama-bench JSON; ``measure run`` times ONNX Runtime on a locally built model. Both write knowledge YAML that the
-app's My data page and ``--extra`` accept, and write it only when it validates: a refused file, an unknown format or
-an interrupted run exit 2 (130 for Ctrl-C) and leave no output file.
+``measure ingest FILE... -o OUT.yaml`` reads MLPerf LoadGen summaries (with their detail logs), trtexec and
+onnxruntime_perf_test output and llama-bench JSON; ``measure run`` times ONNX Runtime on a locally built model. Both
+write knowledge YAML that the app's My data page and ``--extra`` accept, and write it only when it validates: a
+refused file, an unknown format or an interrupted run exit 2 (130 for Ctrl-C) and leave no output file.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "ingest",
         help="read benchmark outputs and write measured claims",
         description="Read MLPerf LoadGen mlperf_log_summary.txt (its mlperf_log_detail.txt beside it is read too), "
-        "trtexec console output or llama-bench -o json output, and write knowledge YAML of measured claims. "
+        "trtexec or onnxruntime_perf_test console output, or llama-bench -o json output, and write knowledge YAML "
+        "of measured claims. "
         "Exit 2 with every problem (file, line, what was expected) and no output when any file is refused.",
     )
     ingest.add_argument("files", nargs="+", type=Path, metavar="FILE", help="benchmark output files")

@@ -1,9 +1,9 @@
 """Benchmark outputs -> ``measured`` claims: one reader per tool, the hardware table, and the claim builder.
 
-Supported: MLPerf LoadGen summaries (with their detail logs), trtexec console output and llama-bench JSON; the
-local probe (:mod:`selector.measure.probe`) writes knowledge YAML directly. A file is recognised by its content,
-not its name. Every refusal names the file, the line and what was expected, and nothing is produced when any file
-is refused.
+Supported: MLPerf LoadGen summaries (with their detail logs), trtexec and onnxruntime_perf_test console output and
+llama-bench JSON; the local probe (:mod:`selector.measure.probe`) writes knowledge YAML directly. A file is
+recognised by its content, not its name. Every refusal names the file, the line and what was expected, and nothing
+is produced when any file is refused.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-from selector.measure import hardware, llamabench, loadgen, trtexec
+from selector.measure import hardware, llamabench, loadgen, ortperf, trtexec
 from selector.measure.common import MeasureError, Options, Run, build_document
 from selector.models import KnowledgeBase
 from selector.yamlio import Issue
@@ -22,6 +22,7 @@ FORMATS = {
     "loadgen": "MLPerf LoadGen mlperf_log_summary.txt (+ mlperf_log_detail.txt)",
     "trtexec": "TensorRT trtexec console output",
     "llama-bench": "llama.cpp llama-bench -o json",
+    "ort-perf-test": "ONNX Runtime onnxruntime_perf_test console output",
 }
 MAX_BYTES = 5_000_000
 
@@ -40,7 +41,8 @@ def _text(name: str, data: bytes) -> str:
 
 
 def detect(name: str, data: bytes) -> str | None:
-    """The format id of a benchmark output (``loadgen``, ``loadgen-detail``, ``trtexec``, ``llama-bench``) or None."""
+    """The format id of a benchmark output (``loadgen``, ``loadgen-detail``, ``trtexec``, ``llama-bench``,
+    ``ort-perf-test``) or None."""
     head = data[:4000].decode("utf-8", "replace")
     if loadgen.is_summary(head):
         return "loadgen"
@@ -48,6 +50,8 @@ def detect(name: str, data: bytes) -> str | None:
         return "loadgen-detail"
     if trtexec.is_trtexec(head):
         return "trtexec"
+    if ortperf.is_ort_perf_test(head):
+        return "ort-perf-test"
     if llamabench.is_llama_bench(data[:200_000].decode("utf-8", "replace")):
         return "llama-bench"
     return None
@@ -127,6 +131,8 @@ def ingest(files: Sequence[tuple[str, bytes]], options: Options, kb: KnowledgeBa
                 run = trtexec.read(name, text)
             elif fmt == "llama-bench":
                 run = llamabench.read(name, text)
+            elif fmt == "ort-perf-test":
+                run = ortperf.read(name, text, options.batch)
             else:
                 issues.append(_unknown(name))
                 continue

@@ -254,11 +254,12 @@ def build_document(
             text = (
                 f"Your {run.tool} run on {entity_names.get(entity, entity)}"
                 + (f" ({workload})" if workload else "")
-                + f": {figure.label.replace(' (ns)', '')} = {_short(figure.value)} {figure.unit}."
+                + f": {figure.label.replace(' (ns)', '').removesuffix(' (s)')} = {_short(figure.value)} {figure.unit}."
             )
             note = (
                 f"Measured: {base} (sha256 {digest}), {where}: `{figure.raw}`"
                 + (" (ns converted to ms)" if "(ns)" in figure.label else "")
+                + (" (s converted to ms)" if figure.label.endswith("(s)") else "")
                 + (f". {facts}" if facts else "")
                 + ("" if precision else ". The file does not state the precision.")
             )

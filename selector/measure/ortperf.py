@@ -1,0 +1,87 @@
+"""ONNX Runtime ``onnxruntime_perf_test`` console output (run with ``-s`` for the latency percentiles).
+
+``Number of inferences per second`` counts session runs; a run holds one batch, so samples per second are given only
+when the user states the batch. ``Average inference time cost`` is the mean per run in ms; the ``P50 ... P99
+Latency`` lines are in seconds and converted to ms. The output names neither the model nor the hardware.
+"""
+
+from __future__ import annotations
+
+import re
+
+from selector.measure.common import Figure, Run, number, refuse
+
+_MARK = "Number of inferences per second:"
+_PERCENTILES = {"P50": "latency_ms", "P90": "latency_p90_ms", "P95": "latency_p95_ms", "P99": "latency_p99_ms"}
+
+
+def is_ort_perf_test(text: str) -> bool:
+    """True when `text` is onnxruntime_perf_test output."""
+    return "Session creation time cost:" in text[:2000] and "Total inference requests:" in text
+
+
+def read(name: str, text: str, batch: str | None = None) -> Run:
+    """Parse onnxruntime_perf_test output.
+
+    Parameters
+    ----------
+    name, text
+        The file name (for messages) and its text.
+    batch
+        Samples per run, when the user states it (adds a samples-per-second figure).
+
+    Raises
+    ------
+    MeasureError
+        When the summary lines are missing (truncated) or the run made no requests.
+    """
+    lines = text.split("\n")
+    found: dict[str, tuple[int, str]] = {}
+    for index, line in enumerate(lines, start=1):
+        key, sep, value = line.strip().partition(":")
+        if sep and key not in found:
+            found[key.strip()] = (index, value.strip())
+    last_line = text.rstrip("\n").count("\n") + 1
+    if _MARK[:-1] not in found:
+        raise refuse(name, last_line, f"no `{_MARK} N` line: the run did not finish or the output is truncated")
+    line, requests = found.get("Total inference requests", (last_line, "0"))
+    if not requests.isdigit() or int(requests) == 0:
+        raise refuse(name, line, "the run made no inference requests (expected `Total inference requests: N`)")
+
+    def value(key: str, unit: str) -> tuple[int, str, float]:
+        line, raw = found[key]
+        match = re.fullmatch(rf"([-+0-9.eE]+)\s*{unit}", raw)
+        if not match:
+            raise refuse(name, line, f"`{key}` should be a number in {unit or 'runs per second'}, got `{raw[:40]}`")
+        return line, raw, number(match.group(1))
+
+    figures: list[Figure] = []
+    line, raw, rate = value(_MARK[:-1], "")
+    figures.append(Figure("queries_per_second", rate, "queries/s", "Number of inferences per second", line, raw))
+    if batch and batch.isdigit():
+        label = f"Number of inferences per second x batch {batch}"
+        figures.append(Figure("samples_per_second", rate * int(batch), "samples/s", label, line, raw))
+    for key in ("Average inference time cost total", "Average inference time cost"):
+        if key in found:
+            line, raw, mean = value(key, "ms")
+            figures.append(Figure("latency_mean_ms", mean, "ms", key, line, raw))
+            break
+    for label, metric in _PERCENTILES.items():
+        key = f"{label} Latency"
+        if key in found:
+            line, raw, seconds = value(key, "s")
+            scope = "median latency per inference" if metric == "latency_ms" else None
+            figures.append(Figure(metric, seconds * 1e3, "ms", f"{key} (s)", line, raw, scope))
+    threads = re.search(r"Setting intra_op_num_threads to (\d+)", text)
+    facts = {"inference requests": requests}
+    if threads:
+        facts["intra-op threads"] = threads.group(1)
+    return Run(
+        tool="onnxruntime_perf_test",
+        fmt="ort-perf-test",
+        figures=tuple(figures),
+        batch=batch,
+        versions={},
+        subject="onnxruntime",
+        facts=facts,
+    )
