@@ -1,15 +1,19 @@
-"""Each hostile fixture (tests/fixtures/hostile/) through every door: ``validate --extra``, ``rank --extra``, a profile
-(file and CLI), and the My data upload. Each refuses it with the same message, names the file, warns nothing, and
-leaves knowledge/ as it was. Non-regular files (devices, pipes, directories) are refused at once."""
+"""Each hostile fixture (tests/fixtures/hostile/) through every door: ``validate --extra``, ``rank --extra``, a
+profile (file and CLI), a shareable link's data and the My data upload. Each refuses it with the same message, names
+the file, warns nothing, and leaves knowledge/ as it was. Non-regular files (devices, pipes, directories) are refused
+at once."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import json
 import os
 import subprocess
 import sys
 import time
 import warnings
+import zlib
 from pathlib import Path
 
 import pytest
@@ -122,6 +126,11 @@ def _profile_for(name: str, tmp_path: Path) -> Path:
     return saved
 
 
+def _link_data(payload: bytes) -> str:
+    """A link's `data` parameter as selector.profile.encode_uploads writes it (which refuses hidden characters)."""
+    return base64.urlsafe_b64encode(zlib.compress(payload)).rstrip(b"=").decode("ascii")
+
+
 @pytest.mark.parametrize(("name", "fragment"), CASES)
 def test_every_door_refuses_with_the_same_message(name, fragment, page, tmp_path, capsys) -> None:
     path = str(HOSTILE / name)
@@ -147,6 +156,13 @@ def test_every_door_refuses_with_the_same_message(name, fragment, page, tmp_path
         assert main(["rank", "--profile", str(saved)]) == 2
         err = capsys.readouterr().err
         assert str(saved) in err and _core(message) in err, err[-2000:]
+
+        text = (HOSTILE / name).read_bytes().decode("utf-8")
+        data = _link_data(json.dumps([{"name": name, "text": text}]).encode())
+        with pytest.raises(profile.ProfileError) as refused:
+            profile.from_link_params({"group": EDGE, "data": data}, kb_dir=KNOWLEDGE)
+        shown = [str(i) for i in refused.value.issues]
+        assert any(_core(message) in s and profile.LINK_NAME in s for s in shown), shown
 
         mime = "text/csv" if name.endswith(".csv") else "application/x-yaml"
         page.file_uploader(key="my-data-upload").set_value((name, (HOSTILE / name).read_bytes(), mime)).run()
