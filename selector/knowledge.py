@@ -223,6 +223,52 @@ class _Checker:
             "section",
         )
 
+    def assessments(self) -> None:
+        """Our ratings: each rests on a claim about its own subject (or says it rests on outside facts), is scored
+        on its criterion's scale, and that criterion says what the levels of the scale mean."""
+        claims = self.by_id["claims"]
+        rated_metrics: set[str] = set()
+        for claim, loaded, index in self.records("claims"):
+            if claim.tier != "assessed":
+                continue
+            if claim.kind == "rating" and claim.metric:
+                rated_metrics.add(claim.metric)
+            subject = claim.subject_id
+            cited = [claims[c][0] for c in claim.based_on if c in claims]
+            if not any(subject in other.about for other in cited) and not claim.rests_on_outside_facts:
+                self.error(
+                    loaded,
+                    "claims",
+                    index,
+                    claim.id,
+                    f"`based_on` cites no claim about `{subject}`, the entity this rating is about; cite one, or "
+                    "say in the rationale which outside facts it rests on (the words 'outside facts')",
+                    "based_on",
+                )
+            if claim.value is None or claim.kind != "rating":
+                continue
+            for crit, _, _ in self.records("criteria"):
+                if crit.metric == claim.metric and crit.scale and not crit.scale[0] <= claim.value <= crit.scale[1]:
+                    self.error(
+                        loaded,
+                        "claims",
+                        index,
+                        claim.id,
+                        f"value {claim.value:g} lies outside the {crit.scale[0]:g}-{crit.scale[1]:g} scale of "
+                        f"criterion `{crit.id}`; score it on that criterion's rubric",
+                        "value",
+                    )
+        for crit, loaded, index in self.records("criteria"):
+            if crit.metric in rated_metrics and not crit.rubric:
+                self.error(
+                    loaded,
+                    "criteria",
+                    index,
+                    crit.id,
+                    f"criterion `{crit.id}` is filled by assessed ratings but has no `rubric`; say what each level "
+                    "1-5 of its scale means",
+                )
+
     def decision_data(self) -> None:
         for dim, loaded, index in self.records("dimensions"):
             for claim in dim.claims:
@@ -264,6 +310,7 @@ class _Checker:
         self.unique_ids()
         self.entities()
         self.claims()
+        self.assessments()
         self.decision_data()
         return self.issues
 

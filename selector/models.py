@@ -176,6 +176,9 @@ ClaimKind = Literal[
     "rule",
     "observation",
 ]
+# The phrase an assessed rationale uses to say that (part of) its evidence lies outside the articles.
+OUTSIDE_FACTS = "outside facts"
+
 Comparator = Literal["=", "<", "<=", ">", ">=", "~"]
 FlagKind = Literal[
     "nonexistent_version",
@@ -185,6 +188,9 @@ FlagKind = Literal[
     "misattributed",
     "inconsistent",
     "ambiguous",
+    # A thing presented as something it is not: a BLAS library as a framework, a text corpus as multimodal data,
+    # a compatibility delegate as an efficiency mechanism. Neither a wrong author nor a wrong figure.
+    "category_error",
 ]
 
 
@@ -209,6 +215,9 @@ class Conditions(Record):
     version: ShortText | None = None
     scenario: ShortText | None = None
     scope: ShortText | None = None
+    # Peak TOPS/TFLOPS are published either dense or with 2:4 structured sparsity (twice the dense figure); the two
+    # must never share a column.
+    sparsity: ShortText | None = None
 
     def key(self) -> tuple[tuple[str, str], ...]:
         """The conditions as a hashable, order-independent key (None fields left out)."""
@@ -264,9 +273,19 @@ class Claim(Record):
             raise ValueError(f"`subject` {self.subject!r} must be one of `about`")
         if self.tier == "claimed" and (self.quote is None or self.section is None):
             raise ValueError("a `claimed` record needs a verbatim `quote` and its `section`")
-        if self.tier == "assessed" and (not self.rationale or not self.based_on):
+        if self.tier == "assessed" and not self.rationale:
             raise ValueError("an `assessed` record needs a `rationale` and the claims it is `based_on`")
+        if self.tier == "assessed" and not self.based_on and not self.rests_on_outside_facts:
+            raise ValueError(
+                "an `assessed` record needs the claims it is `based_on`, or a rationale that says it rests on "
+                f"{OUTSIDE_FACTS!r}"
+            )
         return self
+
+    @property
+    def rests_on_outside_facts(self) -> bool:
+        """True when the rationale says the rating rests on facts from outside the articles."""
+        return OUTSIDE_FACTS in (self.rationale or "").lower()
 
     @property
     def subject_id(self) -> str:
@@ -295,8 +314,19 @@ class Dimension(Record):
     description_en: Text | None = None
 
 
+class RubricLevel(Record):
+    """What one value of an assessed criterion's 1-5 scale means."""
+
+    level: int = Field(ge=1, le=5)
+    text_en: Text
+
+
 class Criterion(Record):
-    """A measurable sub-criterion: claims with `metric` (and matching `conditions`) fill its cells."""
+    """A measurable sub-criterion: claims with `metric` (and matching `conditions`) fill its cells.
+
+    Criteria filled by our own ratings (unit ``rating 1-5``) carry a `rubric`: what each level means, so that
+    every rating of the column is scored on the same scale and on nothing else.
+    """
 
     id: Id
     dimension: Id
@@ -308,6 +338,14 @@ class Criterion(Record):
     conditions: Conditions = Conditions()
     scale: tuple[Number, Number] | None = None  # the plausible range, used to sample missing cells
     description_en: Text | None = None
+    rubric: tuple[RubricLevel, ...] = ()
+
+    @field_validator("rubric")
+    @classmethod
+    def _every_level_once(cls, v: tuple[RubricLevel, ...]) -> tuple[RubricLevel, ...]:
+        if v and sorted(level.level for level in v) != [1, 2, 3, 4, 5]:
+            raise ValueError("a rubric describes each level 1, 2, 3, 4 and 5 exactly once")
+        return v
 
 
 class GroupCriterion(Record):

@@ -144,12 +144,12 @@ def test_csv_is_the_apps_ranking_export(capsys: pytest.CaptureFixture) -> None:
 
 
 def test_extra_csv_overrides_an_article_figure(capsys: pytest.CaptureFixture) -> None:
-    fixture = UPLOADS / "good_orin_override.csv"
+    fixture = UPLOADS / "good_orin_power.csv"
     code, out, err = rank(capsys, "--group", EDGE, "--extra", str(fixture), "--format", "json")
     assert code == 0, err
     cells = {(c["alternative"], c["criterion"]): c for c in json.loads(out)["cells"]}
-    orin = cells[("jetson-orin", "tops-int8")]
-    assert (orin["value"], orin["tier"], orin["evidence"]) == (275.0, "measured", ["u-orin-tops"])
+    orin = cells[("jetson-orin", "power-w")]
+    assert (orin["value"], orin["tier"], orin["evidence"]) == (42.0, "measured", ["u-orin-power"])
 
 
 def test_profile_gives_the_same_ranking_and_options_override_it(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:

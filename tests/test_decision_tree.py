@@ -45,9 +45,14 @@ def test_candidates_outside_groups_are_kept(kb):
 
 
 def test_edge_advice_follows_model_dynamics(kb):
-    for dynamics, chip in [("static", "edge-tpu"), ("dynamic", "amd-xdna"), ("complex", "jetson-orin")]:
+    # The edge modules (Orin, Edge TPU) and the client NPUs (XDNA) are separate groups.
+    for dynamics, group, chip in [
+        ("static", "edge-accelerators", "edge-tpu"),
+        ("dynamic", "client-npus", "amd-xdna"),
+        ("complex", "edge-accelerators", "jetson-orin"),
+    ]:
         path = decision_tree.evaluate(kb, {"target": "edge", "dynamics": dynamics})
-        assert path.shortlisted("edge-accelerators") == (chip,)
+        assert path.shortlisted(group) == (chip,)
 
 
 def test_exclusion_removes_a_candidate_recommended_by_another_rule(kb):

@@ -43,10 +43,11 @@ def test_values_under_other_conditions_never_enter_a_column(kb):
 
 
 def test_hierarchical_weights_multiply_dimension_and_sub_weights(kb):
-    m = matrix.build(kb, Preferences(group="training-frameworks"))
+    # A group with a criterion in each of the four dimensions (the training group has no cost criterion).
+    m = matrix.build(kb, Preferences(group="gpu-inference-runtimes"))
     assert m.weights.sum() == pytest.approx(1.0)
     dims = {"performance": 0.40, "cost": 0.25, "ecosystem": 0.20, "risk": 0.15}
-    group = kb.groups["training-frameworks"]
+    group = kb.groups["gpu-inference-runtimes"]
     sub = {gc.criterion: gc.weight for gc in group.criteria}
     for crit, dim, weight in zip(m.criteria, m.dimension_of, m.weights, strict=True):
         inside = sum(w for c, w in sub.items() if kb.criteria[c].dimension == dim)
@@ -122,10 +123,12 @@ def test_a_dimension_left_without_weight_is_refused(kb):
 
 
 def test_excluding_flagged_claims_empties_their_cells(kb):
-    with_flags = matrix.build(kb, Preferences(group="edge-accelerators"))
-    assert _cell(with_flags, "jetson-orin", "tops-int8").flagged
-    without = matrix.build(kb, Preferences(group="edge-accelerators", use_flagged=False))
-    assert _cell(without, "jetson-orin", "tops-int8").imputed
+    with_flags = matrix.build(kb, Preferences(group="client-npus"))
+    assert _cell(with_flags, "amd-xdna", "efficiency-tops-per-w").flagged
+    without = matrix.build(kb, Preferences(group="client-npus", use_flagged=False))
+    # Both NPU figures are flagged, so without them no member has evidence and the column leaves the ranking.
+    assert "efficiency-tops-per-w" not in without.criteria
+    assert [e.id for e in without.excluded_criteria] == ["efficiency-tops-per-w"]
 
 
 def test_a_user_override_replaces_the_article_value(tmp_path):
@@ -133,22 +136,22 @@ def test_a_user_override_replaces_the_article_value(tmp_path):
 sources:
   - {id: user-lab, kind: user, title_en: Our lab}
 claims:
-  - id: u-orin-tops
+  - id: u-orin-power
     source: user-lab
     tier: measured
     kind: benchmark
-    text_en: We measured 275 TOPS.
+    text_en: We measured 42 W.
     about: [jetson-orin]
-    metric: tops_int8
-    value: 275
-    unit: TOPS
-    overrides: c004-orin-tops
+    metric: power_w
+    value: 42
+    unit: W
+    overrides: c004-orin-power
 """
     kb = knowledge.load(extra=[Upload("mine.yaml", extra)])
     m = matrix.build(kb, Preferences(group="edge-accelerators"))
-    cell = _cell(m, "jetson-orin", "tops-int8")
-    assert cell.value == 275
-    assert cell.evidence == ("u-orin-tops",)
+    cell = _cell(m, "jetson-orin", "power-w")
+    assert cell.value == 42
+    assert cell.evidence == ("u-orin-power",)
     assert cell.tier == "measured"
 
 

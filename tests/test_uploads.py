@@ -61,7 +61,7 @@ HOSTILE = [
     ("wrong_unit.csv", "unit `GOPS` differs from `TOPS`"),
     ("override_mismatch.yaml", "an override must give the same metric for the same entity"),
 ]
-GOOD = ["good_new_chip.yaml", "good_new_chip.csv", "good_orin_override.csv"]
+GOOD = ["good_new_chip.yaml", "good_new_chip.csv", "good_orin_override.csv", "good_orin_power.csv"]
 
 
 def test_every_upload_fixture_is_covered() -> None:
@@ -125,24 +125,38 @@ def test_good_uploads_merge_together() -> None:
 # The ranking moves as expected
 
 
-def test_orin_override_replaces_the_article_figure_and_lifts_orin() -> None:
+def _orin_cell(rec: recommend.Recommendation, criterion: str):  # noqa: ANN202 - selector.matrix.Cell
+    m = rec.matrix
+    return m.cells[m.alternatives.index("jetson-orin")][m.criteria.index(criterion)]
+
+
+def test_a_sparse_figure_never_enters_the_dense_tops_column() -> None:
+    """The fixture's 275 TOPS is NVIDIA's with-sparsity rating: it replaces the article's 172 among the evidence,
+    but the TOPS column compares dense figures, so Orin keeps its dense datasheet value there."""
     bundled = knowledge.load()
     result = check(UPLOADS / "good_orin_override.csv")
+    assert result.ok, [str(i) for i in result.issues]
+    assert "c004-orin-tops" not in {c.id for c in result.kb.numeric_claims[("tops_int8", "jetson-orin")]}
+    prefs = Preferences(group=EDGE)
+    before, after = recommend.recommend(bundled, prefs), recommend.recommend(result.kb, prefs)
+    assert _orin_cell(after, "tops-int8") == _orin_cell(before, "tops-int8")
+    assert _orin_cell(after, "tops-int8").evidence == ("a-tops_int8-jetson-orin",)
+
+
+def test_orin_override_replaces_the_article_figure_and_lifts_orin() -> None:
+    bundled = knowledge.load()
+    result = check(UPLOADS / "good_orin_power.csv")
     assert result.ok, [str(i) for i in result.issues]
     prefs = Preferences(group=EDGE)
     before = recommend.recommend(bundled, prefs)
     after = recommend.recommend(result.kb, prefs)
 
-    def orin_tops(rec: recommend.Recommendation):  # noqa: ANN202 - selector.matrix.Cell
-        m = rec.matrix
-        return m.cells[m.alternatives.index("jetson-orin")][m.criteria.index("tops-int8")]
-
-    cell = orin_tops(after)
-    assert cell.value == 275.0
+    cell = _orin_cell(after, "power-w")
+    assert cell.value == 42.0
     assert cell.tier == "measured"
-    assert cell.evidence == ("u-orin-tops",), "the overridden article claim must not be used"
-    old = orin_tops(before)
-    assert "c004-orin-tops" in old.evidence and old.value != 275.0
+    assert cell.evidence == ("u-orin-power",), "the overridden article claim must not be used"
+    old = _orin_cell(before, "power-w")
+    assert "c004-orin-power" in old.evidence and old.value != 42.0
 
     def score(rec: recommend.Recommendation, alternative: str) -> float:
         return next(r.score for r in rec.ranking if r.id == alternative)
@@ -150,7 +164,7 @@ def test_orin_override_replaces_the_article_figure_and_lifts_orin() -> None:
     def rank(rec: recommend.Recommendation, alternative: str) -> int:
         return next(r.rank for r in rec.ranking if r.id == alternative)
 
-    # More compute for Orin (a max criterion) raises its score and cannot lower its rank.
+    # Less power for Orin (a min criterion) raises its score and cannot lower its rank.
     assert score(after, "jetson-orin") > score(before, "jetson-orin")
     assert rank(after, "jetson-orin") <= rank(before, "jetson-orin")
     # The other chips keep their order among themselves.
@@ -169,9 +183,10 @@ def test_a_dominating_new_chip_ranks_first_in_the_users_group(method: str) -> No
     row = m.cells[m.alternatives.index("fixture-npu")]
     assert {c.tier for c in row} == {"measured"}
     assert all(not c.imputed for c in row)
-    # The bundled edge chips are still ranked on the articles' figures.
+    # The bundled edge chips are still ranked on the bundled evidence (Orin's dense TOPS from its datasheet: the
+    # article's 172 TOPS does not say whether it is dense or sparse).
     orin = m.cells[m.alternatives.index("jetson-orin")][m.criteria.index("tops-int8")]
-    assert orin.evidence == ("c004-orin-tops",)
+    assert orin.evidence == ("a-tops_int8-jetson-orin",)
 
 
 @pytest.mark.xfail(
@@ -185,8 +200,11 @@ def test_a_new_chip_can_join_the_bundled_edge_group() -> None:
     text = text[: text.index("groups:\n  - id: my-edge")]  # the user's own group is no longer needed
     result = uploads.validate_upload("join.yaml", text.encode(), KNOWLEDGE)
     assert result.ok, [str(i) for i in result.issues]
-    rec = recommend.recommend(result.kb, Preferences(group=EDGE))
+    # The bundled group also has rating columns that the fixture chip has no evidence for; compared on the columns
+    # every member has (exclude-criterion), the chip that beats both modules on TOPS and watts leads.
+    rec = recommend.recommend(result.kb, Preferences(group=EDGE, missing="exclude-criterion"))
     assert "fixture-npu" in rec.matrix.alternatives
+    assert set(rec.matrix.criteria) == {"tops-int8", "power-w"}
     assert rec.ranking[0].id == "fixture-npu"
 
 
