@@ -166,6 +166,15 @@ def test_every_flag_says_why() -> None:
     assert not short, f"flag reasons shorter than {MIN_REASON} characters:\n" + "\n".join(short)
 
 
+@pytest.mark.parametrize("source_id", ARTICLES)
+def test_the_audit_covers_every_claim_of_the_articles(source_id: str) -> None:
+    """docs/AUDIT.md has a row for every record of the three articles (issue 13's record-by-record audit)."""
+    audit = (KNOWLEDGE.parent / "docs" / "AUDIT.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `([a-z0-9_.\-]+)` \|", audit, flags=re.MULTILINE))
+    missing = sorted(claim["id"] for claim in claimed(source_id) if claim["id"] not in rows)
+    assert not missing, f"docs/AUDIT.md has no row for: {missing}"
+
+
 def test_default_weights_are_the_articles_and_sum_to_100() -> None:
     dimensions = [record for _, record in RECORDS.get("dimensions", [])]
     if not dimensions:
