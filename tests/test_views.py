@@ -184,6 +184,18 @@ def test_efficiency_is_claimed_or_derived_from_tops_and_watts(kb):
         assert row["flagged"] == flagged
 
 
+def test_efficiency_compares_chips_on_dense_peaks(kb):
+    """Orin has a dense datasheet figure and the article's 172 TOPS of unknown sparsity: only the dense one counts."""
+    eff = views.accelerator_efficiency(kb).set_index("entity_id")
+    dense = [
+        c.value
+        for c in kb.claims.values()
+        if c.metric == "tops_int8" and c.subject_id == "jetson-orin" and c.conditions.sparsity == "dense"
+    ]
+    assert dense and eff.loc["jetson-orin", "tops"] == pytest.approx(float(np.median(dense)))
+    assert "c004-orin-tops" not in eff.loc["jetson-orin", "claims"].split(", ")
+
+
 def test_metric_frame_lists_memory_claims(kb):
     frame = views.metric_frame(kb, "memory_capacity_gb")
     expected = {
