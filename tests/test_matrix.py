@@ -128,7 +128,8 @@ def test_excluding_flagged_claims_empties_their_cells(kb):
     without = matrix.build(kb, Preferences(group="client-npus", use_flagged=False))
     # Both NPU figures are flagged, so without them no member has evidence and the column leaves the ranking.
     assert "efficiency-tops-per-w" not in without.criteria
-    assert [e.id for e in without.excluded_criteria] == ["efficiency-tops-per-w"]
+    assert "efficiency-tops-per-w" in with_flags.criteria
+    assert "efficiency-tops-per-w" in {e.id for e in without.excluded_criteria}
 
 
 def test_a_user_override_replaces_the_article_value(tmp_path):

@@ -338,7 +338,8 @@ def test_a_later_upload_may_cite_the_source_of_an_earlier_one() -> None:
 
 
 def test_out_of_range_value_is_a_warning_not_an_error() -> None:
-    csv_text = "entity,metric,value,unit\njetson-orin,tops_int8,2750,TOPS\n"
+    # Dense INT8: the conditions of the TOPS column, so the figure could fill it and its range applies.
+    csv_text = "entity,metric,value,unit,precision,sparsity\njetson-orin,tops_int8,2750,TOPS,int8,dense\n"
     result = uploads.validate_upload("typo.csv", csv_text.encode(), KNOWLEDGE)
     assert result.ok
     [warning] = result.issues
