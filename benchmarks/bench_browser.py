@@ -19,12 +19,18 @@ Printed, each with its ratio or difference to the trivial app:
 - page switch: a click on each other page in the top navigation (and back to Recommend) until the new page is
   drawn, against switching between the trivial app's two pages. Target: median within 2x.
 
+With ``--memory N`` it measures instead the server's memory over N sequential sessions (each opens Recommend,
+moves a weight and closes), with Streamlit's post-run garbage collection on (its default) and off (this app's
+.streamlit/config.toml), alternating between the two servers; without a leak the second half adds little.
+
 Usage: PYTHONPATH=. .venv/bin/python benchmarks/bench_browser.py [--rounds 5] [--cold 2] [--app app.py]
+       PYTHONPATH=. .venv/bin/python benchmarks/bench_browser.py --memory 100
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import tempfile
 from pathlib import Path
@@ -126,12 +132,47 @@ def measure(app_script: str, rounds: int, cold: int) -> dict[str, list[float]]:
     return out
 
 
+def memory(app_script: str, sessions: int) -> None:
+    """Server memory over `sessions` sequential new sessions, with Streamlit's post-run collection on and off.
+
+    Two servers of the app, one with ``--runner.postScriptGC true`` (Streamlit's default), one as configured
+    (off); each session opens Recommend, moves a weight, and closes, alternating between the two servers.
+    """
+    configs = {"postScriptGC on": ("--runner.postScriptGC", "true"), "postScriptGC off": ()}
+    rss: dict[str, list[float]] = {name: [] for name in configs}
+    with _browser.browser() as chromium, contextlib.ExitStack() as stack:
+        servers = {name: stack.enter_context(_browser.serve(app_script, *flags)) for name, flags in configs.items()}
+        for name, server in servers.items():
+            rss[name].append(server.rss_mb())
+        for n in range(1, sessions + 1):
+            for name, server in servers.items():
+                page, _ = _browser.opened(chromium, server, "", RECOMMEND)
+                _browser.after_input(page, server, _press(page, "ArrowRight"), RECOMMEND)
+                page.context.close()
+                if n % 10 == 0:
+                    rss[name].append(server.rss_mb())
+            if n % 10 == 0:
+                print(f"  {n}/{sessions} sessions", file=sys.stderr, flush=True)
+    print(f"server memory (RSS, MB) after every 10 of {sessions} sequential sessions:")
+    for name, values in rss.items():
+        half = len(values) // 2
+        growth = values[-1] - values[half]
+        print(f"  {name:<17} " + " ".join(f"{v:4.0f}" for v in values))
+        print(f"  {'':<17} second half: {growth:+.0f} MB ({growth / values[half]:+.1%})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds on the warm servers")
     parser.add_argument("--cold", type=int, default=2, help="cold starts of each server")
     parser.add_argument("--app", default="app.py", help="the app script (default app.py)")
+    parser.add_argument(
+        "--memory", type=int, default=0, metavar="N", help="instead: memory over N sessions, post-run gc on and off"
+    )
     args = parser.parse_args()
+    if args.memory:
+        memory(args.app, args.memory)
+        return
     t = measure(args.app, args.rounds, args.cold)
     m = {k: median(v) for k, v in t.items()}
 

@@ -118,3 +118,29 @@ def test_bad_input_exits_2_with_what_to_fix(argv, message, capsys, tmp_path, mon
 def test_unwritable_output_exits_2(tmp_path, capsys):
     code, _, err = _run(capsys, "--group", "mobile-runtimes", "--samples", "0", "-o", str(tmp_path / "none" / "r.md"))
     assert code == 2 and "cannot write" in err and "folder exists" in err
+
+
+_IMPORTS_OF = (
+    "import runpy, sys\n"
+    "sys.argv = ['selector', *sys.argv[1:]]\n"
+    "try:\n    runpy.run_module('selector', run_name='__main__')\n"
+    "except SystemExit as exit:\n    assert not exit.code, exit.code\n"
+    "print(' '.join(m for m in ('skcriteria', 'weasyprint', 'kaleido', 'plotly') if m in sys.modules))\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "imported"), [("md", "skcriteria"), ("html", "skcriteria plotly")], ids=["markdown", "html"]
+)
+def test_a_report_imports_only_the_libraries_its_format_needs(tmp_path, fmt, imported):
+    # a whole process, as a script runs it: WeasyPrint and kaleido belong to the PDF, plotly to the charts
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    argv = ["report", "--group", "training-frameworks", "--samples", "50", "-o", str(tmp_path / f"r.{fmt}")]
+    done = subprocess.run(
+        [sys.executable, "-c", _IMPORTS_OF, *argv], cwd=root, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == imported
