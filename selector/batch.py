@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from selector.scoring import (
+    SCALE_FREE_SCALERS,
     VIKOR_V,
     MethodSpec,
     ScoringError,
@@ -25,6 +26,7 @@ from selector.scoring import (
     parse_objectives,
     rank_scores,
     resolve_method,
+    scale_columns,
     validate_weights,
 )
 
@@ -54,15 +56,16 @@ def validate_weight_batch(weights: Any, n: int, criteria: Sequence[str] | None =
         w = w[None, :]
     if w.ndim != 2 or w.shape[1] != n or w.shape[0] == 0:
         raise ScoringError(f"weights must have shape (n,) or (k, n) with n = {n} criteria; got {np.shape(weights)}")
-    total = w.sum(axis=1)
-    bad_rows = ~np.isfinite(w).all(axis=1) | (w < 0).any(axis=1) | ~(total > 0)
+    largest = w.max(axis=1)
+    bad_rows = ~np.isfinite(w).all(axis=1) | (w < 0).any(axis=1) | ~(largest > 0)
     if bad_rows.any():
         k = int(np.argmax(bad_rows))
         try:
             validate_weights(w[k], criteria)
         except ScoringError as exc:
             raise ScoringError(f"weight vector {k}: {exc}") from exc
-    return w / total[:, None]
+    w = w / largest[:, None]  # before summing: weights of 1e308 would overflow their sum
+    return w / w.sum(axis=1)[:, None]
 
 
 def normalise(x: np.ndarray, signs: np.ndarray, spec: MethodSpec, scaler: str) -> np.ndarray:
@@ -77,6 +80,8 @@ def normalise(x: np.ndarray, signs: np.ndarray, spec: MethodSpec, scaler: str) -
         cost = signs < 0
         if cost.any():
             x[..., cost] = 1.0 / x[..., cost]
+    if scaler in SCALE_FREE_SCALERS:
+        x = scale_columns(x)
     if scaler == "sum":
         denom = x.sum(axis=-2, keepdims=True)
         zero = denom == 0
@@ -95,6 +100,7 @@ def normalise(x: np.ndarray, signs: np.ndarray, spec: MethodSpec, scaler: str) -
 
 def vikor_distances(x: np.ndarray, signs: np.ndarray) -> np.ndarray:
     """Per-criterion normalised distance to the best value (0 = best, 1 = worst; 0 for a constant column)."""
+    x = scale_columns(x)  # (x - best) / (worst - best) is scale-free; 1e308-size spreads would overflow
     best = np.where(signs > 0, x.max(axis=-2, keepdims=True), x.min(axis=-2, keepdims=True))
     worst = np.where(signs > 0, x.min(axis=-2, keepdims=True), x.max(axis=-2, keepdims=True))
     # as scikit-criteria's VIKOR: (x - best) / (worst - best); a constant column divides 0 by 0 and is ignored (0)

@@ -71,6 +71,10 @@ def _pydantic_issues(exc: ValidationError, name: str, parsed: Parsed) -> list[Is
             message = f"unknown key `{loc[-1]}`; allowed keys are those of the schema (see README, data model)"
         elif err["type"] == "missing":
             message = f"missing required key `{loc[-1]}`"
+        elif err["type"] == "finite_number":
+            message = (
+                f"`{field}` must be a finite number (not NaN or infinity; YAML reads 1.0e+309 and above as infinity)"
+            )
         else:
             message = f"`{field}`: {message}"
         issues.append(Issue("ERROR", name, parsed.line_of(loc), record, message))

@@ -266,15 +266,18 @@ def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
     for d, w in dim_weights.items():
         if d not in present and w > 0:
             notes.append(f"dimension `{d}` has no criterion in this group; its weight was shared out proportionally")
-    total = sum(live.values())
-    dim_norm = {d: w / total for d, w in live.items()}
+    # Weights are scaled by the largest before they are summed: four weights of 1e308 would overflow their sum.
+    largest = max(live.values())
+    total = sum(w / largest for w in live.values())
+    dim_norm = {d: w / largest / total for d, w in live.items()}
     sub_arr = np.array([sub[c.id] for c in criteria], dtype=float)
     weights = np.zeros(len(criteria))
     for d in present:
         idx = [i for i, c in enumerate(criteria) if c.dimension == d]
-        inside = sub_arr[idx].sum()
-        if inside > 0:
-            weights[idx] = dim_norm[d] * sub_arr[idx] / inside
+        top = sub_arr[idx].max()
+        if top > 0:
+            inside = sub_arr[idx] / top
+            weights[idx] = dim_norm[d] * inside / inside.sum()
     weights = weights / weights.sum()
 
     return DecisionMatrix(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from functools import cached_property
 from types import MappingProxyType
 from typing import Annotated, Literal
@@ -19,6 +20,9 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+
+#: The smallest positive normal float: below it numbers are subnormal (5e-324 ...) and arithmetic on them fails.
+SMALLEST_NORMAL = sys.float_info.min
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9_.\-]*$"
 Id = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=80)]
@@ -48,7 +52,8 @@ _MARKUP = re.compile(r"[<>]|javascript:", re.IGNORECASE)
 class Record(BaseModel):
     """Base of every record: unknown keys are errors and a loaded record never changes."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+    # allow_inf_nan=False: YAML reads 1.0e+400 as infinity; no weight, scale or value may be infinite or NaN.
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True, allow_inf_nan=False)
 
 
 def _no_markup(value: str | None) -> str | None:
@@ -256,6 +261,9 @@ class Claim(Record):
     def _finite(cls, v: float | None) -> float | None:
         if v is not None and not math.isfinite(v):
             raise ValueError("must be a finite number (not NaN or infinity)")
+        if v is not None and v != 0 and abs(v) < SMALLEST_NORMAL:
+            # A subnormal has lost its precision, and its reciprocal (cost criteria) or logarithm breaks the maths.
+            raise ValueError(f"{v:g} is closer to zero than {SMALLEST_NORMAL:.1e}; write 0 or use a larger unit")
         return v
 
     @model_validator(mode="after")

@@ -59,6 +59,12 @@ TIE_RTOL = 1e-12
 #: VIKOR strategy weight (v = 0.5 balances group utility and individual regret).
 VIKOR_V = 0.5
 
+#: Scalers whose result does not change when a column is multiplied by a positive number.
+SCALE_FREE_SCALERS = frozenset({"sum", "vector", "minmax"})
+#: Columns whose largest magnitude lies outside this range are divided by it before a scale-free step: a vector
+#: norm squares its values (1e308 overflows to infinity, 1e-200 underflows to zero) and a sum can overflow.
+SAFE_MAGNITUDE = (1e-100, 1e100)
+
 _SKCRITERIA_LOCK = threading.Lock()
 _NORMALISED_CACHE = 64  # distinct matrices whose normalisation is kept (a few kB each)
 
@@ -268,10 +274,11 @@ def validate_weights(weights: Sequence[float], criteria: Sequence[str] | None = 
             raise ScoringError(
                 f"{_name(j)} is negative ({value:g}); weights must be >= 0 (use 0 to ignore a criterion)"
             )
-    total = float(w.sum())
-    if total <= 0:
+    largest = float(w.max())
+    if largest <= 0:
         raise ScoringError("all weights are zero; give at least one criterion a positive weight")
-    return w / total
+    w = w / largest  # before summing: weights of 1e308 would overflow their sum
+    return w / float(w.sum())
 
 
 def default_names(prefix: str, count: int) -> tuple[str, ...]:
@@ -350,6 +357,13 @@ def check_values(
             f"cell (alternative {alternatives[i]!r}, criterion {criteria[j]!r}) is {value:g}{context}: {why}; {fix}"
         )
 
+    tiny = (matrix != 0) & (np.abs(matrix) < sys.float_info.min)
+    if tiny.any():
+        _fail(
+            tiny,
+            "a subnormal number (closer to zero than 2.2e-308) has lost its precision and breaks 1/x and logarithms",
+            "give 0 or the value in a larger unit",
+        )
     if spec.inverts_cost and cost.any():
         bad = (matrix <= 0) & cost
         if bad.any():
@@ -379,6 +393,30 @@ def check_values(
 def _tie_tolerance(s: np.ndarray) -> np.ndarray:
     """Per row, the score difference below which two scores tie (``TIE_RTOL`` times the row's scale, at least 1)."""
     return TIE_RTOL * np.maximum(1.0, np.max(np.abs(s), axis=-1, keepdims=True))
+
+
+def scale_columns(x: np.ndarray) -> np.ndarray:
+    """`x` ((..., m, n)) with every column whose largest magnitude is outside ``SAFE_MAGNITUDE`` divided by it.
+
+    Only for steps that are scale-free per column (sum, vector and min-max scaling, VIKOR's distances): they give
+    the same result on the scaled column, and the arithmetic stays finite. Other columns are left bit for bit
+    as they are, so ordinary data scores exactly as scikit-criteria scores it.
+
+    Parameters
+    ----------
+    x : numpy.ndarray
+        Finite values, alternatives on axis -2 and criteria on axis -1.
+
+    Returns
+    -------
+    numpy.ndarray
+        `x` itself when no column needs it, else a new array.
+    """
+    top = np.abs(x).max(axis=-2, keepdims=True)
+    rescale = (top > 0) & ((top < SAFE_MAGNITUDE[0]) | (top > SAFE_MAGNITUDE[1]))
+    if not rescale.any():
+        return x
+    return x / np.where(rescale, top, 1.0)
 
 
 def rank_scores(scores: np.ndarray, higher_is_better: bool = True) -> np.ndarray:
@@ -709,6 +747,9 @@ def _normalised(
             dm = InvertMinimize().transform(dm)
         if scaler != "none":
             before = dm.matrix.to_numpy(dtype=float)
+            scaled = scale_columns(before)
+            if scaled is not before:
+                dm = dm.replace(matrix=scaled)
             dm = _skc_scaler(scaler).transform(dm)
             zero_cols = np.all(before == 0, axis=0) if scaler in ("sum", "vector") else np.zeros(n, dtype=bool)
             if zero_cols.any():
@@ -801,7 +842,7 @@ def score(
                 degenerate="single alternative: Q = 0 by definition",
             )
         else:
-            res = _skc_vikor(normalised, seen_objectives, w)
+            res = _skc_vikor(scale_columns(normalised), seen_objectives, w)
             scores = np.asarray(res.e_.q_k, dtype=float)
             extra.update(
                 s_k=np.asarray(res.e_.s_k, dtype=float),

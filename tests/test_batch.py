@@ -97,3 +97,19 @@ def test_batch_refuses_what_scoring_refuses():
         batch.batch_scores([[1, np.nan], [3, 4]], ["max", "max"], [1, 1])
     with pytest.raises(ScoringError, match="matrices"):
         batch.batch_scores(np.ones((3, 2, 2)), ["max", "max"], np.ones((2, 2)))
+
+
+def test_batch_weights_of_1e308_are_scaled_before_they_are_summed() -> None:
+    w = batch.validate_weight_batch(np.full((2, 4), 1e308), 4)
+    assert np.allclose(w, 0.25)
+
+
+@pytest.mark.parametrize("method", list(METHODS))
+def test_batch_scores_a_huge_column_like_the_single_scorer(method: str) -> None:
+    x = np.array([[1.0e308, 1.0, 9.0], [2.0, 5.0, 3.0], [1.0, 4.0, 3.0]])
+    objectives = ["max", "max", "min"]
+    expected = scoring.score(x, objectives, [4, 1, 1], method).scores
+    got = batch.batch_scores(x, objectives, [[4, 1, 1]], method)[0]
+    assert np.argmax(got) == 0 if METHODS[method].higher_is_better else np.argmin(got) == 0
+    assert np.all(np.isfinite(got))
+    assert got == pytest.approx(expected, rel=1e-9, abs=1e-12)

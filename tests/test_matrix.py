@@ -191,3 +191,15 @@ def test_what_is_ranked_is_kept_across_dimension_weights_but_not_across_policy_o
     assert dropped not in zero.criteria
     assert any(e.id == dropped and "weight is zero" in e.reason for e in zero.excluded_criteria)
     assert matrix.build(kb, Preferences(group=group)).cells is base.cells  # the default layout is still kept
+
+
+def test_dimension_weights_of_1e308_give_equal_shares_without_overflow(kb) -> None:
+    import warnings
+
+    huge = Preferences(group="edge-accelerators", dimension_weights={d: 1e308 for d in kb.dimensions})
+    equal = Preferences(group="edge-accelerators", dimension_weights={d: 1.0 for d in kb.dimensions})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = matrix.build(kb, huge)
+    assert np.all(np.isfinite(m.weights))
+    assert m.weights == pytest.approx(matrix.build(kb, equal).weights, rel=1e-12)

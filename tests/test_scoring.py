@@ -548,3 +548,47 @@ def test_a_deferred_module_loads_when_used():
         "type(sys.modules['networkx']).__name__, type(sys.modules['seaborn']).__name__)"
     )
     assert _in_a_fresh_process(code) == "3 True module module"
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Numbers at the edge of floating point (issue 19): results stay finite and no RuntimeWarning escapes
+
+HUGE_COLUMN = np.array([[1.0e308, 1.0, 9.0], [2.0, 5.0, 3.0], [1.0, 4.0, 3.0]])  # row 0 leads on column 0 alone
+
+
+@pytest.mark.parametrize("method", list(METHODS))
+def test_a_huge_value_ranks_like_its_scaled_column(method: str) -> None:
+    """1e308 overflows a vector norm unless the column is scaled first; scaled, the ranking is that of 1e300."""
+    objectives = ["max", "max", "min"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        huge = score(HUGE_COLUMN, objectives, [4, 1, 1], method)
+    reference = HUGE_COLUMN.copy()
+    reference[0, 0] = 1.0e10  # the same order: a scale-free scaler cannot tell the two apart beyond rounding
+    assert np.all(np.isfinite(huge.scores)) and np.all(np.isfinite(huge.normalised))
+    if METHODS[method].default_scaler != "none":
+        assert list(huge.ranks) == list(score(reference, objectives, [4, 1, 1], method).ranks)
+    assert huge.ranks[0] == 1, "raising the leader's benefit value must not lower its rank"
+
+
+def test_scale_columns_leaves_ordinary_columns_bit_for_bit() -> None:
+    x = np.array([[1.0e-120, 3.5, 2.0e120], [2.0e-120, 7.0, 1.0e120]])
+    scaled = scoring.scale_columns(x)
+    assert scaled[:, 1].tolist() == [3.5, 7.0]
+    assert scaled[:, 0].tolist() == pytest.approx([0.5, 1.0]) and scaled[:, 2].tolist() == pytest.approx([1.0, 0.5])
+    ordinary = np.array([[1.0, 2.0], [3.0, 4.0]])
+    assert scoring.scale_columns(ordinary) is ordinary
+
+
+@pytest.mark.parametrize("method", ["wpm", "wsm", "topsis"])
+def test_a_subnormal_value_is_refused_by_name(method: str) -> None:
+    x = np.array([[5.0e-324, 2.0], [1.0, 3.0]])
+    with pytest.raises(ScoringError, match=r"subnormal.*give 0"):
+        score(x, ["min", "max"], [1, 1], method)
+
+
+def test_weights_of_1e308_are_scaled_before_they_are_summed() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        w = scoring.validate_weights([1e308, 1e308, 1e308, 1e308])
+    assert w.tolist() == [0.25, 0.25, 0.25, 0.25]

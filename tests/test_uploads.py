@@ -591,3 +591,37 @@ def test_csv_conversion_never_raises_and_its_yaml_always_reads_back(header: list
         parsed, problems = parse_yaml(data, "fuzz.yaml")
         assert problems == [], [str(p) for p in problems]
         assert parsed.data["sources"][0]["kind"] == "user"
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Hostile numbers (issue 19): refused at the door, or ranked without overflow
+
+HOSTILE_NUMBERS = FIXTURES / "hostile"
+
+
+@pytest.mark.parametrize(
+    ("name", "fragment"),
+    [
+        ("infinite_group_weight.yaml", "`criteria.0.weight` must be a finite number"),
+        ("denormal_value.yaml", "closer to zero than 2.2e-308"),
+    ],
+)
+def test_non_finite_and_subnormal_numbers_are_refused_on_their_line(name: str, fragment: str) -> None:
+    path = HOSTILE_NUMBERS / name
+    result = check(path)
+    assert not result.ok
+    assert [(i.line, fragment in i.message) for i in errors(result)] == [(marked_lines(path)[0], True)]
+
+
+@pytest.mark.parametrize("method", ["topsis", "moora", "wsm", "wpm", "vikor"])
+def test_a_tops_of_1e308_does_not_lower_orin(method: str) -> None:
+    import warnings
+
+    result = check(HOSTILE_NUMBERS / "huge_value.yaml")
+    assert result.ok, [str(i) for i in result.issues]
+    prefs = Preferences(group=EDGE, method=method)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        before = {r.id: r.rank for r in recommend.recommend(BUNDLED, prefs).ranking}["jetson-orin"]
+        after = {r.id: r.rank for r in recommend.recommend(result.kb, prefs).ranking}["jetson-orin"]
+    assert after <= before
