@@ -7,7 +7,14 @@ import streamlit as st
 from app_pages import state
 from selector import charts, decision_tree, matrix, scoring, views
 from selector.measure import compare
-from selector.preferences import MISSING_HELP, MISSING_POLICIES, PreferenceError, Preferences
+from selector.preferences import (
+    CRITERION_WEIGHT_RANGE,
+    DIMENSION_WEIGHT_RANGE,
+    MISSING_HELP,
+    MISSING_POLICIES,
+    PreferenceError,
+    Preferences,
+)
 
 kb = state.session_kb()
 state.knowledge_caption(kb)
@@ -80,8 +87,8 @@ with st.sidebar:
             state.sync_widget(f"cw-{gc.criterion}", float(criterion_weights[gc.criterion]))
             st.slider(
                 state.md(f"{criterion.name_en} [{kb.dimensions[criterion.dimension].name_en}]"),
-                min_value=0.0,
-                max_value=5.0,
+                min_value=CRITERION_WEIGHT_RANGE[0],
+                max_value=CRITERION_WEIGHT_RANGE[1],
                 step=0.5,
                 key=f"cw-{gc.criterion}",
                 on_change=on_control_change,
@@ -207,8 +214,8 @@ def weights_and_ranking() -> None:
             state.sync_widget(f"w-{dim.id}", _number(round(dimension_weights[dim.id])))
             st.slider(
                 state.md(f"{dim.name_en} ({dim.name_zh})"),
-                min_value=0,
-                max_value=100,
+                min_value=DIMENSION_WEIGHT_RANGE[0],
+                max_value=DIMENSION_WEIGHT_RANGE[1],
                 step=1,
                 key=f"w-{dim.id}",
                 on_change=on_control_change,

@@ -14,7 +14,7 @@ import streamlit as st
 from selector import knowledge, profile, recommend, robustness, scoring, sensitivity, views
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import KnowledgeBase
-from selector.preferences import PreferenceError, Preferences, from_query, to_query
+from selector.preferences import PreferenceError, Preferences, check_slider_ranges, from_query, to_query
 from selector.yamlio import Issue
 
 # The URL parameters that carry preferences (see selector.preferences.to_query); others are left alone.
@@ -120,8 +120,10 @@ def default_prefs(kb: KnowledgeBase) -> Preferences:
 
 
 def check_prefs(kb: KnowledgeBase, prefs: Preferences) -> Preferences:
-    """Raise :class:`PreferenceError` unless `prefs` fits `kb` and names a known method and allowed scaler."""
+    """Raise :class:`PreferenceError` unless `prefs` fits `kb`, names a known method and allowed scaler, and its
+    weights fit the sliders (a link or profile is checked here before any widget sees its values)."""
     prefs.check(kb)
+    check_slider_ranges(prefs)
     try:
         scoring.resolve_method(prefs.method, prefs.scaler)
     except scoring.ScoringError as exc:

@@ -20,6 +20,11 @@ MISSING_HELP = {
     "exclude-alternative": "alternatives with any missing cell are dropped from the ranking",
 }
 DEFAULT_METHOD = "wsm"
+#: What the app's weight sliders can show (app_pages/recommend.py draws them with these). The command line takes
+#: any non-negative finite weights; the app refuses a link or profile whose weights lie outside, with a message,
+#: rather than hand a slider a value it cannot hold.
+DIMENSION_WEIGHT_RANGE: tuple[int, int] = (0, 100)
+CRITERION_WEIGHT_RANGE: tuple[float, float] = (0.0, 5.0)
 
 
 class PreferenceError(ValueError):
@@ -105,6 +110,39 @@ class Preferences(BaseModel):
         self.resolved_dimension_weights(kb)
         self.resolved_criterion_weights(kb)
         return self
+
+
+def check_slider_ranges(prefs: Preferences) -> Preferences:
+    """Raise :class:`PreferenceError` unless every weight of `prefs` lies in the range of its slider in the app.
+
+    Weights are relative (only their ratios count), so a link with ``performance=500`` means the same as one with
+    every weight divided by 5; the message says so rather than silently clamping, which would change the ranking.
+
+    Parameters
+    ----------
+    prefs
+        Preferences read from a link, a profile or the widgets.
+
+    Returns
+    -------
+    Preferences
+        `prefs` itself.
+    """
+    problems = []
+    for what, weights, (low, high) in (
+        ("dimension weight", prefs.dimension_weights, DIMENSION_WEIGHT_RANGE),
+        ("criterion weight", prefs.criterion_weights, CRITERION_WEIGHT_RANGE),
+    ):
+        problems.extend(
+            f"{what} `{key}` = {value:g} is outside {low:g}-{high:g}, the range of its slider"
+            for key, value in sorted(weights.items())
+            if not low <= value <= high
+        )
+    if problems:
+        raise PreferenceError(
+            "; ".join(problems) + " (weights are relative: divide them all by the same number to bring them in range)"
+        )
+    return prefs
 
 
 def parse_pairs(text: str | None, what: str) -> dict[str, str]:
