@@ -69,7 +69,9 @@ _JUNK = st.text(max_size=30)
 
 
 def _pairs(keys: st.SearchStrategy[str], values: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
-    return st.lists(st.tuples(keys, values), min_size=1, max_size=2).map(lambda pairs: ",".join(f"{k}={v}" for k, v in pairs))
+    return st.lists(st.tuples(keys, values), min_size=1, max_size=2).map(
+        lambda pairs: ",".join(f"{k}={v}" for k, v in pairs)
+    )
 
 
 _VALUES = {
