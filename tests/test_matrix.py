@@ -196,7 +196,17 @@ def test_what_is_ranked_is_kept_across_dimension_weights_but_not_across_policy_o
 def test_dimension_weights_of_1e308_give_equal_shares_without_overflow(kb) -> None:
     import warnings
 
-    huge = Preferences(group="edge-accelerators", dimension_weights={d: 1e308 for d in kb.dimensions})
+    # The preferences refuse weights above MAX_WEIGHT; the matrix must not overflow even when handed them.
+    huge = Preferences.model_construct(
+        group="edge-accelerators",
+        answers={},
+        dimension_weights={d: 1e308 for d in kb.dimensions},
+        criterion_weights={},
+        method="wsm",
+        scaler=None,
+        missing="impute-worst",
+        use_flagged=True,
+    )
     equal = Preferences(group="edge-accelerators", dimension_weights={d: 1.0 for d in kb.dimensions})
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -596,7 +596,7 @@ def test_csv_conversion_never_raises_and_its_yaml_always_reads_back(header: list
 # ----------------------------------------------------------------------------------------------------------
 # Hostile numbers (issue 19): refused at the door, or ranked without overflow
 
-HOSTILE_NUMBERS = FIXTURES / "hostile"
+HOSTILE_NUMBERS = FIXTURES / "limits"
 
 
 @pytest.mark.parametrize(
