@@ -14,7 +14,10 @@ from selector import knowledge
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
-PAGES = sorted(p.stem for p in (ROOT / "app_pages").glob("*.py") if p.stem not in ("__init__", "state"))
+# The broken-knowledge page is registered only when the knowledge does not load (tests/test_app_broken_knowledge.py).
+PAGES = sorted(
+    p.stem for p in (ROOT / "app_pages").glob("*.py") if p.stem not in ("__init__", "state", "broken_knowledge")
+)
 KB = knowledge.load()
 DEFAULT_GROUP = next(iter(KB.groups))
 CRITERION = KB.groups[DEFAULT_GROUP].criteria[0].criterion
