@@ -57,8 +57,11 @@ except (PreferenceError, scoring.ScoringError, ValueError) as exc:
 
 rb = built.robustness
 first = "-" if rb.leader_acceptability is None else f"{rb.leader_acceptability:.0%}"
+st.subheader(state.md(built.verdict))
+if built.verdict_details:
+    st.caption(state.md("  \n".join(built.verdict_details)))
 summary_cols = st.columns(4)
-summary_cols[0].metric("Recommended", built.recommended)
+summary_cols[0].metric("Recommended", built.recommended, help=state.md(f"{built.leader}: {built.verdict_badge}"))
 summary_cols[1].metric("Method", f"{rec.result.method} / {rec.result.scaler}")
 summary_cols[2].metric(
     "Score leader first in",

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import streamlit as st
+from pydantic import ValidationError
 
 from app_pages import state
-from selector import charts, decision_tree, matrix, scoring, views
+from selector import charts, decision_tree, matrix, recommend, scoring, verdict, views
 from selector.measure import compare
 from selector.preferences import (
     CRITERION_WEIGHT_RANGE,
@@ -42,7 +43,7 @@ def on_control_change(changed: str = "") -> None:
         candidate = state.prefs_in_force(kb).model_copy(update={"dimension_weights": dims})
     else:
         chosen = {q.id: ss.get(f"q-{q.id}") for q in kb.questions.values()}
-        new_answers = {q: a for q, a in chosen.items() if a is not None and a != kb.questions[q].default}
+        new_answers = {q: a for q, a in chosen.items() if a is not None}
         crits = {}
         if changed != "group":  # sub-criterion weights belong to a group; a new group starts from its defaults
             for gc in group.criteria:
@@ -50,16 +51,24 @@ def on_control_change(changed: str = "") -> None:
                 if float(value) != gc.weight:
                     crits[gc.criterion] = float(value)
         scaler = None if changed == "method" or ss["scaler"] == "default" else ss["scaler"]
-        candidate = Preferences(
-            group=ss["group"],
-            answers=new_answers,
-            dimension_weights=dims,
-            criterion_weights=crits,
-            method=ss["method"],
-            scaler=scaler,
-            missing=ss["missing"],
-            use_flagged=ss["use-flagged"],
-        )
+        try:
+            candidate = Preferences(
+                group=ss["group"],
+                answers=new_answers,
+                dimension_weights=dims,
+                criterion_weights=crits,
+                method=ss["method"],
+                scaler=scaler,
+                missing=ss["missing"],
+                use_flagged=ss["use-flagged"],
+                constraints=[c for c in ss.get("must", "").replace(";", ",").split(",") if c.strip()],
+                exclude_vendors=ss.get("must-vendors", []),
+                exclude=ss.get("must-exclude", []),
+                keep_unknown=ss.get("must-keep-unknown", False),
+            )
+        except ValidationError as exc:
+            ss["control-error"] = "; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())
+            return
     try:
         state.check_prefs(kb, candidate)
     except PreferenceError as exc:
@@ -67,6 +76,13 @@ def on_control_change(changed: str = "") -> None:
         return
     ss.pop("control-error", None)
     state.set_prefs(candidate)
+
+
+def on_clear_answers() -> None:
+    """The "clear my answers" button: every scenario question back to unanswered."""
+    for question in kb.questions.values():
+        st.session_state[f"q-{question.id}"] = None
+    on_control_change()
 
 
 def on_reset() -> None:
@@ -131,6 +147,49 @@ with st.sidebar:
     )
     st.button("Reset to defaults", key="reset", on_click=on_reset, icon=":material/restart_alt:")
 
+
+def _must_have() -> None:
+    """The hard constraints: applied before any weighting; what they remove is listed under the ranking."""
+    members = group.members
+    vendors = sorted({kb.entities[m].vendor for m in members if kb.entities[m].vendor} | set(prefs.exclude_vendors))
+    count = len(prefs.constraints) + len(prefs.exclude_vendors) + len(prefs.exclude)
+    with st.expander(f"Must have (hard constraints{f': {count}' if count else ''})", expanded=bool(count)):
+        criteria = [kb.criteria[gc.criterion] for gc in group.criteria]
+        numeric = [c for c in criteria if not c.unit.startswith("rating")]
+        examples = ", ".join(f"{c.id} ({c.unit})" for c in numeric) or "any criterion id"
+        state.sync_widget("must", ", ".join(prefs.constraints))
+        st.text_input(
+            "Limits (comma-separated)",
+            key="must",
+            placeholder="e.g. power-w<=10",
+            on_change=on_control_change,
+            help=state.md(f"CRITERION then <=, >=, <, > or = then a number. Criteria here: {examples}."),
+        )
+        state.sync_widget("must-keep-unknown", prefs.keep_unknown)
+        st.toggle(
+            "Keep alternatives whose value is unknown",
+            key="must-keep-unknown",
+            on_change=on_control_change,
+            help="By default an alternative without evidence for a constrained criterion is removed as unknown.",
+        )
+        state.sync_widget("must-vendors", list(prefs.exclude_vendors))
+        st.multiselect(
+            "Exclude vendors",
+            options=vendors,
+            format_func=kb.entity_name,
+            key="must-vendors",
+            on_change=on_control_change,
+        )
+        state.sync_widget("must-exclude", [e for e in prefs.exclude if e in members])
+        st.multiselect(
+            "Exclude alternatives",
+            options=list(members),
+            format_func=kb.entity_name,
+            key="must-exclude",
+            on_change=on_control_change,
+        )
+
+
 # ----------------------------------------------------------------------------------------------------------
 # Scenario and decision path
 
@@ -144,6 +203,7 @@ path = decision_tree.evaluate(kb, answers)
 ask, why_path = st.columns([2, 3], gap="large")
 with ask:
     st.subheader("Your scenario")
+    st.caption("Answer only what you know: a question left open fires no rule.")
     for question in kb.questions.values():
         options = {o.id: o for o in question.options}
         state.sync_widget(f"q-{question.id}", answers.get(question.id))
@@ -152,26 +212,55 @@ with ask:
             options=list(options),
             format_func=lambda o, options=options: state.md(options[o].label_en),
             key=f"q-{question.id}",
+            index=None,
             on_change=on_control_change,
         )
+    st.button("Clear my answers", key="clear-answers", on_click=on_clear_answers, disabled=not answers)
+
+
+def _rule_card(rule: decision_tree.FiredRule, elsewhere: bool) -> None:
+    with st.container(border=True):
+        if elsewhere:
+            applies = ", ".join(kb.groups[g].name_en for g in rule.groups) or "no ranked group"
+            st.markdown(f"**Applies to {state.md(applies)}** (not advice for {state.md(group.name_en)})")
+            st.caption(state.md(rule.rationale))
+        else:
+            st.markdown(f"**{state.md(rule.rationale)}**")
+        matched = ", ".join(
+            next(o.label_en for o in kb.questions[q].options if o.id == a) for q, a in rule.matched.items()
+        )
+        line = f"because: {matched}"
+        if rule.recommend:
+            line += f" → shortlists {', '.join(kb.entity_name(e) for e in rule.recommend)}"
+        if rule.exclude:
+            line += f"; excludes {', '.join(kb.entity_name(e) for e in rule.exclude)}"
+        st.caption(state.md(line) + f" · rule `{rule.id}`")
+        with st.expander(f"Sources ({len(rule.claims)})"):
+            for claim_id in rule.claims:
+                state.show_claim(kb, claim_id)
+
+
 with why_path:
     st.subheader("Decision path")
+    here, elsewhere = path.rules_for(group.id), path.rules_elsewhere(group.id)
     if not path.fired:
         st.info("No rule of the articles' decision trees fires for these answers.")
-    for rule in path.fired:
-        with st.container(border=True):
-            st.markdown(f"**{state.md(rule.rationale)}**")
-            matched = ", ".join(
-                next(o.label_en for o in kb.questions[q].options if o.id == a) for q, a in rule.matched.items()
+    elif not here:
+        st.info(state.md(f"No rule that fired speaks for {group.name_en}."))
+    for rule in here:
+        _rule_card(rule, elsewhere=False)
+    if elsewhere:
+        with st.expander(f"Rules for other groups ({len(elsewhere)})"):
+            for rule in elsewhere:
+                _rule_card(rule, elsewhere=True)
+    sharpen = decision_tree.sharpening_questions(kb, answers, group.id)
+    if sharpen:
+        st.caption(
+            state.md(
+                f"Answering these would sharpen the advice for {group.name_en}: "
+                + "; ".join(kb.questions[q].text_en for q in sharpen)
             )
-            shortlist = ", ".join(kb.entity_name(e) for e in rule.recommend)
-            line = f"because: {matched} → shortlists {shortlist}"
-            if rule.exclude:
-                line += f"; excludes {', '.join(kb.entity_name(e) for e in rule.exclude)}"
-            st.caption(state.md(line) + f" · rule `{rule.id}`")
-            with st.expander(f"Sources ({len(rule.claims)})"):
-                for claim_id in rule.claims:
-                    state.show_claim(kb, claim_id)
+        )
     if path.other_candidates:
         names = ", ".join(kb.entity_name(e) for e in path.other_candidates)
         st.caption(state.md(f"Also recommended, outside the ranked groups: {names}"))
@@ -180,21 +269,28 @@ with why_path:
 # Ranking
 
 st.divider()
+choices = {c.id: c for c in decision_tree.group_order(kb, answers)}
 state.sync_widget("group", prefs.group)
 st.selectbox(
     "What are you choosing?",
-    options=list(kb.groups),
+    options=list(choices),
     format_func=lambda g: (
         kb.groups[g].name_en
         + (f" ({kb.groups[g].name_zh})" if kb.groups[g].name_zh else "")
-        + (" ★ shortlisted by your scenario" if path.shortlisted(g) else "")
+        + (" ★ your answers point here" if choices[g].pointed_at else "")
     ),
     key="group",
     on_change=on_control_change,
     kwargs={"changed": "group"},
+    help="Groups your answers point at come first.",
 )
-if group.description_en:
-    st.caption(state.md(group.description_en))
+why_group = choices[group.id].reasons
+st.caption(
+    state.md((group.description_en or "") + (f" Offered first because {'; '.join(why_group)}." if why_group else ""))
+)
+if not path.shortlisted(group.id):
+    st.caption(state.md(f"Decision trees: {decision_tree.NO_ADVICE}."))
+_must_have()
 
 
 @st.fragment
@@ -230,17 +326,20 @@ def weights_and_ranking() -> None:
         st.error(f"This combination cannot be ranked: {state.md(exc)}")
         return
     table_col, chart_col = st.columns([2, 3], gap="large")
-    result, m, leader = rec.result, rec.matrix, rec.leader
+    result, m = rec.result, rec.matrix
     direction = "higher is better" if result.higher_is_better else "lower is better"
     with table_col:
-        st.subheader(f"Leader: {state.md(leader.name)}")
-        _robustness_badge(prefs, leader.name)
+        judged = _verdict(prefs, rec)
+        st.subheader(state.md(judged.headline))
+        _robustness_badge(judged)
+        if judged.details:
+            st.caption(state.md("  \n".join(judged.details)))
         st.dataframe(
             views.ranking_table(rec.ranking),
             hide_index=True,
             width="stretch",
             column_config={
-                "rank": st.column_config.NumberColumn("rank", format="%d"),
+                "rank": st.column_config.TextColumn("rank", help="“2=” marks an exact tie"),
                 "score": st.column_config.NumberColumn("score", format="%.4f", help=direction),
                 "shortlisted": st.column_config.TextColumn("shortlisted", help="shortlisted by the decision path"),
             },
@@ -255,9 +354,6 @@ def weights_and_ranking() -> None:
             f"**{m.missing_policy}** · flagged claims {'used' if prefs.use_flagged else 'left out'}.",
             *(state.md(note) for note in m.notes),
         ]
-        if rec.recommended != leader.id:
-            best = next(r for r in rec.ranking if r.id == rec.recommended)
-            notes.append(state.md(f"Best-ranked candidate your scenario shortlists: {best.name} (rank {best.rank})."))
         st.caption("  \n".join(notes))
     with chart_col:
         # The chart waits for the user: drawing it first would load plotly's ~4.7 MB script with the page and hold
@@ -290,21 +386,30 @@ def weights_and_ranking() -> None:
             )
 
 
-def _robustness_badge(prefs: Preferences, leader: str) -> None:
-    """The badge: the same analysis as the Robustness page, the report and `python -m selector sensitivity`."""
+def _verdict(prefs: Preferences, rec: recommend.Recommendation) -> verdict.Verdict:
+    """The verdict the Export page, the report and `rank` give for the same preferences (selector.verdict)."""
     try:
-        label, share, sampled = state.robustness_badge(kb, prefs, leader)
-    except (PreferenceError, scoring.ScoringError, ValueError) as exc:
-        st.caption(f"Robustness could not be computed: {state.md(exc)}")
+        whole = state.whole_simplex_share(kb, prefs, rec.leader.name)
+        return verdict.judge(rec, local_share=verdict.local_share(rec), global_share=whole)
+    except (PreferenceError, scoring.ScoringError, ValueError):
+        return verdict.judge(rec, compute=False)
+
+
+def _robustness_badge(judged: verdict.Verdict) -> None:
+    """The badge: share of weightings around the user's that keep the leader first, and over any weighting."""
+    if judged.local_share is None:
+        st.caption("Robustness could not be computed for this ranking.")
         return
+    share = judged.local_share
     st.badge(
-        label,
+        judged.badge,
         color="green" if share >= 0.7 else "orange" if share >= 0.4 else "red",
         icon=":material/balance:",
         help=(
-            f"Share of {state.BADGE_SAMPLES:,} sampled weightings of {state.SPACE_LABELS['dimensions']} (any split "
-            f"of 100%) that rank {state.md(leader)} first. SMAA (selector.robustness): {sampled} Details on the "
-            "Robustness page."
+            f"{verdict.SAMPLES:,} weightings of {state.SPACE_LABELS['dimensions']} drawn uniformly within ±10 "
+            f"percentage points of yours, and {verdict.SAMPLES:,} anywhere on the whole weight simplex (every "
+            "split of 100%); cells without evidence drawn across their plausible range; seed "
+            f"{verdict.SEED}. The Robustness page shows the same two figures."
         ),
     )
 

@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import state
-from selector import charts, scoring, sensitivity, views
+from selector import charts, scoring, sensitivity, verdict, views
 from selector.preferences import PreferenceError
 
 kb = state.session_kb()
@@ -20,6 +20,11 @@ try:
 except (PreferenceError, scoring.ScoringError) as exc:
     st.error(f"The current settings cannot be ranked: {state.md(exc)}. Change them on the Recommend page.")
     st.stop()
+try:
+    judged = verdict.judge(rec)
+    st.markdown(state.md(f"**{judged.headline}** · {rec.leader.name}: {judged.badge} (the Recommend page's badge)"))
+except (scoring.ScoringError, ValueError):
+    pass
 
 m = rec.matrix
 method, scaler = rec.result.method, rec.result.scaler

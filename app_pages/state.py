@@ -11,14 +11,14 @@ from types import MappingProxyType
 import plotly.graph_objects as go
 import streamlit as st
 
-from selector import knowledge, profile, recommend, robustness, scoring, sensitivity, views
+from selector import knowledge, profile, recommend, robustness, scoring, sensitivity, verdict, views
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import KnowledgeBase
 from selector.preferences import PreferenceError, Preferences, check_slider_ranges, from_query, to_query
 from selector.yamlio import Issue
 
 # The URL parameters that carry preferences (see selector.preferences.to_query); others are left alone.
-PREF_KEYS = ("group", "answers", "w", "cw", "method", "scaler", "missing", "flagged")
+PREF_KEYS = ("group", "answers", "w", "cw", "method", "scaler", "missing", "flagged", "must", "xv", "x", "unknown")
 _PREFS = "prefs"  # session_state: the last preferences in force, so a page switch (which clears the URL) keeps them
 # The Evidence page's filter widgets; a saved profile keeps their values.
 EVIDENCE_FILTERS = {
@@ -269,7 +269,6 @@ def show_claim(kb: KnowledgeBase, claim_id: str) -> None:
 # ----------------------------------------------------------------------------------------------------------
 # Robustness: one definition for the badge, the Robustness page, the command line and the report
 
-BADGE_SAMPLES = 2_000  # the Recommend page's badge: quick, and the seed makes it reproducible
 PAGE_SAMPLES = robustness.DEFAULT_SAMPLES  # the Robustness page's default, as `python -m selector sensitivity`
 SEED = 0
 SPACE_LABELS = {"dimensions": "the four dimension weights", "criteria": "every criterion weight"}
@@ -294,7 +293,7 @@ def robustness_of(
     kb: KnowledgeBase,
     prefs: Preferences,
     *,
-    samples: int = BADGE_SAMPLES,
+    samples: int = verdict.SAMPLES,
     seed: int = SEED,
     spread: float | None = None,
     space: robustness.Space = "dimensions",
@@ -340,26 +339,21 @@ def _cached_first_rank_shares(
     return MappingProxyType(shares), sampling_text(smaa, "dimensions", None)
 
 
-def robustness_badge(kb: KnowledgeBase, prefs: Preferences, leader: str) -> tuple[str, float, str]:
-    """The Recommend page's badge: (label, share, what was sampled) for `leader`, the leader under `prefs`.
+def whole_simplex_share(kb: KnowledgeBase, prefs: Preferences, leader: str) -> float:
+    """`leader`'s share of first places over any weighting of the four dimensions (:func:`verdict.global_share`).
 
-    The badge is the SMAA part of :func:`robustness_of` with its defaults (``BADGE_SAMPLES`` weightings of the
-    four dimensions over the whole simplex, seed ``SEED``). Sampling the whole simplex does not depend on where
-    the current dimension weights stand, and neither does the matrix, so the rank acceptability is the same for
-    every dimension weighting: it is looked up with the dimension weights left at their defaults and the current
-    leader's share is read from it, so moving one of the four main sliders is answered from the cache.
-    tests/test_app.py checks the badge against ``robustness.analyse(...).leader_share`` of the preferences as they are.
+    Sampling the whole simplex does not depend on where the current dimension weights stand, and neither does the
+    matrix, so the shares are looked up with the dimension weights left at their defaults and the current leader's
+    is read from them: moving one of the four main sliders is answered from the cache.
 
     Raises
     ------
     selector.scoring.ScoringError, ValueError
         When the analysis cannot run on this ranking.
     """
-    # the preferences with the dimension weights left at their defaults
     base_json = prefs.model_dump_json(exclude={"dimension_weights"})
-    shares, sampled = _cached_first_rank_shares(kb, kb.data_hash, base_json, BADGE_SAMPLES, SEED)
-    share = shares[leader]
-    return robustness.badge_text(share), share, sampled
+    shares, _ = _cached_first_rank_shares(kb, kb.data_hash, base_json, verdict.SAMPLES, verdict.SEED)
+    return shares[leader]
 
 
 def sampling_text(smaa: sensitivity.SMAAResult, space: str, spread: float | None) -> str:

@@ -1,4 +1,8 @@
-"""The articles' decision trees: scenario answers -> the rules that fired, why, and the shortlisted candidates."""
+"""The articles' decision trees: scenario answers -> the rules that fired, why, and the shortlist of each group.
+
+A rule speaks only for the groups it names (``Rule.groups``); a rule without groups speaks for every group that
+holds one of its entities. A question the user has not answered stays unanswered: no rule fires on it.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +10,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from selector.memo import PerKnowledge
-from selector.models import KnowledgeBase
+from selector.models import KnowledgeBase, Rule
 from selector.preferences import PreferenceError
+
+NO_ADVICE = "the articles give no advice for this combination; ranking every member"
 
 
 @dataclass(frozen=True)
 class FiredRule:
-    """A rule whose conditions all matched, with its rationale and source claims."""
+    """A rule whose conditions all matched, with its rationale, source claims and the groups it speaks for."""
 
     id: str
     tree: str
@@ -21,6 +27,11 @@ class FiredRule:
     exclude: tuple[str, ...]
     rationale: str
     claims: tuple[str, ...]
+    groups: tuple[str, ...] = ()  # the groups it speaks for (explicit, or those holding its entities)
+
+    def applies_to(self, group: str) -> bool:
+        """Whether this rule speaks for `group` (a rule for another group is not advice for this one)."""
+        return group in self.groups
 
     def to_dict(self) -> dict:
         return {
@@ -29,6 +40,7 @@ class FiredRule:
             "matched": dict(self.matched),
             "recommend": list(self.recommend),
             "exclude": list(self.exclude),
+            "groups": list(self.groups),
             "rationale": self.rationale,
             "claims": list(self.claims),
         }
@@ -40,47 +52,80 @@ class DecisionPath:
 
     answers: dict[str, str]
     fired: tuple[FiredRule, ...]
-    shortlist: dict[str, tuple[str, ...]]  # group id -> recommended members of that group
+    shortlist: dict[str, tuple[str, ...]]  # group id -> members that the rules for that group recommend
+    excluded_in: dict[str, tuple[str, ...]]  # group id -> members that the rules for that group exclude
     other_candidates: tuple[str, ...]  # recommended entities outside every group (e.g. a serving system)
-    excluded: tuple[str, ...]
+    unanswered: tuple[str, ...] = ()  # questions not answered, in knowledge order
 
     def shortlisted(self, group: str) -> tuple[str, ...]:
         return self.shortlist.get(group, ())
 
+    def excluded_from(self, group: str) -> tuple[str, ...]:
+        """The members of `group` that a rule for that group excludes."""
+        return self.excluded_in.get(group, ())
+
+    @property
+    def excluded(self) -> tuple[str, ...]:
+        """Every entity excluded by a fired rule, in any group."""
+        return tuple(sorted({e for members in self.excluded_in.values() for e in members}))
+
+    def rules_for(self, group: str) -> tuple[FiredRule, ...]:
+        return tuple(f for f in self.fired if f.applies_to(group))
+
+    def rules_elsewhere(self, group: str) -> tuple[FiredRule, ...]:
+        return tuple(f for f in self.fired if not f.applies_to(group))
+
+    def advice(self, group: str) -> str:
+        """What the trees say for `group`: the shortlist, or the explicit statement that they say nothing."""
+        if self.shortlisted(group):
+            return "shortlisted by your scenario: " + ", ".join(self.shortlisted(group))
+        return NO_ADVICE
+
     def to_dict(self) -> dict:
         return {
             "answers": dict(self.answers),
+            "unanswered": list(self.unanswered),
             "fired": [f.to_dict() for f in self.fired],
             "shortlist": {g: list(m) for g, m in self.shortlist.items()},
+            "excluded": {g: list(m) for g, m in self.excluded_in.items()},
             "other_candidates": list(self.other_candidates),
-            "excluded": list(self.excluded),
         }
 
 
 def resolve_answers(kb: KnowledgeBase, answers: Mapping[str, str]) -> dict[str, str]:
-    """Answers with each question's default filled in; an unknown question or option is refused."""
-    resolved = {}
-    for qid, question in kb.questions.items():
-        options = [o.id for o in question.options]
-        answer = answers.get(qid, question.default)
-        if answer is not None and answer not in options:
-            raise PreferenceError(f"`{answer}` is not an answer to `{qid}`; choose one of: {', '.join(options)}")
-        if answer is not None:
-            resolved[qid] = answer
+    """The answers given, in question order; an unknown question or option is refused. Nothing is filled in."""
     unknown = set(answers) - set(kb.questions)
     if unknown:
         raise PreferenceError(f"unknown question(s) {', '.join(sorted(unknown))}; questions: {', '.join(kb.questions)}")
+    resolved = {}
+    for qid, question in kb.questions.items():
+        answer = answers.get(qid)
+        if answer is None:
+            continue
+        options = [o.id for o in question.options]
+        if answer not in options:
+            raise PreferenceError(f"`{answer}` is not an answer to `{qid}`; choose one of: {', '.join(options)}")
+        resolved[qid] = answer
     return resolved
 
 
+def rule_groups(kb: KnowledgeBase, rule: Rule) -> tuple[str, ...]:
+    """The groups a rule speaks for: those it names, else every group holding one of its entities."""
+    if rule.groups:
+        return rule.groups
+    entities = set(rule.recommend) | set(rule.exclude)
+    return tuple(g.id for g in kb.groups.values() if entities & set(g.members))
+
+
 # The path depends on the knowledge and the answers alone; recommend() asks for it on every weight change.
-_PATHS = PerKnowledge(64)
+_PATHS = PerKnowledge(256)
 
 
 def evaluate(kb: KnowledgeBase, answers: Mapping[str, str]) -> DecisionPath:
-    """Run every rule against the answers (defaults filled in) and collect the shortlist per group.
+    """Run every rule against the answers given and collect, per group, what its rules shortlist and exclude.
 
-    The path is kept per knowledge base and answers (:mod:`selector.memo`), so it is shared: read-only.
+    A rule fires only when every question in its ``when`` is answered with one of its options. The path is kept
+    per knowledge base and answers (:mod:`selector.memo`), so it is shared: read-only.
     """
     return _PATHS.get(kb, frozenset(answers.items()), lambda: _evaluate(kb, answers))
 
@@ -99,16 +144,70 @@ def _evaluate(kb: KnowledgeBase, answers: Mapping[str, str]) -> DecisionPath:
                     exclude=rule.exclude,
                     rationale=rule.rationale_en,
                     claims=rule.claims,
+                    groups=rule_groups(kb, rule),
                 )
             )
-    excluded = {e for f in fired for e in f.exclude}
-    recommended = [e for f in fired for e in f.recommend if e not in excluded]
     shortlist: dict[str, tuple[str, ...]] = {}
+    excluded_in: dict[str, tuple[str, ...]] = {}
     grouped: set[str] = set()
     for group in kb.groups.values():
-        members = tuple(dict.fromkeys(e for e in recommended if e in group.members))
+        rules = [f for f in fired if f.applies_to(group.id)]
+        out = tuple(dict.fromkeys(e for f in rules for e in f.exclude if e in group.members))
+        members = tuple(dict.fromkeys(e for f in rules for e in f.recommend if e in group.members and e not in out))
         if members:
             shortlist[group.id] = members
-            grouped.update(members)
-    others = tuple(dict.fromkeys(e for e in recommended if e not in grouped))
-    return DecisionPath(resolved, tuple(fired), shortlist, others, tuple(sorted(excluded)))
+        if out:
+            excluded_in[group.id] = out
+        grouped.update(e for f in fired for e in f.recommend if e in group.members)
+    others = tuple(dict.fromkeys(e for f in fired for e in f.recommend if e not in grouped))
+    unanswered = tuple(q for q in kb.questions if q not in resolved)
+    return DecisionPath(resolved, tuple(fired), shortlist, excluded_in, others, unanswered)
+
+
+def sharpening_questions(kb: KnowledgeBase, answers: Mapping[str, str], group: str) -> tuple[str, ...]:
+    """Unanswered questions whose answer could make a rule for `group` fire (in question order).
+
+    A question counts when some rule that speaks for `group` asks it and every other question that rule asks is
+    either unanswered or answered with one of the rule's options.
+    """
+    resolved = resolve_answers(kb, answers)
+    found: set[str] = set()
+    for rule in kb.rules.values():
+        if group not in rule_groups(kb, rule):
+            continue
+        if any(q in resolved and resolved[q] not in options for q, options in rule.when.items()):
+            continue
+        found.update(q for q in rule.when if q not in resolved)
+    return tuple(q for q in kb.questions if q in found)
+
+
+@dataclass(frozen=True)
+class GroupChoice:
+    """A group as the picker offers it: whether the answers point at it, and why."""
+
+    id: str
+    reasons: tuple[str, ...]
+
+    @property
+    def pointed_at(self) -> bool:
+        return bool(self.reasons)
+
+
+def group_order(kb: KnowledgeBase, answers: Mapping[str, str]) -> tuple[GroupChoice, ...]:
+    """Every group, those the answers point at first (with why), then the rest in knowledge order.
+
+    An answer points at the groups its option names (``Option.groups``); a fired rule points at the groups it
+    shortlists in. Groups with more reasons come first; ties keep the knowledge order.
+    """
+    path = evaluate(kb, answers)
+    reasons: dict[str, list[str]] = {g: [] for g in kb.groups}
+    for qid, answer in path.answers.items():
+        option = next(o for o in kb.questions[qid].options if o.id == answer)
+        for g in option.groups:
+            if g in reasons:
+                reasons[g].append(f"you answered “{option.label_en}”")
+    for g, members in path.shortlist.items():
+        names = ", ".join(kb.entity_name(e) for e in members)
+        reasons[g].append(f"your scenario shortlists {names}")
+    order = sorted(kb.groups, key=lambda g: (-len(reasons[g]), list(kb.groups).index(g)))
+    return tuple(GroupChoice(g, tuple(reasons[g])) for g in order)

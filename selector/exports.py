@@ -13,14 +13,20 @@ from collections.abc import Iterator
 
 from selector.csvsafe import neutralise
 from selector.recommend import Recommendation
+from selector.verdict import Verdict, judge
 
-COLUMNS = ("rank", "name", "id", "score", "shortlisted")
+COLUMNS = ("rank", "name", "id", "score", "shortlisted", "filled_in")
 
 
-def _about(rec: Recommendation) -> list[tuple[str, str]]:
+def _about(rec: Recommendation, verdict: Verdict | None = None) -> list[tuple[str, str]]:
     """How the ranking was made, as (key, value) pairs; numbers as text so both formats show them the same."""
     m, result = rec.matrix, rec.result
-    rows = [
+    rows = []
+    if verdict is not None:
+        rows.append(("verdict", verdict.headline))
+        rows += [("verdict detail", d) for d in verdict.details]
+        rows.append(("robustness", verdict.badge))
+    rows += [
         ("group", m.group),
         ("method", result.method),
         ("scaler", result.scaler),
@@ -61,19 +67,22 @@ def _rows(rec: Recommendation) -> Iterator[list[object]]:
         i = m.alternatives.index(ranked.id)
         row: list[object] = [ranked.rank, neutralise(ranked.name), neutralise(ranked.id), ranked.score]
         row.append("yes" if ranked.shortlisted else "no")
+        row.append(neutralise(" ".join(c.criterion for c in m.cells[i] if c.imputed)))
         row += [float(v) for v in values[i]]
         if rec.result.contributions is not None:
             row += [float(v) for v in rec.result.contributions[i]]
         yield row
 
 
-def ranking_csv(rec: Recommendation) -> bytes:
+def ranking_csv(rec: Recommendation, verdict: Verdict | None = None) -> bytes:
     """The ranking as UTF-8 CSV: ``#`` comment lines saying how it was made, then a header row and one row each.
 
     Parameters
     ----------
     rec
         The recommendation to export.
+    verdict
+        Its verdict (:func:`selector.verdict.judge`); judged here when not given.
 
     Returns
     -------
@@ -82,7 +91,7 @@ def ranking_csv(rec: Recommendation) -> bytes:
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    for key, value in _about(rec):
+    for key, value in _about(rec, verdict or judge(rec)):
         # Written raw, not as a quoted CSV cell, so that `comment="#"` readers skip it; one line each, and a line
         # opening with "#" is never a formula.
         out.write(f"# {key}: {' '.join(str(value).split())}\n")
@@ -91,13 +100,17 @@ def ranking_csv(rec: Recommendation) -> bytes:
     return out.getvalue().encode("utf-8")
 
 
-def ranking_xlsx(rec: Recommendation) -> bytes:
+def ranking_xlsx(rec: Recommendation, verdict: Verdict | None = None) -> bytes:
     """The ranking as an Excel workbook: sheet "Ranking" (header row frozen) and sheet "About".
+
+    Filled-in values (no evidence) have a pink background and the row's ``filled_in`` column names them.
 
     Parameters
     ----------
     rec
         The recommendation to export.
+    verdict
+        Its verdict (:func:`selector.verdict.judge`); judged here when not given.
 
     Returns
     -------
@@ -114,6 +127,13 @@ def ranking_xlsx(rec: Recommendation) -> bytes:
     sheet.append(header)
     for row in _rows(rec):
         sheet.append(row)
+    filled = PatternFill("solid", fgColor="FDECEA")
+    first_value = len(COLUMNS) + 1
+    for r, ranked in enumerate(rec.ranking, start=2):
+        i = rec.matrix.alternatives.index(ranked.id)
+        for j, cell in enumerate(rec.matrix.cells[i]):
+            if cell.imputed:
+                sheet.cell(row=r, column=first_value + j).fill = filled
     bold = Font(bold=True, color="FFFFFF")
     fill = PatternFill("solid", fgColor="1F4E79")
     for cell in sheet[1]:
@@ -128,7 +148,7 @@ def ranking_xlsx(rec: Recommendation) -> bytes:
 
     about = book.create_sheet("About")
     about.append(["key", "value"])
-    for key, value in _about(rec):
+    for key, value in _about(rec, verdict or judge(rec)):
         about.append([neutralise(key), neutralise(value)])
     for cell in about[1]:
         cell.font, cell.fill = bold, fill

@@ -287,9 +287,9 @@ class _Checker:
             for gc in group.criteria:
                 self.ref(loaded, "groups", index, group.id, "criteria", gc.criterion, "criterion", "criteria")
         for question, loaded, index in self.records("questions"):
-            options = {o.id for o in question.options}
-            if question.default and question.default not in options:
-                self.error(loaded, "questions", index, question.id, f"default `{question.default}` is not an option")
+            for option in question.options:
+                for group in option.groups:
+                    self.ref(loaded, "questions", index, question.id, "groups", group, "group", "options")
         for rule, loaded, index in self.records("rules"):
             here = (loaded, "rules", index, rule.id)
             for claim in rule.claims:

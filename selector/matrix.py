@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from selector import constraints as hard
 from selector.memo import PerKnowledge
 from selector.models import Claim, Criterion, KnowledgeBase
 from selector.preferences import PreferenceError, Preferences
@@ -178,12 +179,83 @@ class _Layout:
     cells: tuple[tuple[Cell, ...], ...]
     excluded_alternatives: tuple[Exclusion, ...]
     excluded_criteria: tuple[Exclusion, ...]
+    notes: tuple[str, ...] = ()
 
 
-def _layout(kb: KnowledgeBase, group_id: str, use_flagged: bool, missing: str, zero: frozenset[str]) -> _Layout:
+@dataclass(frozen=True)
+class Limits:
+    """The hard constraints of a preference set, hashable (the layout cache keys on it)."""
+
+    constraints: tuple[str, ...] = ()
+    exclude_vendors: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    keep_unknown: bool = False
+
+    @classmethod
+    def of(cls, prefs: Preferences) -> Limits:
+        return cls(prefs.constraints, prefs.exclude_vendors, prefs.exclude, prefs.keep_unknown)
+
+
+def _evidence_text(kb: KnowledgeBase, cell: Cell) -> str:
+    criterion = kb.criteria[cell.criterion]
+    return f"{criterion.name_en} is {cell.value:g} {criterion.unit} (evidence: {', '.join(cell.evidence)})"
+
+
+def apply_limits(
+    kb: KnowledgeBase, group_id: str, use_flagged: bool, limits: Limits
+) -> tuple[list[str], list[Exclusion], list[str]]:
+    """The members of `group_id` that pass every hard constraint, those removed with why, and notes.
+
+    Each constraint is checked on the alternative's own evidence for the criterion (the cell its claims give,
+    never a filled-in value). An alternative without evidence is removed as "unknown" unless
+    ``limits.keep_unknown``. A constraint on a criterion that no member has evidence for is not applied, and a
+    note says so.
+    """
+    group = kb.groups[group_id]
+    reasons: dict[str, list[str]] = {a: [] for a in group.members}
+    notes: list[str] = []
+    for alt in group.members:
+        vendor = kb.entities[alt].vendor
+        if vendor and vendor in limits.exclude_vendors:
+            reasons[alt].append(f"vendor {kb.entity_name(vendor)} is excluded")
+        if alt in limits.exclude:
+            reasons[alt].append("excluded by you")
+    for text in limits.constraints:
+        rule = hard.parse(text)
+        criterion = kb.criteria[rule.criterion]
+        cells = {a: _cell(kb, criterion, a, use_flagged) for a in group.members}
+        if all(c.value is None for c in cells.values()):
+            notes.append(f"constraint {text} not applied: no member of this group has evidence for {criterion.name_en}")
+            continue
+        for alt, cell in cells.items():
+            if cell.value is None:
+                if not limits.keep_unknown:
+                    reasons[alt].append(f"fails {text}: {criterion.name_en} unknown (no evidence); removed as unknown")
+            elif not rule.holds(cell.value):
+                reasons[alt].append(f"fails {text}: {_evidence_text(kb, cell)}")
+    kept = [a for a in group.members if not reasons[a]]
+    removed = [Exclusion(a, "; ".join(r)) for a, r in reasons.items() if r]
+    if not kept:
+        lines = "; ".join(f"{kb.entity_name(e.id)} ({e.reason})" for e in removed)
+        raise PreferenceError(
+            f"the hard constraints remove every alternative of group `{group_id}`: {lines}. "
+            "Relax a constraint, keep alternatives whose value is unknown, or remove an exclusion."
+        )
+    return kept, removed, notes
+
+
+def _layout(
+    kb: KnowledgeBase,
+    group_id: str,
+    use_flagged: bool,
+    missing: str,
+    zero: frozenset[str],
+    limits: Limits = Limits(),
+) -> _Layout:
     """The alternatives and criteria ranked under policy `missing`, criteria in `zero` (weight 0) left out.
 
-    Depends on no weight beyond which criteria have none, so it is kept per knowledge base (see ``_LAYOUTS``).
+    The hard constraints in `limits` remove alternatives first. Depends on no weight beyond which criteria have
+    none, so it is kept per knowledge base (see ``_LAYOUTS``).
 
     Raises
     ------
@@ -191,10 +263,9 @@ def _layout(kb: KnowledgeBase, group_id: str, use_flagged: bool, missing: str, z
         When too little is left to rank.
     """
     group = kb.groups[group_id]
-    alternatives = list(group.members)
+    alternatives, excluded_alts, limit_notes = apply_limits(kb, group_id, use_flagged, limits)
     criteria = [kb.criteria[gc.criterion] for gc in group.criteria]
     grid = _evidence_grid(kb, group_id, use_flagged)
-    excluded_alts: list[Exclusion] = []
     excluded_crits: list[Exclusion] = []
 
     for crit in list(criteria):
@@ -231,7 +302,9 @@ def _layout(kb: KnowledgeBase, group_id: str, use_flagged: bool, missing: str, z
 
     columns = {c.id: _impute([grid[a][c.id] for a in alternatives], c, missing) for c in criteria}
     cells = tuple(tuple(columns[c.id][i] for c in criteria) for i in range(len(alternatives)))
-    return _Layout(tuple(alternatives), tuple(criteria), cells, tuple(excluded_alts), tuple(excluded_crits))
+    return _Layout(
+        tuple(alternatives), tuple(criteria), cells, tuple(excluded_alts), tuple(excluded_crits), tuple(limit_notes)
+    )
 
 
 def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
@@ -247,13 +320,14 @@ def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
     dim_weights = prefs.resolved_dimension_weights(kb)
     sub = prefs.resolved_criterion_weights(kb)
     zero = frozenset(c for c, w in sub.items() if w == 0)
+    limits = Limits.of(prefs)
     layout = _LAYOUTS.get(
         kb,
-        (group.id, prefs.use_flagged, prefs.missing, zero),
-        lambda: _layout(kb, group.id, prefs.use_flagged, prefs.missing, zero),
+        (group.id, prefs.use_flagged, prefs.missing, zero, limits),
+        lambda: _layout(kb, group.id, prefs.use_flagged, prefs.missing, zero, limits),
     )
     criteria = layout.criteria
-    notes: list[str] = []
+    notes: list[str] = list(layout.notes)
 
     # Dimensions without a remaining criterion cannot carry weight; their share goes to the others in proportion.
     present = {c.dimension for c in criteria}

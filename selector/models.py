@@ -373,9 +373,12 @@ class Group(Record):
 
 
 class Option(Record):
+    """An answer to a scenario question; `groups` are the groups of alternatives the answer points at."""
+
     id: Id
     label_en: ShortText
     label_zh: ShortText | None = None
+    groups: tuple[Id, ...] = ()
 
 
 class Question(Record):
@@ -385,7 +388,6 @@ class Question(Record):
     text_en: ShortText
     text_zh: ShortText | None = None
     options: tuple[Option, ...] = Field(min_length=2)
-    default: Id | None = None
 
 
 # A rule's `when` is the one mapping inside a record; the app shares the loaded knowledge between all users, so it
@@ -398,7 +400,10 @@ ReadOnlyAnswers = Annotated[
 
 
 class Rule(Record):
-    """If every `when` answer matches, the rule fires and shortlists `recommend` (and drops `exclude`)."""
+    """If every `when` answer matches, the rule fires and shortlists `recommend` (and drops `exclude`).
+
+    It speaks for the groups in `groups`; without any, for every group that holds one of its entities.
+    """
 
     id: Id
     tree: Id

@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from selector import constraints as hard
 from selector.models import Id, KnowledgeBase, Number
 
 MissingPolicy = Literal["impute-worst", "impute-median", "exclude-criterion", "exclude-alternative"]
@@ -64,11 +65,31 @@ class Preferences(BaseModel):
     scaler: Id | None = None
     missing: MissingPolicy = DEFAULT_MISSING
     use_flagged: bool = True
+    # hard constraints, applied before any weighting (selector.constraints, selector.matrix)
+    constraints: tuple[str, ...] = ()
+    exclude_vendors: tuple[Id, ...] = ()
+    exclude: tuple[Id, ...] = ()
+    keep_unknown: bool = False
 
     @field_validator("dimension_weights", "criterion_weights")
     @classmethod
     def _weights(cls, v: dict[str, float]) -> dict[str, float]:
         return _finite_non_negative(v, "the")
+
+    @field_validator("constraints")
+    @classmethod
+    def _constraints(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        try:
+            return hard.normalise(v)
+        except hard.ConstraintError as exc:
+            raise PreferenceError(str(exc)) from None
+
+    @field_validator("exclude_vendors", "exclude")
+    @classmethod
+    def _distinct(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        if len(v) > 200:
+            raise PreferenceError(f"{len(v)} exclusions given; at most 200 are accepted")
+        return tuple(dict.fromkeys(v))
 
     def resolved_dimension_weights(self, kb: KnowledgeBase) -> dict[str, float]:
         """Dimension weights with defaults filled in, in knowledge order; unknown dimensions refused."""
@@ -109,6 +130,15 @@ class Preferences(BaseModel):
                 )
         self.resolved_dimension_weights(kb)
         self.resolved_criterion_weights(kb)
+        for text in self.constraints:
+            criterion = hard.parse(text).criterion
+            if criterion not in kb.criteria:
+                raise PreferenceError(
+                    f"constraint `{text}`: unknown criterion `{criterion}`; criteria: {', '.join(kb.criteria)}"
+                )
+        for entity_id in (*self.exclude_vendors, *self.exclude):
+            if entity_id not in kb.entities:
+                raise PreferenceError(f"cannot exclude `{entity_id}`: no entity has that id")
         return self
 
 
@@ -191,7 +221,19 @@ def to_query(prefs: Preferences) -> dict[str, str]:
         query["missing"] = prefs.missing
     if not prefs.use_flagged:
         query["flagged"] = "exclude"
+    if prefs.constraints:
+        query["must"] = ",".join(prefs.constraints)
+    if prefs.exclude_vendors:
+        query["xv"] = ",".join(prefs.exclude_vendors)
+    if prefs.exclude:
+        query["x"] = ",".join(prefs.exclude)
+    if prefs.keep_unknown:
+        query["unknown"] = "keep"
     return query
+
+
+def _list(text: str | None) -> tuple[str, ...]:
+    return tuple(p.strip() for p in (text or "").split(",") if p.strip())
 
 
 def from_query(query: Mapping[str, str], default_group: str) -> Preferences:
@@ -209,6 +251,10 @@ def from_query(query: Mapping[str, str], default_group: str) -> Preferences:
             scaler=query.get("scaler") or None,
             missing=missing,
             use_flagged=query.get("flagged", "include") != "exclude",
+            constraints=_list(query.get("must")),
+            exclude_vendors=_list(query.get("xv")),
+            exclude=_list(query.get("x")),
+            keep_unknown=query.get("unknown") == "keep",
         )
     except ValueError as exc:
         if isinstance(exc, PreferenceError):

@@ -99,7 +99,8 @@ def explain(kb: KnowledgeBase, m: matrix.DecisionMatrix, result: scoring.ScoreRe
         return f"{kb.entity_name(leader)} is the only alternative left to rank."
     runner = order[1]
     if result.ranks[order[0]] == result.ranks[runner]:
-        return f"{kb.entity_name(leader)} and {kb.entity_name(m.alternatives[runner])} tie for first place."
+        tied = [kb.entity_name(m.alternatives[i]) for i in order if result.ranks[i] == result.ranks[order[0]]]
+        return f"{', '.join(tied[:-1])} and {tied[-1]} tie for first place: equal scores, no criterion separates them."
     adv = criterion_advantages(m, result, order[0], runner)
     best = [i for i in np.argsort(-adv) if adv[i] > 0][:2]
     worst = [i for i in np.argsort(adv) if adv[i] < 0][:1]

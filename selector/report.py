@@ -36,7 +36,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup
 
 import selector
-from selector import views
+from selector import verdict, views
 from selector.measure import compare
 from selector.models import KnowledgeBase
 from selector.preferences import MISSING_HELP, Preferences, to_query
@@ -261,6 +261,10 @@ class Report:
     summarised: Summarised | None = None
     # The user's measured figures about the options beside the published ones: (entity, metric, sentence, warnings).
     measured_vs_published: tuple[tuple[str, str, str, tuple[str, ...]], ...] = field(default=())
+    verdict: str = ""  # selector.verdict's headline: the same words as the app and `rank`
+    verdict_details: tuple[str, ...] = ()
+    verdict_badge: str = ""
+    constraints: tuple[str, ...] = ()  # the hard constraints in force, as the user gave them
 
     @property
     def evidence_ids(self) -> frozenset[str]:
@@ -724,8 +728,9 @@ def build_report(
     evidence = _evidence(kb, uses)
     recommended = next(o for o in options if o.id == rec.recommended)
     m = rec.matrix
+    judged = verdict.judge(rec)
     return Report(
-        title=f"{group.name_en}: {recommended.name}",
+        title=f"{group.name_en}: {judged.headline}",
         group_id=group.id,
         group_name=group.name_en,
         group_name_zh=group.name_zh or "",
@@ -777,6 +782,15 @@ def build_report(
         measured_vs_published=tuple(
             (c.entity_name, c.metric, c.sentence, c.warnings)
             for c in compare.for_entities(compare.comparisons(kb), m.alternatives)
+        ),
+        verdict=judged.headline,
+        verdict_details=judged.details,
+        verdict_badge=judged.badge,
+        constraints=(
+            *prefs.constraints,
+            *(f"vendor {kb.entity_name(v)} excluded" for v in prefs.exclude_vendors),
+            *(f"{kb.entity_name(e)} excluded" for e in prefs.exclude),
+            *(("alternatives with unknown values kept",) if prefs.keep_unknown else ()),
         ),
     )
 

@@ -84,6 +84,11 @@ def _cell_ranges(rec: Recommendation) -> dict[tuple[str, str], tuple[float, floa
     return ranges
 
 
+def cell_ranges(rec: Recommendation) -> dict[tuple[str, str], tuple[float, float]]:
+    """(alternative id, criterion) -> the plausible (lo, hi) of each filled-in cell, as SMAA samples it."""
+    return _cell_ranges(rec)
+
+
 def badge_text(share: float) -> str:
     """E.g. "first in 71% of plausible weightings"."""
     return f"first in {share:.0%} of plausible weightings"

@@ -1187,3 +1187,8 @@ def rank_reversal(
         baseline_ranks=tuple(int(r) for r in base.ranks),
         perturbations=tuple(perturbations),
     )
+
+
+# Public names for callers that score many weightings of one fixed matrix (selector.verdict).
+BatchScorer = _Scorer
+sample_matrices = _sample_matrices

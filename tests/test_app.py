@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from selector import knowledge, recommend, robustness, views
+from selector import knowledge, recommend, robustness, verdict, views
 from selector.knowledge import Upload
 from selector.preferences import Preferences, from_query
 from tests import fragment_rerun
@@ -181,7 +181,7 @@ def test_reset_restores_the_defaults(app, kb):
     _ok(at.button(key="reset").click().run())
     assert not _pref_params(at) and "flagged" not in at.query_params
     assert at.slider(key="w-risk").value == 15
-    assert at.radio(key="q-goal").value == kb.questions["goal"].default
+    assert at.radio(key="q-goal").value is None  # unanswered: no default that looks like advice
     assert at.toggle(key="use-flagged").value is True
     _same(_ranking(at), _expected(kb, Preferences(group=next(iter(kb.groups)))))
 
@@ -217,35 +217,45 @@ def test_changing_group_resets_its_sub_weights(app, kb):
 
 
 def _badges(at: AppTest) -> list:
-    return [x for x in at.markdown if "plausible weightings" in x.value]
+    return [x for x in at.markdown if "weightings within ±10 points of yours" in x.value]
 
 
 @pytest.mark.parametrize(
     "query",
     [{}, {"group": "edge-accelerators", "w": "cost=70"}, {"group": "datacenter-accelerators", "method": "topsis"}],
 )
-def test_robustness_badge_is_the_share_robustness_analyse_computes(app, kb, query):
+def test_robustness_badge_is_the_verdicts_local_and_whole_simplex_shares(app, kb, query):
     for key, value in query.items():
         app.query_params[key] = value
     at = _ok(app.run())
     prefs = from_query(query, next(iter(kb.groups)))
-    expected = robustness.analyse(recommend.recommend(kb, prefs), samples=2000, seed=0)
+    rec = recommend.recommend(kb, prefs)
+    local, whole = verdict.shares(rec)
+    # the whole-simplex share is the Robustness page's SMAA with the badge's sample count and seed
+    expected = robustness.analyse(rec, samples=verdict.SAMPLES, seed=verdict.SEED)
+    assert whole == expected.leader_share
     badges = _badges(at)
     assert len(badges) == 1
-    assert f"first in {expected.leader_share:.0%} of plausible weightings" in badges[0].value
-    # the help says what was sampled: the count, the space, the whole simplex and the seed
+    assert f"first in {local:.0%} of weightings within ±10 points of yours" in badges[0].value
+    assert f"{whole:.0%} over any weighting" in badges[0].value
     help_text = badges[0].proto.help
     for part in ("2,000 weightings", "the four dimension weights", "whole weight simplex", "seed 0"):
         assert part in help_text
 
 
-def test_robustness_badge_follows_a_weight_change(app, kb):
+def test_robustness_badge_moves_with_the_weights(app, kb):
     at = _ok(app.run())
     group = at.selectbox(key="group").value
-    _ok(at.slider(key="w-performance").set_value(5).run())
-    prefs = Preferences(group=group, dimension_weights={"performance": 5})
-    expected = robustness.analyse(recommend.recommend(kb, prefs), samples=2000, seed=0)
-    assert f"first in {expected.leader_share:.0%} of plausible weightings" in _badges(at)[0].value
+    shown = []
+    for cost in (25, 60):
+        _ok(at.slider(key="w-cost").set_value(cost).run())
+        rec = recommend.recommend(kb, Preferences(group=group, dimension_weights={"cost": cost}))
+        local, whole = verdict.shares(rec)
+        badge = _badges(at)[0].value
+        assert f"first in {local:.0%} of weightings within ±10 points of yours" in badge
+        assert f"{whole:.0%} over any weighting" in badge
+        shown.append(local)
+    assert shown[0] != shown[1], "the share around your weights follows the weights"
 
 
 def test_robustness_page_shows_what_robustness_analyse_computes(app, kb):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from selector import exports, knowledge, profile, recommend, scoring, uploads
+from selector import exports, knowledge, profile, recommend, scoring, uploads, verdict
 from selector.__main__ import main
 from selector.preferences import Preferences
 from tests.conftest import FIXTURES, KNOWLEDGE, ROOT
@@ -29,7 +29,7 @@ def rank(capsys: pytest.CaptureFixture, *args: str) -> tuple[int, str, str]:
 
 
 def as_json(rec: recommend.Recommendation) -> dict:
-    return json.loads(json.dumps(rec.to_dict(), ensure_ascii=False))
+    return json.loads(json.dumps({**rec.to_dict(), "verdict": verdict.judge(rec).to_dict()}, ensure_ascii=False))
 
 
 def test_help_lists_groups_questions_answers_and_methods() -> None:
@@ -124,12 +124,12 @@ def test_table_shows_ranking_path_why_and_imputed_cells(capsys: pytest.CaptureFi
         assert f"{ranked.score:.4f}" in row
         assert row.rstrip().endswith("yes") == ranked.shortlisted
     assert f"Why: {rec.why}" in lines
-    assert f"Recommended: {KB.entity_name(rec.recommended)}" in lines
+    assert verdict.judge(rec).headline in lines
     for fired in rec.path.fired:
         assert any(line.strip().startswith(fired.id) for line in lines)
     imputed = rec.matrix.imputed_cells
     if imputed:
-        assert "Imputed cells (no evidence of their own):" in lines
+        assert "Filled-in cells (no evidence of their own; not data):" in lines
     assert sum("imputed column" in line for line in lines) == len(imputed)
 
 

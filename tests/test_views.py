@@ -19,6 +19,8 @@ def kb():
 # ----------------------------------------------------------------------------------------------------------
 # Pareto frontier
 
+COST_ONLY = {"performance": 0, "ecosystem": 0, "risk": 0}
+
 
 def test_pareto_drops_a_dominated_point():
     # (TOPS, W): the middle chip gives fewer TOPS than the first for more watts.
@@ -317,11 +319,22 @@ def test_matrix_display_marks_filled_in_and_flagged_cells(kb):
 
 
 def test_ranking_table_is_an_arrow_table_in_rank_order(kb):
-    rec = recommend.recommend(kb, Preferences(group="edge-accelerators", answers={"target": "edge"}))
+    answers = {"target": "edge", "edge-workload": "static"}
+    rec = recommend.recommend(kb, Preferences(group="edge-accelerators", answers=answers))
     table = views.ranking_table(rec.ranking)
     assert table.column_names == ["rank", "name", "score", "shortlisted"]
-    assert [str(t) for t in table.schema.types] == ["int64", "string", "double", "string"]
+    assert [str(t) for t in table.schema.types] == ["string", "string", "double", "string"]
     assert table.column("name").to_pylist() == [r.name for r in rec.ranking]
-    assert table.column("rank").to_pylist() == sorted(table.column("rank").to_pylist())
+    assert table.column("rank").to_pylist() == [str(r.rank) for r in rec.ranking]
     assert table.column("shortlisted").to_pylist() == ["✓" if r.shortlisted else "" for r in rec.ranking]
     assert "✓" in table.column("shortlisted").to_pylist()
+
+
+def test_ranking_table_marks_exact_ties(kb):
+    prefs = Preferences(group="datacenter-accelerators", dimension_weights=COST_ONLY)
+    rec = recommend.recommend(kb, prefs)
+    ranks = views.ranking_table(rec.ranking).column("rank").to_pylist()
+    for shown, ranked in zip(ranks, rec.ranking, strict=True):
+        tied = sum(r.rank == ranked.rank for r in rec.ranking) > 1
+        assert shown == (f"{ranked.rank}=" if tied else str(ranked.rank))
+    assert "1=" in ranks

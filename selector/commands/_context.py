@@ -29,9 +29,9 @@ def _epilog() -> str:
     for group in kb.groups.values():
         lines.append(f"  {group.id:<26} {group.name_en}: {', '.join(group.members)}")
     lines.append("")
-    lines.append("questions (--answer QUESTION=ANSWER; * marks the default):")
+    lines.append("questions (--answer QUESTION=ANSWER; a question left out stays unanswered):")
     for question in kb.questions.values():
-        options = ", ".join(o.id + ("*" if o.id == question.default else "") for o in question.options)
+        options = ", ".join(o.id for o in question.options)
         lines.append(f"  {question.id:<26} {question.text_en}")
         lines.append(f"  {'':<26}   {options}")
     lines.append("")
@@ -72,6 +72,22 @@ def add_preference_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--missing", metavar="P", help="missing-value policy (default impute-worst)")
     parser.add_argument(
         "--exclude-flagged", action="store_true", help="leave out claims flagged as doubtful (default: use them)"
+    )
+    parser.add_argument(
+        "--constraint",
+        action="append",
+        default=[],
+        metavar="CRIT<=N",
+        help="a hard constraint applied before weighting, e.g. power-w<=10 (operators <=, >=, <, >, =); repeat it",
+    )
+    parser.add_argument(
+        "--exclude-vendor", action="append", default=[], metavar="VENDOR", help="leave out a vendor's alternatives"
+    )
+    parser.add_argument("--exclude", action="append", default=[], metavar="ID", help="leave out one alternative")
+    parser.add_argument(
+        "--keep-unknown",
+        action="store_true",
+        help="keep alternatives whose value for a constrained criterion is unknown (default: remove them)",
     )
     parser.add_argument("--profile", type=Path, metavar="FILE", help="a saved decision profile; options override it")
     parser.add_argument("--knowledge", type=Path, metavar="DIR", help="knowledge directory (default: the bundled one)")
@@ -138,7 +154,15 @@ def preferences(args: argparse.Namespace, base):  # noqa: ANN001, ANN202 - Prefe
         scaler=args.scaler or (base.scaler if base else None),
         missing=missing,
         use_flagged=False if args.exclude_flagged else (base.use_flagged if base else True),
+        constraints=(*(base.constraints if base else ()), *args.constraint),
+        exclude_vendors=(*(base.exclude_vendors if base else ()), *_split(args.exclude_vendor)),
+        exclude=(*(base.exclude if base else ()), *_split(args.exclude)),
+        keep_unknown=args.keep_unknown or (base.keep_unknown if base else False),
     )
+
+
+def _split(values: list[str]) -> list[str]:
+    return [p.strip() for v in values for p in v.split(",") if p.strip()]
 
 
 def load(args: argparse.Namespace):  # noqa: ANN201 - (KnowledgeBase, Preferences)

@@ -20,27 +20,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Rank and print; 0 on success, 2 when the input cannot be used (the message says what to fix)."""
-    from selector import recommend, scoring
+    from selector import recommend, scoring, verdict
 
     try:
         kb, prefs = _context.load(args)
         rec = recommend.recommend(kb, prefs)
+        judged = verdict.judge(rec)
     except _context.Refused as exc:
         return _context.fail(str(exc))
     except (scoring.ScoringError, ValueError) as exc:
         return _context.fail(str(exc))
     if args.format == "json":
-        print(json.dumps(rec.to_dict(), ensure_ascii=False, indent=2))
+        print(json.dumps({**rec.to_dict(), "verdict": judged.to_dict()}, ensure_ascii=False, indent=2))
     elif args.format == "csv":
         from selector.exports import ranking_csv  # the app's export: one CSV layout, formula cells neutralised
 
-        sys.stdout.write(ranking_csv(rec).decode("utf-8"))
+        sys.stdout.write(ranking_csv(rec, judged).decode("utf-8"))
     else:
-        print(_table(kb, rec))
+        print(_table(kb, rec, judged))
     return 0
 
 
-def _table(kb, rec) -> str:  # noqa: ANN001 - KnowledgeBase, Recommendation
+def _table(kb, rec, judged) -> str:  # noqa: ANN001 - KnowledgeBase, Recommendation, Verdict
     m = rec.matrix
     group = kb.groups[m.group]
     flagged = "flagged claims used" if rec.prefs.use_flagged else "flagged claims left out"
@@ -53,26 +54,39 @@ def _table(kb, rec) -> str:  # noqa: ANN001 - KnowledgeBase, Recommendation
         f"{'rank':>4}  {'name':<{width}}  {'score':>8}  shortlisted",
     ]
     for r in rec.ranking:
-        lines.append(f"{r.rank:>4}  {r.name:<{width}}  {r.score:>8.4f}  {'yes' if r.shortlisted else ''}")
+        rank = f"{r.rank}=" if sum(o.rank == r.rank for o in rec.ranking) > 1 else str(r.rank)
+        lines.append(f"{rank:>4}  {r.name:<{width}}  {r.score:>8.4f}  {'yes' if r.shortlisted else ''}")
     lines.append(f"(score: {better})")
     lines.append("")
+    from selector import decision_tree
+
     lines.append("Decision path:")
-    if rec.path.fired:
-        for fired in rec.path.fired:
-            matched = ", ".join(f"{q}={a}" for q, a in fired.matched.items())
-            lines.append(f"  {fired.id} ({matched}): {fired.rationale}")
-    else:
+    if not rec.path.fired:
         lines.append("  no rule fired for these answers")
-    lines.append(f"Recommended: {kb.entity_name(rec.recommended)}")
+    for fired in rec.path.rules_for(m.group):
+        matched = ", ".join(f"{q}={a}" for q, a in fired.matched.items())
+        lines.append(f"  {fired.id} ({matched}): {fired.rationale}")
+    for fired in rec.path.rules_elsewhere(m.group):
+        matched = ", ".join(f"{q}={a}" for q, a in fired.matched.items())
+        lines.append(f"  {fired.id} ({matched}): applies to {', '.join(fired.groups) or 'no ranked group'}")
+    lines.append(f"Advice for this group: {rec.path.advice(m.group)}")
+    sharpen = decision_tree.sharpening_questions(kb, rec.prefs.answers, m.group)
+    if sharpen:
+        lines.append(f"Questions that would sharpen the advice: {', '.join(sharpen)}")
+    lines.append(judged.headline)
+    lines.extend(f"  {d}" for d in judged.details)
+    lines.append(f"Robustness: {judged.badge}")
     lines.append(f"Why: {rec.why}")
     imputed = m.imputed_cells
     if imputed:
-        lines.append("Imputed cells (no evidence of their own):")
+        lines.append("Filled-in cells (no evidence of their own; not data):")
         for cell in imputed:
             criterion = kb.criteria[cell.criterion]
             where = f"{kb.entity_name(cell.alternative)} / {criterion.name_en}"
             lines.append(f"  {where}: {cell.value:g} {criterion.unit} ({cell.note})")
-    for excluded in (*m.excluded_alternatives, *m.excluded_criteria):
+    for excluded in m.excluded_alternatives:
+        lines.append(f"Removed: {kb.entity_name(excluded.id)}: {excluded.reason}")
+    for excluded in m.excluded_criteria:
         lines.append(f"Left out: {excluded.id}: {excluded.reason}")
     for note in m.notes:
         lines.append(f"Note: {note}")

@@ -1,0 +1,360 @@
+"""The one statement of what a ranking recommends: the same words on the Recommend and Export pages, in the report,
+from ``rank`` and in the CSV/XLSX files.
+
+Definitions (README, "The verdict"):
+
+* the **leader** is rank 1 of the score; alternatives sharing rank 1 are an exact **tie**;
+* the **recommended** alternative is the best-ranked one the decision trees shortlist in this group, or the leader
+  when they shortlist none;
+* a lead is **too close to call** when the leader is first in under half of the weightings within +/-10 points of
+  the user's dimension weights, or when its score gap to the runner-up is under 1 % of the range of the scores;
+* the leader **depends on filled-in values** when ranking with every filled-in cell at its worst, or at its best,
+  plausible value (the criterion's ``scale``) puts another alternative first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from selector import robustness, scoring, sensitivity
+from selector.recommend import Recommendation
+
+LOCAL_SPREAD = 0.10  # +/- 10 percentage points of each dimension weight
+SAMPLES = 2_000
+SEED = 0
+CLOSE_SHARE = 0.5
+CLOSE_GAP = 0.01
+
+
+@dataclass(frozen=True)
+class GapCheck:
+    """The leader with every filled-in cell at its worst and at its best plausible value."""
+
+    leader_at_worst: str
+    leader_at_best: str
+    cells: tuple[str, ...]  # "alternative / criterion" of the filled-in cells that decide it
+
+    @property
+    def changes(self) -> bool:
+        return bool(self.cells)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a ranking recommends, with ties, near ties, robustness and gaps, in one set of words."""
+
+    recommended: str
+    recommended_name: str
+    recommended_rank: int
+    leader: str
+    leader_name: str
+    tied: tuple[str, ...]  # names sharing rank 1 (two or more: an exact tie)
+    close: tuple[str, ...]  # names in a lead too close to call, else ()
+    close_reason: str
+    local_share: float | None
+    global_share: float | None
+    method_leaders: dict[str, str] = field(default_factory=dict)  # method label -> its leader's name
+    gaps: GapCheck | None = None
+    headline: str = ""
+    details: tuple[str, ...] = ()
+
+    @property
+    def is_tie(self) -> bool:
+        return len(self.tied) > 1
+
+    @property
+    def badge(self) -> str:
+        """The robustness badge: around your weights, then over any weighting."""
+        if self.local_share is None:
+            return "robustness not computed"
+        text = f"first in {self.local_share:.0%} of weightings within ±10 points of yours"
+        if self.global_share is not None:
+            text += f" · {self.global_share:.0%} over any weighting"
+        return text
+
+    def to_dict(self) -> dict:
+        return {
+            "headline": self.headline,
+            "details": list(self.details),
+            "recommended": self.recommended,
+            "leader": self.leader,
+            "tie": list(self.tied) if self.is_tie else [],
+            "too_close_to_call": list(self.close),
+            "local_first_share": self.local_share,
+            "global_first_share": self.global_share,
+            "method_leaders": dict(self.method_leaders),
+            "depends_on_filled_in": list(self.gaps.cells) if self.gaps else [],
+        }
+
+
+def _names(items: tuple[str, ...] | list[str]) -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def gap_check(rec: Recommendation) -> GapCheck | None:
+    """Rank with every filled-in cell at its worst, then at its best, plausible value; None without filled-in cells.
+
+    The plausible range is the criterion's ``scale``, or the observed column when it has none.
+    """
+    p = _prepared(rec, SAMPLES, SEED)
+    if p.extremes is None:
+        return None
+    m = rec.matrix
+    leaders = []
+    for prepared in p.extremes:
+        ranks = p.scorer.ranks(m.weights[None], prepared[None])[0]
+        leaders.append(m.alternatives[int(np.lexsort((np.arange(len(ranks)), ranks))[0])])
+    leader = rec.leader.id
+    movers = {a for a in leaders if a != leader}
+    cells: tuple[str, ...] = ()
+    if movers:
+        involved = movers | {leader}
+        mask = m.missing_mask
+        cells = tuple(
+            f"{rec_name(rec, m.alternatives[i])} / {m.criteria[j]}"
+            for i, j in zip(*np.nonzero(mask), strict=True)
+            if m.alternatives[i] in involved
+        )
+    return GapCheck(rec_name(rec, leaders[0]), rec_name(rec, leaders[1]), cells)
+
+
+def rec_name(rec: Recommendation, alternative: str) -> str:
+    return next(r.name for r in rec.ranking if r.id == alternative)
+
+
+class _Prepared:
+    """What the verdict needs of one matrix that no weight changes: scorers, sampled matrices and local offsets.
+
+    Kept per matrix layout (the layout's cells object is shared by every weighting of it, see selector.matrix), so
+    a new weighting costs a few array products instead of a new SMAA run.
+    """
+
+    def __init__(self, rec: Recommendation, samples: int, seed: int):
+        m = rec.matrix
+        self.cells = m.cells  # held so that the identity used as key cannot be reused
+        spec, scaler = scoring.resolve_method(rec.prefs.method, rec.prefs.scaler)
+        signs = scoring.parse_objectives(m.objectives, len(m.criteria), m.criteria)
+        values = m.values
+        self.scorer = sensitivity.BatchScorer(values, signs, spec, scaler)
+        ranges = robustness.cell_ranges(rec)
+        lo, hi = values.copy(), values.copy()
+        unc = np.zeros(values.shape, dtype=bool)
+        for (a, c), (low, high) in ranges.items():
+            i, j = m.alternatives.index(a), m.criteria.index(c)
+            lo[i, j], hi[i, j], unc[i, j] = low, high, True
+        rng_offsets, rng_cells = np.random.default_rng(seed).spawn(2)
+        self.sampled = (
+            self.scorer.prepare(sensitivity.sample_matrices(lo, hi, unc, samples, rng_cells)) if unc.any() else None
+        )
+        self.dims = list(m.dimension_weights)
+        self.offsets = _zero_sum_offsets(len(self.dims), samples, LOCAL_SPREAD, rng_offsets)
+        column_dim = np.array([self.dims.index(d) for d in m.dimension_of])
+        inside = np.array([m.sub_weights[column_dim == column_dim[j]].sum() for j in range(len(m.criteria))])
+        self.column_dim = column_dim
+        self.share = np.divide(m.sub_weights, inside, out=np.zeros_like(m.sub_weights), where=inside > 0)
+        self.methods = {}
+        for method in scoring.METHODS.values():
+            try:
+                self.methods[method.label] = sensitivity.BatchScorer(values, signs, method, method.default_scaler)
+            except scoring.ScoringError:
+                continue
+        worst, best = _extremes(m)
+        self.extremes = None
+        if worst is not None:
+            self.extremes = (self.scorer.prepare(worst), self.scorer.prepare(best))
+
+
+def _zero_sum_offsets(d: int, size: int, spread: float, rng: np.random.Generator) -> np.ndarray:
+    """`size` offsets drawn uniformly on {o in [-spread, spread]^d, sum(o) = 0} (rejection on the last coordinate).
+
+    Added to a weighting and kept where no share turns negative, they are uniform on the part of the simplex
+    within +/- spread of it: the same region that ``robustness.acceptability(spread=...)`` samples.
+    """
+    if d < 2:
+        return np.zeros((size, d))
+    found: list[np.ndarray] = []
+    count = 0
+    while count < size:
+        free = rng.uniform(-spread, spread, (2 * size, d - 1))
+        last = -free.sum(axis=1, keepdims=True)
+        keep = np.abs(last[:, 0]) <= spread
+        block = np.hstack([free, last])[keep]
+        found.append(block)
+        count += len(block)
+    return np.vstack(found)[:size]
+
+
+def _extremes(m) -> tuple[np.ndarray | None, np.ndarray | None]:  # noqa: ANN001 - DecisionMatrix
+    mask = m.missing_mask
+    if not mask.any():
+        return None, None
+    values = m.values
+    worst, best = values.copy(), values.copy()
+    for i, j in zip(*np.nonzero(mask), strict=True):
+        lo, hi = m.scales[j]
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            column = values[~mask[:, j], j]
+            lo, hi = float(column.min()), float(column.max())
+        low_good = m.objectives[j] == "min"
+        worst[i, j] = hi if low_good else lo
+        best[i, j] = lo if low_good else hi
+    return worst, best
+
+
+_CACHE: dict[tuple, _Prepared] = {}
+_CACHE_SIZE = 64
+
+
+def _prepared(rec: Recommendation, samples: int, seed: int) -> _Prepared:
+    key = (id(rec.matrix.cells), rec.prefs.method, rec.prefs.scaler, tuple(rec.matrix.dimension_weights), samples, seed)
+    found = _CACHE.get(key)
+    if found is not None and found.cells is rec.matrix.cells:
+        return found
+    made = _Prepared(rec, samples, seed)
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[key] = made
+    return made
+
+
+def _first(ranks: np.ndarray, index: int) -> float:
+    return float((ranks[..., index] == 1).mean()) if ranks.size else float("nan")
+
+
+def local_share(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) -> float:
+    """The leader's share of first places over weightings within +/-10 points of each current dimension weight.
+
+    Weightings are drawn uniformly on that part of the simplex (each dimension's share spread over its criteria by
+    the sub-criterion weights, as on the Robustness page); filled-in cells are drawn over their plausible range.
+    """
+    p = _prepared(rec, samples, seed)
+    m = rec.matrix
+    current = np.array([m.dimension_weights[d] for d in p.dims])
+    dims = current + p.offsets
+    dims = dims[(dims >= 0).all(axis=1)]
+    weights = dims[:, p.column_dim] * p.share
+    weights = weights / weights.sum(axis=1, keepdims=True)
+    prepared = None if p.sampled is None else p.sampled[: len(weights)]
+    ranks = p.scorer.ranks(weights, prepared)
+    return _first(ranks, m.alternatives.index(rec.leader.id))
+
+
+def global_share(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) -> float:
+    """The leader's share of first places over any weighting of the dimensions (the whole simplex).
+
+    :func:`selector.robustness.acceptability` with these samples and seed: the Robustness page's figure.
+    """
+    smaa = robustness.acceptability(rec, samples=samples, seed=seed)
+    return float(smaa.first_rank_acceptability[list(smaa.alternatives).index(rec.leader.name)])
+
+
+def shares(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) -> tuple[float, float]:
+    """:func:`local_share` and :func:`global_share`."""
+    return local_share(rec, samples, seed), global_share(rec, samples, seed)
+
+
+def method_leaders(rec: Recommendation) -> dict[str, str]:
+    """Each method's leader under the current weights (its default scaler), by method label; ties give the first."""
+    p = _prepared(rec, SAMPLES, SEED)
+    names = [rec_name(rec, a) for a in rec.matrix.alternatives]
+    leaders = {}
+    for label, scorer in p.methods.items():
+        ranks = scorer.ranks(rec.matrix.weights[None])[0]
+        leaders[label] = names[int(np.lexsort((np.arange(len(ranks)), ranks))[0])]
+    return leaders
+
+
+def judge(
+    rec: Recommendation,
+    *,
+    local_share: float | None = None,
+    global_share: float | None = None,
+    leaders: dict[str, str] | None = None,
+    compute: bool = True,
+) -> Verdict:
+    """The verdict on `rec`. Shares and method leaders are computed unless given (or ``compute`` is False)."""
+    if compute and local_share is None:
+        try:
+            local_share, global_share = shares(rec)
+        except (scoring.ScoringError, ValueError):
+            local_share = global_share = None
+    if compute and leaders is None:
+        try:
+            leaders = method_leaders(rec)
+        except (scoring.ScoringError, ValueError):
+            leaders = {}
+    leaders = leaders or {}
+    ranking = rec.ranking
+    leader = ranking[0]
+    recommended = next(r for r in ranking if r.id == rec.recommended)
+    tied = tuple(r.name for r in ranking if r.rank == leader.rank)
+    close: tuple[str, ...] = ()
+    reason = ""
+    if len(tied) < 2 and len(ranking) > 1:
+        runner = ranking[1]
+        scores = [r.score for r in ranking]
+        span = max(scores) - min(scores)
+        gap = abs(leader.score - runner.score)
+        if span > 0 and gap < CLOSE_GAP * span:
+            close = (leader.name, runner.name)
+            reason = f"the score gap is {gap / span:.1%} of the range of scores"
+        elif local_share is not None and local_share < CLOSE_SHARE:
+            close = (leader.name, runner.name)
+            reason = f"{leader.name} is first in only {local_share:.0%} of weightings within ±10 points of yours"
+    gaps = gap_check(rec)
+
+    if len(tied) > 1:
+        headline = f"Tie for first: {_names(tied)} (equal scores)"
+    elif close:
+        headline = f"Too close to call: {_names(close)}"
+    elif recommended.id != leader.id:
+        headline = f"Recommended: {recommended.name} (score leader: {leader.name})"
+    else:
+        headline = f"Recommended: {recommended.name}"
+    details = []
+    if close:
+        details.append(f"{_names(close)} are too close to call: {reason}.")
+    if recommended.id != leader.id or len(tied) > 1:
+        if any(r.shortlisted for r in ranking):
+            details.append(
+                f"Recommended: {recommended.name}, the best-ranked option your scenario shortlists "
+                f"(rank {recommended.rank})."
+            )
+        else:
+            details.append(f"Recommended: {recommended.name} (first of the tie in list order; no shortlist).")
+    if gaps and gaps.changes:
+        details.append(
+            f"The leader depends on filled-in values: with them at their worst {gaps.leader_at_worst} leads, at "
+            f"their best {gaps.leader_at_best}; the cells: {', '.join(gaps.cells)}."
+        )
+    disagree = {label: name for label, name in leaders.items() if name != leader.name}
+    if disagree:
+        picks: dict[str, list[str]] = {}
+        for label, name in leaders.items():
+            picks.setdefault(name, []).append(label)
+        details.append(
+            "The methods disagree on the leader: "
+            + "; ".join(
+                f"{_names(labels)} {'picks' if len(labels) == 1 else 'pick'} {name}" for name, labels in picks.items()
+            )
+            + "."
+        )
+    return Verdict(
+        recommended=recommended.id,
+        recommended_name=recommended.name,
+        recommended_rank=recommended.rank,
+        leader=leader.id,
+        leader_name=leader.name,
+        tied=tied,
+        close=close,
+        close_reason=reason,
+        local_share=local_share,
+        global_share=global_share,
+        method_leaders=dict(leaders),
+        gaps=gaps,
+        headline=headline,
+        details=tuple(details),
+    )

@@ -1,0 +1,136 @@
+"""Hard constraints: parsing, removal before weighting with the failing constraint and its evidence, unknown values,
+vendors and single exclusions; the command line, the URL and the profile carry them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from selector import constraints, knowledge, matrix, profile, recommend
+from selector.__main__ import main
+from selector.preferences import PreferenceError, Preferences, from_query, to_query
+
+KB = knowledge.load()
+EDGE = "edge-accelerators"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("power-w<=10", ("power-w", "<=", 10.0)),
+        (" memory-capacity >= 80 ", ("memory-capacity", ">=", 80.0)),
+        ("tops-int8>4", ("tops-int8", ">", 4.0)),
+        ("power-w<2.5", ("power-w", "<", 2.5)),
+        ("power-w=60", ("power-w", "=", 60.0)),
+    ],
+)
+def test_parse_reads_every_operator(text, expected):
+    c = constraints.parse(text)
+    assert (c.criterion, c.op, c.value) == expected
+    assert constraints.parse(c.text) == c
+
+
+@pytest.mark.parametrize("text", ["power-w", "power-w<<10", "power-w<=ten", "power-w<=nan", "power-w<=inf", "<=10", ""])
+def test_parse_refuses_malformed_constraints(text):
+    with pytest.raises(constraints.ConstraintError, match="constraint"):
+        constraints.parse(text)
+
+
+def test_operators_hold_as_written():
+    assert constraints.parse("power-w<=10").holds(10) and not constraints.parse("power-w<10").holds(10)
+    assert constraints.parse("power-w>=10").holds(10) and not constraints.parse("power-w>10").holds(10)
+    assert constraints.parse("power-w=10").holds(10.0) and not constraints.parse("power-w=10").holds(10.5)
+
+
+def _power(alternative: str) -> float | None:
+    cell = matrix._cell(KB, KB.criteria["power-w"], alternative, True)
+    return cell.value
+
+
+def test_a_failing_alternative_is_removed_with_the_constraint_and_its_evidence():
+    rec = recommend.recommend(KB, Preferences(group=EDGE, constraints=["power-w<=10"]))
+    removed = {e.id: e.reason for e in rec.matrix.excluded_alternatives}
+    assert "jetson-orin" in removed
+    power = _power("jetson-orin")
+    assert power is not None and power > 10
+    assert "power-w<=10" in removed["jetson-orin"] and f"{power:g} W" in removed["jetson-orin"]
+    evidence = matrix._cell(KB, KB.criteria["power-w"], "jetson-orin", True).evidence
+    assert all(claim in removed["jetson-orin"] for claim in evidence)
+    for ranked in rec.ranking:
+        value = _power(ranked.id)
+        assert value is not None and value <= 10
+
+
+def test_unknown_values_are_removed_as_unknown_unless_kept():
+    members = KB.groups[EDGE].members
+    unknown = [a for a in members if _power(a) is None]
+    assert unknown, "the edge group has a member without a power figure"
+    strict = recommend.recommend(KB, Preferences(group=EDGE, constraints=["power-w<=10"]))
+    reasons = {e.id: e.reason for e in strict.matrix.excluded_alternatives}
+    for alt in unknown:
+        assert "unknown" in reasons[alt]
+    kept = recommend.recommend(KB, Preferences(group=EDGE, constraints=["power-w<=10"], keep_unknown=True))
+    assert set(unknown) <= {r.id for r in kept.ranking}
+    assert "jetson-orin" not in {r.id for r in kept.ranking}
+
+
+def test_vendor_and_single_exclusions():
+    rec = recommend.recommend(KB, Preferences(group="datacenter-accelerators", exclude_vendors=["nvidia"]))
+    nvidia = {m for m in KB.groups["datacenter-accelerators"].members if KB.entities[m].vendor == "nvidia"}
+    assert nvidia and not nvidia & {r.id for r in rec.ranking}
+    assert all("vendor NVIDIA" in e.reason for e in rec.matrix.excluded_alternatives)
+    rec = recommend.recommend(KB, Preferences(group="datacenter-accelerators", exclude=["mi300x"]))
+    assert [e.id for e in rec.matrix.excluded_alternatives] == ["mi300x"]
+
+
+def test_constraints_come_before_the_missing_value_policy():
+    # the column worst is taken over the alternatives left: the removed Jetson's 60 W no longer sets it
+    rec = recommend.recommend(KB, Preferences(group=EDGE, constraints=["power-w<=10"], keep_unknown=True))
+    column = rec.matrix.criteria.index("power-w")
+    filled = [row[column].value for row in rec.matrix.cells if row[column].imputed]
+    assert filled and max(filled) <= 10
+
+
+def test_removing_everything_is_a_clear_error():
+    with pytest.raises(PreferenceError, match="remove every alternative") as caught:
+        matrix.build(KB, Preferences(group=EDGE, constraints=["power-w<=1"]))
+    for member in KB.groups[EDGE].members:
+        assert KB.entity_name(member) in str(caught.value)
+
+
+def test_a_constraint_no_member_has_evidence_for_is_noted_not_applied():
+    rec = recommend.recommend(KB, Preferences(group="training-frameworks", constraints=["power-w<=10"]))
+    assert len(rec.ranking) == len(KB.groups["training-frameworks"].members)
+    assert any("power-w<=10 not applied" in n for n in rec.matrix.notes)
+
+
+def test_unknown_criterion_or_entity_is_refused():
+    with pytest.raises(PreferenceError, match="unknown criterion `watts`"):
+        Preferences(group=EDGE, constraints=["watts<=10"]).check(KB)
+    with pytest.raises(PreferenceError, match="no entity has that id"):
+        Preferences(group=EDGE, exclude=["no-such-chip"]).check(KB)
+
+
+def test_url_and_profile_carry_the_constraints():
+    prefs = Preferences(
+        group=EDGE, constraints=["power-w<=10", "tops-int8>=2"], exclude_vendors=["nvidia"], keep_unknown=True
+    )
+    assert from_query(to_query(prefs), "x") == prefs
+    saved = profile.load(profile.dump(profile.make(prefs)), knowledge.DEFAULT_KNOWLEDGE)
+    assert saved.to_preferences() == prefs
+
+
+def test_command_line_lists_the_removed_alternatives(capsys):
+    code = main(["rank", "--group", EDGE, "--constraint", "power-w<=10", "--format", "json"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    got = json.loads(out.out)
+    removed = {e["id"]: e["reason"] for e in got["excluded_alternatives"]}
+    assert "jetson-orin" in removed and "power-w<=10" in removed["jetson-orin"]
+    assert set(got["excluded_alternatives"][0]) == {"id", "reason"}
+    code = main(["rank", "--group", EDGE, "--constraint", "power-w<=1"])
+    out = capsys.readouterr()
+    assert code == 2 and "remove every alternative" in out.err
+    code = main(["rank", "--group", EDGE, "--constraint", "power-w<<1"])
+    assert code == 2 and "not of the form" in capsys.readouterr().err

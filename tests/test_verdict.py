@@ -1,0 +1,154 @@
+"""The verdict: one definition of the recommended alternative and the leader, ties and near ties, gaps, robustness
+around the user's weights; the Recommend page, the Export page's report, the report, `rank` and the CSV agree."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from selector import exports, knowledge, recommend, report, robustness, scoring, verdict
+from selector.__main__ import main
+from selector.preferences import Preferences, to_query
+from tests.conftest import ROOT
+
+KB = knowledge.load()
+
+COST_ONLY = {"performance": 0, "ecosystem": 0, "risk": 0}
+
+
+def _random_prefs(rng: np.random.Generator) -> Preferences:
+    group = rng.choice(list(KB.groups))
+    answers = {}
+    for question in KB.questions.values():
+        if rng.random() < 0.5:
+            answers[question.id] = question.options[int(rng.integers(len(question.options)))].id
+    weights = {d: float(int(rng.integers(0, 101))) for d in KB.dimensions}
+    if not any(weights.values()):
+        weights["performance"] = 1.0
+    method = str(rng.choice(list(scoring.METHODS)))
+    return Preferences(group=str(group), answers=answers, dimension_weights=weights, method=method)
+
+
+def test_recommended_is_the_best_ranked_shortlisted_else_rank_one():
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        rec = recommend.recommend(KB, _random_prefs(rng))
+        judged = verdict.judge(rec, compute=False)
+        shortlisted = [r for r in rec.ranking if r.shortlisted]
+        expected = shortlisted[0] if shortlisted else rec.ranking[0]
+        assert judged.recommended == expected.id == rec.recommended
+        assert judged.leader == rec.ranking[0].id
+
+
+@pytest.mark.parametrize("seed", [3, 11, 29])
+def test_page_export_report_cli_and_csv_say_the_same(seed, capsys):
+    prefs = _random_prefs(np.random.default_rng(seed))
+    rec = recommend.recommend(KB, prefs)
+    judged = verdict.judge(rec)
+    # command line (table and JSON)
+    args = ["rank", "--group", prefs.group, "--method", prefs.method]
+    args += ["--weights", ",".join(f"{k}={v:g}" for k, v in prefs.dimension_weights.items())]
+    args += [f"--answer={k}={v}" for k, v in prefs.answers.items()]
+    assert main([*args, "--format", "json"]) == 0
+    got = json.loads(capsys.readouterr().out)["verdict"]
+    assert got["headline"] == judged.headline and got["recommended"] == judged.recommended
+    assert main(args) == 0
+    assert judged.headline in capsys.readouterr().out.splitlines()
+    # the report (what the Export page builds) and the CSV/XLSX export
+    built = report.build_report(KB, prefs)
+    assert built.verdict == judged.headline and built.recommended_id == judged.recommended
+    assert f"# verdict: {judged.headline}" in exports.ranking_csv(rec).decode("utf-8")
+    # the Recommend page
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    for key, value in to_query(prefs).items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception
+    assert judged.headline in [h.value.replace("\\", "") for h in at.subheader]
+
+
+def _with_scores(rec: recommend.Recommendation, scores: list[float]) -> recommend.Recommendation:
+    ranks = scoring.rank_scores(np.array(scores))
+    ranking = tuple(
+        dataclasses.replace(r, score=s, rank=int(k), shortlisted=False)
+        for r, s, k in zip(rec.ranking, scores, ranks, strict=False)
+    )
+    return dataclasses.replace(rec, ranking=ranking, recommended=ranking[0].id)
+
+
+def test_an_exact_tie_is_stated_as_a_tie():
+    rec = recommend.recommend(KB, Preferences(group="datacenter-accelerators", dimension_weights=COST_ONLY))
+    tied = [r.name for r in rec.ranking if r.rank == 1]
+    assert len(tied) > 2, "cost alone ties several datacenter chips (all rated alike)"
+    judged = verdict.judge(rec, compute=False)
+    assert judged.is_tie and set(judged.tied) == set(tied)
+    assert judged.headline.startswith("Tie for first: ")
+    assert all(name in judged.headline for name in tied)
+    assert "tie" in rec.why
+
+
+def test_a_near_tie_is_too_close_to_call():
+    rec = recommend.recommend(KB, Preferences(group="training-frameworks"))
+    close = _with_scores(rec, [0.500, 0.499, 0.3, 0.1])
+    judged = verdict.judge(close, compute=False)
+    assert judged.close == (close.ranking[0].name, close.ranking[1].name)
+    assert judged.headline == f"Too close to call: {close.ranking[0].name} and {close.ranking[1].name}"
+    clear = verdict.judge(_with_scores(rec, [0.6, 0.4, 0.3, 0.1]), compute=False)
+    assert not clear.close and clear.headline.startswith("Recommended: ")
+    shaky = verdict.judge(_with_scores(rec, [0.6, 0.4, 0.3, 0.1]), local_share=0.4, compute=False)
+    assert shaky.close and "40%" in shaky.close_reason
+
+
+def test_gap_check_names_the_filled_in_cells_when_they_decide_the_leader():
+    rec = recommend.recommend(KB, Preferences(group="edge-accelerators"))
+    gaps = verdict.gap_check(rec)
+    assert gaps is not None
+    m = rec.matrix
+    # recompute both extremes by hand from the criteria's plausible scales
+    leaders = []
+    for end in ("worst", "best"):
+        values = m.values
+        for i, j in zip(*np.nonzero(m.missing_mask), strict=True):
+            lo, hi = m.scales[j]
+            low_good = m.objectives[j] == "min"
+            values[i, j] = (hi if low_good else lo) if end == "worst" else (lo if low_good else hi)
+        result = scoring.score(values, m.objectives, m.weights, rec.prefs.method, rec.prefs.scaler)
+        leaders.append(KB.entity_name(m.alternatives[int(np.argmin(result.ranks))]))
+    assert (gaps.leader_at_worst, gaps.leader_at_best) == tuple(leaders)
+    assert gaps.changes == (set(leaders) != {rec.leader.name})
+    if gaps.changes:
+        judged = verdict.judge(rec, compute=False)
+        assert any("depends on filled-in values" in d for d in judged.details)
+
+
+def test_local_share_matches_the_robustness_analysis_around_the_weights():
+    for group in KB.groups:
+        rec = recommend.recommend(KB, Preferences(group=group, dimension_weights={"cost": 40}))
+        reference = robustness.acceptability(rec, samples=20_000, seed=5, spread=verdict.LOCAL_SPREAD)
+        expected = float(reference.first_rank_acceptability[list(reference.alternatives).index(rec.leader.name)])
+        assert abs(verdict.local_share(rec) - expected) < 0.04, group
+
+
+def test_local_share_moves_with_the_weights():
+    shares = {
+        cost: verdict.local_share(recommend.recommend(KB, Preferences(group="mobile-runtimes", dimension_weights=w)))
+        for cost, w in [(25, {"cost": 25}), (60, {"cost": 60})]
+    }
+    assert shares[25] != shares[60]
+
+
+def test_method_leaders_are_those_of_the_method_agreement():
+    from selector import sensitivity
+
+    rec = recommend.recommend(KB, Preferences(group="datacenter-accelerators"))
+    m = rec.matrix
+    names = [KB.entity_name(a) for a in m.alternatives]
+    agreement = sensitivity.method_agreement(m.values, m.objectives, m.weights, alternatives=names, criteria=m.criteria)
+    assert list(verdict.method_leaders(rec).values()) == list(agreement.leaders)
+    judged = verdict.judge(rec)
+    if len(set(agreement.leaders)) > 1:
+        assert any("methods disagree" in d for d in judged.details)
