@@ -92,7 +92,9 @@ def test_page_loads_and_shows_the_ranking(page: Page, app_url: str, kb):
     assert [name for name, _ in shown] == [r.name for r in expected]
     assert [float(score) for _, score in shown] == pytest.approx([r.score for r in expected])
     # a badge with help text comes with a hidden copy (Streamlit measures it); the visible one is the badge
-    badge = page.get_by_text(re.compile(r"first in \d+% of plausible weightings")).filter(visible=True)
+    badge = page.get_by_text(
+        re.compile(r"first in \d+% of weightings within ±10 points of yours · \d+% over any")
+    ).filter(visible=True)
     expect(badge).to_have_count(1, timeout=TIMEOUT_MS)
     _shot(page, "recommend")
 
