@@ -86,6 +86,11 @@ def hidden(text: str, limit: int = 10, skip_bom: bool = True) -> list[Hidden]:
     return found
 
 
+def shown(text: str) -> str:
+    """`text` with every refused character replaced by U+FFFD: safe to quote in a message or print to a terminal."""
+    return _HIDDEN.sub("\ufffd", text)
+
+
 def has_hidden(text: str) -> bool:
     """Whether `text` holds any refused character (a BOM included: inside a value it is a zero-width space)."""
     return _HIDDEN.search(text) is not None

@@ -853,6 +853,12 @@ def validate_upload(
     def refuse(message: str, line: int | None = None) -> UploadResult:
         return UploadResult(None, (Issue("ERROR", name, line, None, message),), original, original, fmt)
 
+    hidden_in_name = textpolicy.first_hidden(name)
+    if hidden_in_name is not None:
+        # The name is shown on the page and in reports like any text; the issue names the file with the character
+        # made visible.
+        issue = Issue("ERROR", textpolicy.shown(name), None, None, f"the file name: {hidden_in_name}; rename the file")
+        return UploadResult(None, (issue,), original, original, fmt)
     if len(data) > max_bytes:
         return refuse(f"file is {len(data):,} bytes; the limit for an upload is {max_bytes:,} bytes")
     if fmt is None:

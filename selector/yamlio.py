@@ -193,8 +193,8 @@ def _walk(node: yaml.Node, path: tuple, depth: int, lines: dict, issues: list[st
 
 
 def _clip(text: str) -> str:
-    """A user's text quoted in a message, cut short."""
-    return text if len(text) <= 40 else text[:37] + "..."
+    """A user's text quoted in a message: cut short, hidden characters made visible (a message reaches terminals)."""
+    return textpolicy.shown(text if len(text) <= 40 else text[:37] + "...")
 
 
 def _tag_problem(node: yaml.Node) -> str:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from selector.textpolicy import first_hidden, has_hidden, hidden
+from selector.textpolicy import first_hidden, has_hidden, hidden, shown
 
 
 def _refused_by_category(char: str) -> bool:
@@ -90,3 +90,9 @@ def test_lines_and_columns_point_at_the_character(lines: list[str]) -> None:
     text = "\n".join(lines)
     for found in hidden(text, limit=1000):
         assert text.split("\n")[found.line - 1][found.column - 1] == found.char
+
+
+def test_shown_makes_every_refused_character_visible_and_keeps_the_rest() -> None:
+    assert shown("a\x1b[2Jb\u202ec\u200bd\ufeff") == "a\ufffd[2Jb\ufffdc\ufffdd\ufffd"
+    assert shown("中文 tab\tline\n") == "中文 tab\tline\n"
+    assert not has_hidden(shown("".join(map(chr, range(0x20)))))

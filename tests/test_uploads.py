@@ -625,3 +625,13 @@ def test_a_tops_of_1e308_does_not_lower_orin(method: str) -> None:
         before = {r.id: r.rank for r in recommend.recommend(BUNDLED, prefs).ranking}["jetson-orin"]
         after = {r.id: r.rank for r in recommend.recommend(result.kb, prefs).ranking}["jetson-orin"]
     assert after <= before
+
+
+@pytest.mark.parametrize("name", ["evil\u202elsx.csv", "a\x1b[2J.yaml", "zero\u200bwidth.yaml"])
+def test_a_file_name_with_hidden_characters_is_refused_and_shown_safely(name: str) -> None:
+    result = uploads.validate_upload(name, (UPLOADS / "good_new_chip.yaml").read_bytes(), KNOWLEDGE)
+    assert not result.ok
+    [issue] = result.errors
+    assert "the file name: U+" in issue.message and "rename the file" in issue.message
+    assert "\ufffd" in issue.file
+    assert not any(c in issue.file for c in "\u202e\x1b\u200b")

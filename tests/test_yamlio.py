@@ -390,3 +390,10 @@ def test_both_loaders_agree(text: str) -> None:
     if fast is not None:
         assert fast.data == slow.data
         assert fast.lines == slow.lines
+
+
+def test_a_key_spelled_with_an_escape_is_quoted_without_the_hidden_character() -> None:
+    parsed, issues = parse('"k\\e[2J": 1\n"k\\e[2J": 2\n')
+    assert parsed is None
+    assert issues and all("\x1b" not in i.message for i in issues)
+    assert any("duplicate key `k\ufffd[2J`" in i.message for i in issues), [i.message for i in issues]
