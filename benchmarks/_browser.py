@@ -55,7 +55,10 @@ PAGE_CLOCK = """
   window.WebSocket = class extends Native {
     constructor(...args) {
       super(...args);
-      this.addEventListener('message', () => { bench.lastMessage = performance.now(); });
+      this.addEventListener('message', () => {
+        bench.lastMessage = performance.now();
+        bench.firstMessage = bench.firstMessage || bench.lastMessage;
+      });
     }
   };
   const drawn = () => {
