@@ -12,8 +12,23 @@ from selector import charts, views
 TARGET_CLAIM = "c000-green-ai-efficiency-target"
 AVERAGE_CLAIM = "c000-industry-avg-efficiency"
 
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _tables(_kb, data_hash: str) -> tuple[pd.DataFrame, dict[str, pd.DataFrame], pd.DataFrame]:  # noqa: ANN001
+    # What depends on the knowledge alone (its hash is the key), built once instead of on every visit: the
+    # claims, the spec table of each segment as shown, and the efficiency frame.
+    claims = views.accelerator_claims(_kb)
+    specs = {
+        segment: views.spec_table(claims, segment)
+        for segment in views.SEGMENT_LABELS
+        if (claims["segment"] == segment).any()
+    }
+    return claims, specs, views.accelerator_efficiency(_kb)
+
+
 kb = state.session_kb()
 state.knowledge_caption(kb)
+claims, spec_tables, efficiency = _tables(kb, kb.data_hash)
 
 st.title("Accelerators")
 st.caption(
@@ -23,13 +38,12 @@ st.caption(
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Specifications by segment")
-claims = views.accelerator_claims(kb)
-segments = [s for s in views.SEGMENT_LABELS if (claims["segment"] == s).any()]
+segments = list(spec_tables)
 if not segments:
     st.info("No numeric claim about an accelerator yet.")
 for tab, segment in zip(st.tabs([views.SEGMENT_LABELS[s] for s in segments]), segments, strict=True):
     with tab:
-        table = views.spec_table(claims, segment)
+        table = spec_tables[segment]
         # Rows mix units, so a column is read, not sorted: numbers are shown as stated and gaps stay blank.
         shown = table.map(lambda v: "" if pd.isna(v) else f"{v:g}")
         st.dataframe(shown, width="stretch", height=35 * (len(table) + 1) + 3)
@@ -43,7 +57,6 @@ for tab, segment in zip(st.tabs([views.SEGMENT_LABELS[s] for s in segments]), se
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Energy efficiency")
-efficiency = views.accelerator_efficiency(kb)
 both = efficiency.dropna(subset=["tops", "watts"]).reset_index(drop=True)
 scatter_col, bars_col = st.columns(2, gap="large")
 with scatter_col:
