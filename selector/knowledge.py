@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from selector import fileio, textpolicy
+from selector.locators import RawError, Snapshots, convert
 from selector.models import SECTIONS, Claim, KnowledgeBase, KnowledgeFile
 from selector.yamlio import MAX_BYTES, Issue, Parsed, parse_yaml
 
@@ -27,6 +28,13 @@ MAX_KNOWLEDGE_FILE_BYTES = MAX_BYTES * 5
 # a code change; like the bundled one, it is only ever read.
 DEFAULT_KNOWLEDGE = Path(os.environ.get("SELECTOR_KNOWLEDGE") or Path(__file__).resolve().parent.parent / "knowledge")
 _SINGULAR = {"entities": "entity", "criteria": "criterion"}
+_SOURCE_KIND = {
+    "claimed": "article",
+    "assessed": "assessment",
+    "measured": "user",
+    "benchmarked": "dataset",
+    "reference": "dataset",
+}
 
 
 class KnowledgeError(Exception):
@@ -103,9 +111,10 @@ def _line(loaded: _Loaded, section: str, index: int, *field: Any) -> int | None:
 class _Checker:
     """Cross-record rules; each method is one concern and appends to `issues`."""
 
-    def __init__(self, files: list[_Loaded], texts: dict[str, str]) -> None:
+    def __init__(self, files: list[_Loaded], texts: dict[str, str], snapshots: Snapshots) -> None:
         self.files = files
         self.texts = texts
+        self.snapshots = snapshots
         self.issues: list[Issue] = []
         self.by_id: dict[str, dict[str, tuple[Any, _Loaded, int]]] = {s: {} for s in SECTIONS}
 
@@ -149,6 +158,20 @@ class _Checker:
         )
         return False
 
+    def datasets(self) -> None:
+        """A dataset's licence files are bundled beside its raw snapshot."""
+        for source, loaded, index in self.records("sources"):
+            for licence_file in source.licence_files:
+                if not (self.snapshots.root / licence_file).is_file():
+                    self.error(
+                        loaded,
+                        "sources",
+                        index,
+                        source.id,
+                        f"licence file `{licence_file}` is not bundled under knowledge/imports/raw/",
+                        "licence_files",
+                    )
+
     def entities(self) -> None:
         for entity, loaded, index in self.records("entities"):
             if entity.vendor:
@@ -174,7 +197,7 @@ class _Checker:
 
     def _claim_source(self, claim: Claim, loaded, section, index, record_id) -> None:  # noqa: ANN001
         source = self.by_id["sources"][claim.source][0]
-        expected = {"claimed": "article", "assessed": "assessment", "measured": "user"}[claim.tier]
+        expected = _SOURCE_KIND[claim.tier]
         if source.kind != expected and not (claim.tier == "assessed" and source.kind == "user"):
             self.error(
                 loaded,
@@ -184,6 +207,9 @@ class _Checker:
                 f"a `{claim.tier}` claim must cite a source of kind `{expected}`, but `{source.id}` is `{source.kind}`",
                 "source",
             )
+            return
+        if claim.locator is not None:
+            self._locator(claim, source, loaded, section, index, record_id)
             return
         if claim.tier != "claimed":
             return
@@ -273,6 +299,64 @@ class _Checker:
                     "1-5 of its scale means",
                 )
 
+    def _locator(self, claim: Claim, source, loaded, section, index, record_id) -> None:  # noqa: ANN001
+        """The locator resolves in the bundled raw snapshot and the stored value is the converted raw value."""
+        locator = claim.locator
+        if locator.upstream not in source.upstream:
+            self.error(
+                loaded,
+                section,
+                index,
+                record_id,
+                f"locator upstream `{locator.upstream}` is not one of dataset `{source.id}`'s upstream snapshots",
+                "locator",
+                "upstream",
+            )
+        if locator.licence != source.licence:
+            self.error(
+                loaded,
+                section,
+                index,
+                record_id,
+                f"locator licence `{locator.licence}` differs from dataset `{source.id}`'s `{source.licence}`",
+                "locator",
+                "licence",
+            )
+        spec = source.table_for(locator.file)
+        if spec is None:
+            self.error(
+                loaded,
+                section,
+                index,
+                record_id,
+                f"`{locator.file}` is not a raw file of dataset `{source.id}` (its tables: "
+                + ", ".join(t.file for t in source.tables)
+                + ")",
+                "locator",
+                "file",
+            )
+            return
+        try:
+            if not spec.key:
+                folder = locator.file.rsplit("/", 2)[-2] if locator.file.count("/") >= 1 else ""
+                if locator.row != folder:
+                    raise RawError(f"{locator.file}: row must be the file's folder `{folder}`, not {locator.row!r}")
+            row = self.snapshots.row(locator.file, locator.row, spec.key)
+            raw_value = convert(row, locator.column, locator.conversion, f"{locator.file} row {locator.row!r}")
+        except RawError as exc:
+            self.error(loaded, section, index, record_id, f"locator does not resolve: {exc}", "locator")
+            return
+        if raw_value != claim.value:
+            self.error(
+                loaded,
+                section,
+                index,
+                record_id,
+                f"value {claim.value!r} differs from the raw snapshot's {raw_value!r} "
+                f"(column `{locator.column}`, conversion `{locator.conversion}`); re-run the importer",
+                "value",
+            )
+
     def decision_data(self) -> None:
         for dim, loaded, index in self.records("dimensions"):
             for claim in dim.claims:
@@ -312,6 +396,7 @@ class _Checker:
 
     def run(self) -> list[Issue]:
         self.unique_ids()
+        self.datasets()
         self.entities()
         self.claims()
         self.assessments()
@@ -407,7 +492,7 @@ def collect(
         if loaded is not None:
             files.append(loaded)
     texts = _read_texts(directory, files, issues)
-    issues.extend(_Checker(files, texts).run())
+    issues.extend(_Checker(files, texts, Snapshots(directory)).run())
     if any(i.level == "ERROR" for i in issues):
         return None, issues
     return _assemble(files, texts), issues

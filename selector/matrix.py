@@ -14,10 +14,10 @@ import numpy as np
 
 from selector import constraints as hard
 from selector.memo import PerKnowledge
-from selector.models import Claim, Criterion, KnowledgeBase
+from selector.models import TIERS, Claim, Criterion, KnowledgeBase
 from selector.preferences import PreferenceError, Preferences
 
-_TIER_ORDER = {"measured": 0, "claimed": 1, "assessed": 2}
+_TIER_ORDER = {tier: rank for rank, tier in enumerate(TIERS)}
 
 
 @dataclass(frozen=True)

@@ -82,11 +82,36 @@ class Section(Record):
         return v
 
 
-SourceKind = Literal["article", "assessment", "user"]
+SourceKind = Literal["article", "assessment", "user", "dataset"]
+
+# `owner/name@<40 hex>:path`: where upstream a bundled raw file came from, pinned to a commit.
+UPSTREAM_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]*/[A-Za-z0-9][A-Za-z0-9_.\-]*@[0-9a-f]{40}:[^\s]+$"
+Upstream = Annotated[str, StringConstraints(pattern=UPSTREAM_PATTERN, max_length=300)]
+IsoDate = Annotated[str, StringConstraints(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
+# A path inside knowledge/imports/raw/: relative, every part starting with a letter, digit or `_` (so no `..`
+# and no absolute path), no backslashes, so a locator cannot point outside it.
+RawPath = Annotated[
+    str, StringConstraints(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*(/[A-Za-z0-9_][A-Za-z0-9_.\-]*)*$", max_length=300)
+]
+
+
+class RawTableSpec(Record):
+    """One bundled raw file (or a folder of one-object JSON files) of a dataset, and the columns keying its rows.
+
+    With ``key`` empty, each file is one row, named by its parent folder (an AccelMark submission).
+    """
+
+    file: RawPath
+    key: tuple[ShortText, ...] = ()
 
 
 class Source(Record):
-    """A document claims come from: an article (text kept in knowledge/sources/), our assessment, or a user."""
+    """A document claims come from: an article (text kept in knowledge/sources/), our assessment, a user, or a
+    public dataset whose raw snapshot is bundled under ``knowledge/imports/raw/<id>/``.
+
+    A ``dataset`` source names its licence, the attribution the licence requires, the upstream
+    ``repository@commit:path`` and the snapshot date, and the licence files bundled beside the raw data.
+    """
 
     id: Id
     kind: SourceKind = "article"
@@ -99,12 +124,35 @@ class Source(Record):
     language: Literal["zh", "en"] = "zh"
     author: ShortText | None = None
     sections: tuple[Section, ...] = ()
+    licence: ShortText | None = None
+    attribution: Text | None = None
+    upstream: tuple[Upstream, ...] = ()
+    snapshot_date: IsoDate | None = None
+    licence_files: tuple[RawPath, ...] = ()
+    tables: tuple[RawTableSpec, ...] = ()
+    url: ShortText | None = None
+    notes_en: Text | None = None
 
     @model_validator(mode="after")
     def _article_needs_text(self) -> Source:
         if self.kind == "article" and (not self.file or not self.sections or not self.title_zh):
             raise ValueError("an article source needs `file`, `title_zh` and `sections`")
+        if self.kind == "dataset":
+            missing = [
+                key
+                for key in ("licence", "attribution", "upstream", "snapshot_date", "licence_files", "tables")
+                if not getattr(self, key)
+            ]
+            if missing:
+                raise ValueError(f"a dataset source needs {', '.join(f'`{k}`' for k in missing)}")
         return self
+
+    def table_for(self, file: str) -> RawTableSpec | None:
+        """The table spec a bundled raw `file` belongs to: the same file, or a folder above it."""
+        for spec in self.tables:
+            if file == spec.file or file.startswith(spec.file.rstrip("/") + "/"):
+                return spec
+        return None
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -161,7 +209,11 @@ class Entity(Record):
 # ----------------------------------------------------------------------------------------------------------
 # Claims
 
-Tier = Literal["claimed", "assessed", "measured"]
+# Precedence, strongest first: a user's own measurement, third-party runs with public logs (MLPerf, AccelMark),
+# datasheet/spec databases, the articles' claims, our ratings.
+Tier = Literal["measured", "benchmarked", "reference", "claimed", "assessed"]
+TIERS: tuple[str, ...] = ("measured", "benchmarked", "reference", "claimed", "assessed")
+LOCATED_TIERS = frozenset({"benchmarked", "reference"})
 ClaimKind = Literal[
     "benchmark",
     "speedup",
@@ -229,11 +281,67 @@ class Conditions(Record):
         return tuple(sorted((k, str(v)) for k, v in self.model_dump().items() if v is not None))
 
 
+Conversion = Literal[
+    "none",  # the raw number as it stands
+    "flops_to_tflops",  # FLOP/s or OP/s -> 10^12 per second
+    "bytes_to_gb",  # bytes -> 10^9 bytes
+    "bytes_per_s_to_tb_per_s",  # bytes/s -> 10^12 bytes/s
+    "per_accelerator",  # a system's result / (accelerators per node x nodes): a derived figure
+]
+
+
+class Locator(Record):
+    """Where a benchmarked or reference number lies in a bundled raw snapshot, and how it was converted.
+
+    ``file`` is the bundled copy under ``knowledge/imports/raw/``; ``row`` the upstream row key (MLPerf result
+    location, AccelMark submission folder, Epoch hardware name, ...); ``column`` the raw field read. The benchmark
+    fields (``result_id`` .. ``availability``) are the footnote every benchmarked number renders with.
+    """
+
+    dataset: Id
+    upstream: Upstream
+    file: RawPath
+    row: ShortText
+    column: ShortText
+    conversion: Conversion = "none"
+    retrieved: IsoDate
+    licence: ShortText
+    derived: bool = False
+    result_id: ShortText | None = None
+    round: ShortText | None = None
+    division: ShortText | None = None
+    category: ShortText | None = None
+    availability: ShortText | None = None
+    verification: ShortText | None = None
+
+    def footnote(self) -> str:
+        """The footnote a number from this locator renders with (result id, round, division, category, ...)."""
+        parts = [f"{self.dataset}"]
+        if self.result_id:
+            parts.append(f"result {self.result_id}")
+        for label, value in (
+            ("round", self.round),
+            ("division", self.division),
+            ("category", self.category),
+            ("availability", self.availability),
+            ("verification", self.verification),
+        ):
+            if value:
+                parts.append(f"{label} {value}")
+        parts.append(f"row {self.row!r}")
+        if self.derived:
+            parts.append("derived (per accelerator), not a verified result")
+        parts.append(f"retrieved {self.retrieved}")
+        parts.append(self.licence)
+        return "; ".join(parts)
+
+
 class Claim(Record):
     """One statement: a number, rating, rule or recommendation, with where it came from and how far to trust it.
 
     ``claimed`` records quote an article verbatim; ``assessed`` records are our ratings and must say why and
-    which claims they rest on; ``measured`` records come from a user's own measurements.
+    which claims they rest on; ``measured`` records come from a user's own measurements; ``benchmarked`` and
+    ``reference`` records come from a bundled public dataset and carry a ``locator`` instead of a quote.
     """
 
     id: Id
@@ -255,6 +363,7 @@ class Claim(Record):
     overrides: Id | None = None
     flags: tuple[Flag, ...] = ()
     note: Text | None = None
+    locator: Locator | None = None
 
     @field_validator("value")
     @classmethod
@@ -288,6 +397,13 @@ class Claim(Record):
                 "an `assessed` record needs the claims it is `based_on`, or a rationale that says it rests on "
                 f"{OUTSIDE_FACTS!r}"
             )
+        if self.tier in LOCATED_TIERS:
+            if self.locator is None or self.value is None:
+                raise ValueError(f"a `{self.tier}` record needs a `value` and a `locator` (where the raw number lies)")
+            if self.locator.dataset != self.source:
+                raise ValueError(f"`locator.dataset` {self.locator.dataset!r} must equal `source` {self.source!r}")
+        elif self.locator is not None:
+            raise ValueError("only `benchmarked` and `reference` records carry a `locator`")
         return self
 
     @property

@@ -1,0 +1,235 @@
+"""Bundled raw snapshots: reading their rows, the documented unit conversions, and resolving a claim's locator.
+
+A ``benchmarked`` or ``reference`` claim stores a converted number and a :class:`~selector.models.Locator` saying
+where the raw number lies. The importers (``selector.importers``) and the validator both go through
+:func:`convert`, so the number stored and the number checked are computed by the same code.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+# Bundled raw files live here, one folder per dataset id, beside the licence files they came with.
+RAW_DIR = "imports/raw"
+# Conversions round to this many decimals: enough for every unit used (TFLOPS, GB, TB/s, tokens/s, USD), and
+# the rounding makes "stored value == converted raw value" an exact comparison.
+DECIMALS = 6
+
+# Raw snapshots are trusted files bundled with the project, but a locator may name any file under the raw
+# folder: cap what is read so a stray large file cannot stall validation.
+MAX_RAW_BYTES = 8_000_000
+
+
+class RawError(ValueError):
+    """A raw snapshot cannot be read or a row/column/unit in it is not what the reader needs."""
+
+
+def _number(raw: Any, where: str) -> float:
+    if isinstance(raw, bool):
+        raise RawError(f"{where}: expected a number, found {raw!r}")
+    if isinstance(raw, int | float):
+        value = float(raw)
+    elif isinstance(raw, str) and raw.strip():
+        try:
+            value = float(raw.strip().replace(",", ""))
+        except ValueError:
+            raise RawError(f"{where}: expected a number, found {raw!r}") from None
+    else:
+        raise RawError(f"{where}: expected a number, found {raw!r}")
+    if not math.isfinite(value):
+        raise RawError(f"{where}: expected a finite number, found {raw!r}")
+    return value
+
+
+def _scaled(factor: float) -> Callable[[Mapping[str, Any], str, str], float]:
+    def convert(row: Mapping[str, Any], column: str, where: str) -> float:
+        return _number(lookup(row, column, where), where) / factor
+
+    return convert
+
+
+def _per_accelerator(row: Mapping[str, Any], column: str, where: str) -> float:
+    """A system's result divided by (accelerators per node x nodes): MLPerf's ``a#`` and ``Nodes`` fields."""
+    total = _number(lookup(row, column, where), where)
+    per_node = _number(lookup(row, "a#", where), where + " `a#`")
+    nodes = _number(lookup(row, "Nodes", where), where + " `Nodes`")
+    if per_node <= 0 or nodes <= 0:
+        raise RawError(f"{where}: accelerator count a# x Nodes must be positive, found {per_node:g} x {nodes:g}")
+    return total / (per_node * nodes)
+
+
+# conversion id -> (how the raw number becomes the stored one, what that means in words)
+CONVERSIONS: dict[str, tuple[Callable[[Mapping[str, Any], str, str], float], str]] = {
+    "none": (_scaled(1.0), "the raw number unchanged"),
+    "flops_to_tflops": (_scaled(1e12), "FLOP/s (or OP/s) / 10^12 = TFLOPS (TOPS)"),
+    "bytes_to_gb": (_scaled(1e9), "bytes / 10^9 = GB"),
+    "bytes_per_s_to_tb_per_s": (_scaled(1e12), "bytes/s / 10^12 = TB/s"),
+    "per_accelerator": (
+        _per_accelerator,
+        "system result / (accelerators per node `a#` x `Nodes`): a derived per-accelerator figure",
+    ),
+}
+
+
+def lookup(row: Mapping[str, Any], column: str, where: str) -> Any:
+    """The value of `column` in `row`; a dotted column walks into nested JSON objects.
+
+    Raises
+    ------
+    RawError
+        When the column is absent or empty.
+    """
+    if column in row:
+        value = row[column]
+    else:
+        value: Any = row
+        for part in column.split("."):
+            if not isinstance(value, Mapping) or part not in value:
+                raise RawError(f"{where}: no column `{column}`")
+            value = value[part]
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise RawError(f"{where}: column `{column}` is empty")
+    return value
+
+
+def convert(row: Mapping[str, Any], column: str, conversion: str, where: str) -> float:
+    """The stored value for `row`'s `column` under `conversion`, rounded to :data:`DECIMALS` decimals.
+
+    Raises
+    ------
+    RawError
+        When the column is missing or empty, not a number, or the conversion is unknown.
+    """
+    if conversion not in CONVERSIONS:
+        raise RawError(f"{where}: unknown conversion `{conversion}` (known: {', '.join(CONVERSIONS)})")
+    return round(CONVERSIONS[conversion][0](row, column, where), DECIMALS)
+
+
+@dataclass(frozen=True)
+class RawTable:
+    """A raw file's rows, each a mapping, with the 1-based line (CSV) or index (JSON) of each for messages."""
+
+    path: str
+    rows: tuple[Mapping[str, Any], ...]
+    positions: tuple[str, ...]
+
+
+def read_table(path: Path, label: str | None = None) -> RawTable:
+    """Read a bundled raw CSV or JSON file into rows.
+
+    A JSON list is a table of objects; a JSON object is one row (AccelMark keeps one submission per file).
+
+    Raises
+    ------
+    RawError
+        When the file cannot be read or parsed, or is not a table.
+    """
+    label = label or str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_RAW_BYTES:
+            raise RawError(f"{label}: {size} bytes, more than the {MAX_RAW_BYTES} a raw snapshot may have")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RawError(f"{label}: cannot read ({exc.strerror})") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise RawError(f"{label}: not UTF-8 text") from None
+    if path.suffix.lower() == ".csv":
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        if not reader.fieldnames:
+            raise RawError(f"{label}: empty CSV (no header row)")
+        rows, positions = [], []
+        for row in reader:
+            if None in row:
+                raise RawError(f"{label}, row {reader.line_num}: more cells than the header has columns")
+            rows.append(row)
+            positions.append(f"row {reader.line_num}")
+        return RawTable(label, tuple(rows), tuple(positions))
+    if path.suffix.lower() == ".json":
+        try:
+            parsed = json.loads(text, parse_constant=lambda name: _refuse_constant(name, label))
+        except json.JSONDecodeError as exc:
+            raise RawError(f"{label}, line {exc.lineno}: not valid JSON ({exc.msg})") from None
+        if isinstance(parsed, dict):
+            return RawTable(label, (parsed,), ("object",))
+        if isinstance(parsed, list) and all(isinstance(item, dict) for item in parsed):
+            return RawTable(label, tuple(parsed), tuple(f"item {i}" for i in range(len(parsed))))
+        raise RawError(f"{label}: JSON must be an object or a list of objects")
+    raise RawError(f"{label}: unknown raw file type `{path.suffix}` (CSV or JSON)")
+
+
+def _refuse_constant(name: str, label: str) -> float:
+    raise RawError(f"{label}: non-finite number `{name}` in JSON")
+
+
+def row_key(row: Mapping[str, Any], key_columns: tuple[str, ...]) -> str:
+    """The key a locator names a row by: the key columns' values joined with `` | ``."""
+    return " | ".join(str(row.get(column, "")).strip() for column in key_columns)
+
+
+class Snapshots:
+    """The raw files under one knowledge directory's ``imports/raw/``, each read once and indexed by row key."""
+
+    def __init__(self, knowledge_dir: Path) -> None:
+        self.root = Path(knowledge_dir) / RAW_DIR
+        self._tables: dict[str, RawTable | RawError] = {}
+        self._indexes: dict[tuple[str, tuple[str, ...]], dict[str, list[int]]] = {}
+
+    def table(self, file: str) -> RawTable:
+        """The rows of bundled raw `file` (a path relative to ``imports/raw/``).
+
+        Raises
+        ------
+        RawError
+            When the file is missing, outside the raw folder or unreadable.
+        """
+        if file not in self._tables:
+            path = (self.root / file).resolve()
+            try:
+                path.relative_to(self.root.resolve())
+            except ValueError:
+                self._tables[file] = RawError(f"{file}: outside {RAW_DIR}/")
+            else:
+                try:
+                    self._tables[file] = read_table(path, f"{RAW_DIR}/{file}")
+                except RawError as exc:
+                    self._tables[file] = exc
+        found = self._tables[file]
+        if isinstance(found, RawError):
+            raise found
+        return found
+
+    def row(self, file: str, key: str, key_columns: tuple[str, ...]) -> Mapping[str, Any]:
+        """The one row of `file` whose key is `key` (a single-object file is its own one row).
+
+        Raises
+        ------
+        RawError
+            When no row or more than one row has that key.
+        """
+        table = self.table(file)
+        if not key_columns:
+            if len(table.rows) != 1:
+                raise RawError(f"{table.path}: {len(table.rows)} rows, so the dataset must name its key columns")
+            return table.rows[0]
+        index = self._indexes.get((file, key_columns))
+        if index is None:
+            index = {}
+            for i, row in enumerate(table.rows):
+                index.setdefault(row_key(row, key_columns), []).append(i)
+            self._indexes[(file, key_columns)] = index
+        hits = index.get(key, [])
+        if not hits:
+            raise RawError(f"{table.path}: no row with {' | '.join(key_columns)} = {key!r}")
+        if len(hits) > 1:
+            raise RawError(f"{table.path}: {len(hits)} rows with {' | '.join(key_columns)} = {key!r}; key not unique")
+        return table.rows[hits[0]]
