@@ -18,7 +18,9 @@ from typing import Literal
 
 from selector.models import Claim, KnowledgeBase
 
-ConflictKind = Literal["disagreement", "corroboration", "derived-mismatch", "derived-agreement", "not-comparable"]
+ConflictKind = Literal[
+    "disagreement", "corroboration", "derived-mismatch", "derived-agreement", "not-comparable", "spread"
+]
 TOLERANCE = 0.10  # relative difference under which two figures are taken to agree
 
 # Before/after pairs describe one change, not two rival measurements; their scenario differs by design.
@@ -66,6 +68,19 @@ def _as_ratio(claim: Claim) -> tuple[str, str, float]:
     return claim.metric, claim.unit, claim.value
 
 
+def _one_dataset(claims: list[Claim]) -> bool:
+    """All from bundled datasets: several systems' results, or several offers of a price list, not rival claims.
+
+    They spread by nature (host, software, node count; provider, date); the cell takes the median of the
+    strongest tier. A dataset number against an article's is checked as a possible disagreement.
+    """
+    return all(c.locator is not None for c in claims)
+
+
+def _origin(claim: Claim) -> str:
+    return f"{claim.source} ({claim.tier})"
+
+
 def _direct(kb: KnowledgeBase) -> list[Conflict]:
     by_key: dict[tuple, list[Claim]] = defaultdict(list)
     for claim in _numeric(kb):
@@ -79,7 +94,22 @@ def _direct(kb: KnowledgeBase) -> list[Conflict]:
         ids = tuple(c.id for c in claims)
         listing = ", ".join(f"{c.id} = {c.value:g} {unit}" for c in claims)
         name = kb.entity_name(subject)
-        if spread > TOLERANCE:
+        if _one_dataset(claims):
+            # Different submitters' systems differ (host, software, node count); the cell takes their median.
+            message = (
+                f"{name}, {metric}: {len(claims)} results of {', '.join(sorted({c.source for c in claims}))} "
+                f"spread {spread:.0%} (median used in rankings)"
+            )
+            found.append(Conflict("spread", metric, subject, ids, message))
+            continue
+        origins = sorted({_origin(c) for c in claims})
+        if spread > TOLERANCE and len(origins) > 1 and any(c.locator is not None for c in claims):
+            message = (
+                f"{name}, {metric}: comparable claims disagree by {spread:.0%} ({listing}); sources "
+                f"{' vs '.join(origins)}: the stronger tier fills the ranking cell, both stay listed"
+            )
+            found.append(Conflict("disagreement", metric, subject, ids, message))
+        elif spread > TOLERANCE:
             message = f"{name}, {metric}: comparable claims disagree by {spread:.0%} ({listing})"
             found.append(Conflict("disagreement", metric, subject, ids, message))
         else:
@@ -147,7 +177,7 @@ def _not_comparable(kb: KnowledgeBase) -> list[Conflict]:
     found = []
     for (metric, subject, unit, _scope), claims in by_subject.items():
         settings = {c.conditions.key() for c in claims}
-        if len(settings) < 2:
+        if len(settings) < 2 or _one_dataset(claims):
             continue
         # A before/after pair of one optimisation is one story, not two settings to confuse.
         if all((c.conditions.scenario or "").startswith(("before", "after", "with", "without")) for c in claims):
@@ -168,5 +198,12 @@ def _not_comparable(kb: KnowledgeBase) -> list[Conflict]:
 def detect(kb: KnowledgeBase) -> list[Conflict]:
     """Every finding, problems first (disagreements and derived mismatches), then agreements and cautions."""
     found = _direct(kb) + _derived(kb) + _not_comparable(kb)
-    order = {"disagreement": 0, "derived-mismatch": 1, "not-comparable": 2, "derived-agreement": 3, "corroboration": 4}
+    order = {
+        "disagreement": 0,
+        "derived-mismatch": 1,
+        "not-comparable": 2,
+        "derived-agreement": 3,
+        "corroboration": 4,
+        "spread": 5,
+    }
     return sorted(found, key=lambda c: (order[c.kind], c.metric, c.subject))

@@ -365,6 +365,20 @@ class _Checker:
             self.ref(loaded, "criteria", index, crit.id, "dimensions", crit.dimension, "dimension", "dimension")
             if crit.conditions.hardware:
                 self.ref(loaded, "criteria", index, crit.id, "entities", crit.conditions.hardware, "hardware")
+            if crit.derived is not None:
+                for role in ("price", "throughput"):
+                    target = getattr(crit.derived, role)
+                    here = (loaded, "criteria", index, crit.id)
+                    known = self.ref(*here, "criteria", target, f"derived.{role}", "derived")
+                    if known and self.by_id["criteria"][target][0].derived is not None:
+                        self.error(
+                            loaded,
+                            "criteria",
+                            index,
+                            crit.id,
+                            f"derived.{role} `{target}` is itself derived; derive from measured criteria only",
+                            "derived",
+                        )
         for group, loaded, index in self.records("groups"):
             for member in group.members:
                 self.ref(loaded, "groups", index, group.id, "entities", member, "member", "members")

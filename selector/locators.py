@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,8 +79,31 @@ CONVERSIONS: dict[str, tuple[Callable[[Mapping[str, Any], str, str], float], str
 }
 
 
-def lookup(row: Mapping[str, Any], column: str, where: str) -> Any:
-    """The value of `column` in `row`; a dotted column walks into nested JSON objects.
+_SELECT = re.compile(r"^(?P<name>[^\[\]]+)\[(?P<key>[^=\]]+)=(?P<value>[^\]]+)\]$")
+
+
+def _step(value: Any, part: str, column: str, where: str) -> Any:  # noqa: ANN401
+    """One step of a dotted column: a key, or ``name[key=value]`` picking the list item whose `key` is `value`."""
+    match = _SELECT.match(part)
+    name = match["name"] if match else part
+    if not isinstance(value, Mapping) or name not in value:
+        raise RawError(f"{where}: no column `{column}`")
+    value = value[name]
+    if match is None:
+        return value
+    if not isinstance(value, list):
+        raise RawError(f"{where}: `{name}` in column `{column}` is not a list")
+    hits = [item for item in value if isinstance(item, Mapping) and str(item.get(match["key"])) == match["value"]]
+    if len(hits) != 1:
+        raise RawError(f"{where}: {len(hits)} items of `{name}` have {match['key']} = {match['value']} (need one)")
+    return hits[0]
+
+
+def lookup(row: Mapping[str, Any], column: str, where: str) -> Any:  # noqa: ANN401
+    """The value of `column` in `row`.
+
+    A dotted column walks into nested JSON objects, and ``name[key=value]`` picks the one list item whose `key`
+    is `value` (e.g. ``metrics.offline.results_by_concurrency[client_concurrency=128].throughput``).
 
     Raises
     ------
@@ -91,9 +115,7 @@ def lookup(row: Mapping[str, Any], column: str, where: str) -> Any:
     else:
         value: Any = row
         for part in column.split("."):
-            if not isinstance(value, Mapping) or part not in value:
-                raise RawError(f"{where}: no column `{column}`")
-            value = value[part]
+            value = _step(value, part, column, where)
     if value is None or (isinstance(value, str) and not value.strip()):
         raise RawError(f"{where}: column `{column}` is empty")
     return value
@@ -121,10 +143,14 @@ class RawTable:
     positions: tuple[str, ...]
 
 
-def read_table(path: Path, label: str | None = None) -> RawTable:
+ENTRY_KEY = "@key"
+
+
+def read_table(path: Path, label: str | None = None, key_of_entries: bool = False) -> RawTable:
     """Read a bundled raw CSV or JSON file into rows.
 
-    A JSON list is a table of objects; a JSON object is one row (AccelMark keeps one submission per file).
+    A JSON list is a table of objects; a JSON object is one row (AccelMark keeps one submission per file), or
+    with `key_of_entries` a table whose rows are its members, each keyed by its name under ``@key``.
 
     Raises
     ------
@@ -159,6 +185,11 @@ def read_table(path: Path, label: str | None = None) -> RawTable:
             parsed = json.loads(text, parse_constant=lambda name: _refuse_constant(name, label))
         except json.JSONDecodeError as exc:
             raise RawError(f"{label}, line {exc.lineno}: not valid JSON ({exc.msg})") from None
+        if isinstance(parsed, dict) and key_of_entries:
+            # An object of records (AccelMark's cloud_pricing.json): each member is a row, its key under `@key`.
+            items = [(k, v) for k, v in parsed.items() if isinstance(v, dict)]
+            rows = tuple({**v, ENTRY_KEY: k} for k, v in items)
+            return RawTable(label, rows, tuple(f"entry {k!r}" for k, _ in items))
         if isinstance(parsed, dict):
             return RawTable(label, (parsed,), ("object",))
         if isinstance(parsed, list) and all(isinstance(item, dict) for item in parsed):
@@ -172,8 +203,9 @@ def _refuse_constant(name: str, label: str) -> float:
 
 
 def row_key(row: Mapping[str, Any], key_columns: tuple[str, ...]) -> str:
-    """The key a locator names a row by: the key columns' values joined with `` | ``."""
-    return " | ".join(str(row.get(column, "")).strip() for column in key_columns)
+    """The key a locator names a row by: the key columns' values joined with `` | `` (outer blanks stripped,
+    as every loaded record's text is)."""
+    return " | ".join(str(row.get(column, "")).strip() for column in key_columns).strip()
 
 
 class Snapshots:
@@ -184,7 +216,7 @@ class Snapshots:
         self._tables: dict[str, RawTable | RawError] = {}
         self._indexes: dict[tuple[str, tuple[str, ...]], dict[str, list[int]]] = {}
 
-    def table(self, file: str) -> RawTable:
+    def table(self, file: str, key_of_entries: bool = False) -> RawTable:
         """The rows of bundled raw `file` (a path relative to ``imports/raw/``).
 
         Raises
@@ -200,7 +232,7 @@ class Snapshots:
                 self._tables[file] = RawError(f"{file}: outside {RAW_DIR}/")
             else:
                 try:
-                    self._tables[file] = read_table(path, f"{RAW_DIR}/{file}")
+                    self._tables[file] = read_table(path, f"{RAW_DIR}/{file}", key_of_entries)
                 except RawError as exc:
                     self._tables[file] = exc
         found = self._tables[file]
@@ -216,7 +248,7 @@ class Snapshots:
         RawError
             When no row or more than one row has that key.
         """
-        table = self.table(file)
+        table = self.table(file, key_columns == (ENTRY_KEY,))
         if not key_columns:
             if len(table.rows) != 1:
                 raise RawError(f"{table.path}: {len(table.rows)} rows, so the dataset must name its key columns")

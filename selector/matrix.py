@@ -18,6 +18,7 @@ from selector.models import TIERS, Claim, Criterion, KnowledgeBase
 from selector.preferences import PreferenceError, Preferences
 
 _TIER_ORDER = {tier: rank for rank, tier in enumerate(TIERS)}
+ZERO_WEIGHT = "its weight is zero"
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,42 @@ def claims_for_cell(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use
     return sorted(found, key=lambda c: (_TIER_ORDER[c.tier], c.id))
 
 
+def _weaker(a: str, b: str) -> str:
+    return a if _TIER_ORDER[a] >= _TIER_ORDER[b] else b
+
+
+def _dates(kb: KnowledgeBase, claim_ids: tuple[str, ...]) -> str:
+    dates = sorted({kb.sources[kb.claims[i].source].snapshot_date or "" for i in claim_ids} - {""})
+    return f", as of {' / '.join(dates)}" if dates else ""
+
+
+def _derived_cell(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_flagged: bool) -> Cell:
+    """A cell computed from two other criteria's cells; its evidence and weaker tier are theirs."""
+    how = criterion.derived
+    price = _cell(kb, kb.criteria[how.price], entity_id, use_flagged)
+    throughput = _cell(kb, kb.criteria[how.throughput], entity_id, use_flagged)
+    if price.value is None or throughput.value is None or throughput.value <= 0:
+        lacking = [c.criterion for c in (price, throughput) if c.value is None or c.value <= 0]
+        return Cell(entity_id, criterion.id, None, (), note=f"no evidence for {', '.join(lacking)}")
+    value = price.value / (throughput.value * 3600) * 1e6
+    note = (
+        f"derived: USD {price.value:g} per accelerator-hour ({how.price}, {price.tier}{_dates(kb, price.evidence)}) "
+        f"/ ({throughput.value:,.1f} tokens/s ({how.throughput}, {throughput.tier}) x 3600) x 10^6"
+    )
+    return Cell(
+        entity_id,
+        criterion.id,
+        float(value),
+        price.evidence + throughput.evidence,
+        tier=_weaker(price.tier, throughput.tier),
+        flagged=price.flagged or throughput.flagged,
+        note=note,
+    )
+
+
 def _cell(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_flagged: bool) -> Cell:
+    if criterion.derived is not None:
+        return _derived_cell(kb, criterion, entity_id, use_flagged)
     claims = claims_for_cell(kb, criterion, entity_id, use_flagged)
     if not claims:
         return Cell(entity_id, criterion.id, None, ())
@@ -168,6 +204,16 @@ def _evidence_grid(kb: KnowledgeBase, group_id: str, use_flagged: bool) -> dict[
         return {a: {c.id: _cell(kb, c, a, use_flagged) for c in criteria} for a in group.members}
 
     return _GRIDS.get(kb, (group_id, use_flagged), compute)
+
+
+def unranked_cells(kb: KnowledgeBase, m: DecisionMatrix, use_flagged: bool = True) -> list[Cell]:
+    """The cells of the group's criteria left out of `m` for a zero weight: stored and shown, not ranked.
+
+    A price known for a few chips only is kept this way by default, rather than imputed for the rest.
+    """
+    grid = _evidence_grid(kb, m.group, use_flagged)
+    zero = [e.id for e in m.excluded_criteria if e.reason == ZERO_WEIGHT]
+    return [grid[a][c] for c in zero for a in kb.groups[m.group].members if a in grid]
 
 
 @dataclass(frozen=True)
@@ -275,7 +321,7 @@ def _layout(
             excluded_crits.append(Exclusion(crit.id, "no alternative of the group has evidence for it"))
         elif crit.id in zero:
             criteria.remove(crit)
-            excluded_crits.append(Exclusion(crit.id, "its weight is zero"))
+            excluded_crits.append(Exclusion(crit.id, ZERO_WEIGHT))
 
     if missing == "exclude-criterion":
         for crit in list(criteria):

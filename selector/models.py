@@ -171,7 +171,7 @@ EntityKind = Literal[
     "concept",
 ]
 Role = Literal["training_framework", "inference_runtime", "serving", "mobile_edge_runtime", "compiler", "library"]
-Segment = Literal["datacenter", "edge", "mobile_client", "emerging"]
+Segment = Literal["datacenter", "workstation", "edge", "mobile_client", "emerging"]
 
 
 class Entity(Record):
@@ -445,11 +445,24 @@ class RubricLevel(Record):
     text_en: Text
 
 
+class Derivation(Record):
+    """How a derived criterion's cell is computed from two other criteria's cells of the same alternative.
+
+    ``usd_per_million_tokens``: ``price`` (USD per accelerator-hour) / (``throughput`` tokens/s x 3600) x 10^6.
+    """
+
+    formula: Literal["usd_per_million_tokens"]
+    price: Id
+    throughput: Id
+
+
 class Criterion(Record):
     """A measurable sub-criterion: claims with `metric` (and matching `conditions`) fill its cells.
 
     Criteria filled by our own ratings (unit ``rating 1-5``) carry a `rubric`: what each level means, so that
     every rating of the column is scored on the same scale and on nothing else.
+
+    A criterion with ``derived`` is computed from two other criteria's cells instead (its evidence is theirs).
     """
 
     id: Id
@@ -470,6 +483,7 @@ class Criterion(Record):
         if v and sorted(level.level for level in v) != [1, 2, 3, 4, 5]:
             raise ValueError("a rubric describes each level 1, 2, 3, 4 and 5 exactly once")
         return v
+    derived: Derivation | None = None
 
 
 class GroupCriterion(Record):

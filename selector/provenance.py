@@ -100,3 +100,27 @@ def is_ageing(claim: Claim, kb: KnowledgeBase, today: dt.date | None = None) -> 
 def tier_order() -> tuple[str, ...]:
     """The trust tiers, strongest first (the matrix fills a cell from the strongest tier present)."""
     return TIERS
+
+
+def evidence_entries(
+    kb: KnowledgeBase, claim_ids: tuple[str, ...] | list[str], today: dt.date | None = None
+) -> list[dict]:
+    """What a cell's evidence is, claim by claim: tier, source, locator (or None), footnote, snapshot age."""
+    entries = []
+    for claim_id in claim_ids:
+        claim = kb.claims[claim_id]
+        source = kb.sources.get(claim.source)
+        entries.append(
+            {
+                "claim": claim.id,
+                "tier": claim.tier,
+                "source": claim.source,
+                "value": claim.value,
+                "unit": claim.unit,
+                "locator": None if claim.locator is None else claim.locator.model_dump(exclude_none=True),
+                "footnote": footnote(claim),
+                "snapshot_date": source.snapshot_date if source is not None else None,
+                "ageing": is_ageing(claim, kb, today),
+            }
+        )
+    return entries

@@ -116,7 +116,7 @@ CSV_COLUMNS: Mapping[str, str] = {
     },
     "entity_name": "name of a NEW entity (with entity_kind)",
     "entity_kind": "kind of a NEW entity: accelerator, framework, model, tool, ...",
-    "segment": "segment of a new accelerator: datacenter, edge, mobile_client, emerging",
+    "segment": "segment of a new accelerator: datacenter, workstation, edge, mobile_client, emerging",
     "roles": "roles of a new framework, separated by ';'",
     "vendor": "vendor of a new entity (an entity id, optional)",
 }

@@ -36,6 +36,7 @@ METRIC_LABELS = {
 }
 SEGMENT_LABELS = {
     "datacenter": "Datacenter",
+    "workstation": "Workstation and desktop",
     "edge": "Edge",
     "mobile_client": "Mobile and client",
     "emerging": "Emerging",

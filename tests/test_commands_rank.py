@@ -32,6 +32,13 @@ def as_json(rec: recommend.Recommendation) -> dict:
     return json.loads(json.dumps({**rec.to_dict(), "verdict": verdict.judge(rec).to_dict()}, ensure_ascii=False))
 
 
+def core(payload: dict) -> dict:
+    """The JSON output without what the command adds to the recommendation: provenance and unranked cells."""
+    rest = {k: v for k, v in payload.items() if k not in ("unranked_cells", "datasets")}
+    rest["cells"] = [{k: v for k, v in c.items() if k != "evidence_detail"} for c in payload["cells"]]
+    return rest
+
+
 def test_help_lists_groups_questions_answers_and_methods() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "selector", "rank", "--help"], cwd=ROOT, capture_output=True, text=True, timeout=120
@@ -62,7 +69,7 @@ def test_help_epilog_is_built_only_when_help_is_shown() -> None:
 def test_json_equals_the_recommendation(capsys: pytest.CaptureFixture) -> None:
     code, out, err = rank(capsys, "--group", EDGE, "--format", "json")
     assert code == 0, err
-    assert json.loads(out) == as_json(recommend.recommend(KB, Preferences(group=EDGE)))
+    assert core(json.loads(out)) == as_json(recommend.recommend(KB, Preferences(group=EDGE)))
 
 
 def test_every_option_reaches_the_preferences(capsys: pytest.CaptureFixture) -> None:
@@ -101,7 +108,7 @@ def test_every_option_reaches_the_preferences(capsys: pytest.CaptureFixture) -> 
     )
     assert code == 0, err
     got = json.loads(out)
-    assert got == as_json(recommend.recommend(KB, prefs))
+    assert core(got) == as_json(recommend.recommend(KB, prefs))
     assert (got["method"], got["scaler"], got["missing_policy"], got["use_flagged"]) == (
         "topsis",
         "minmax",
@@ -161,12 +168,12 @@ def test_profile_gives_the_same_ranking_and_options_override_it(capsys: pytest.C
 
     code, out, err = rank(capsys, "--profile", str(saved), "--format", "json")
     assert code == 0, err
-    assert json.loads(out) == as_json(recommend.recommend(merged, prefs))
+    assert core(json.loads(out)) == as_json(recommend.recommend(merged, prefs))
 
     code, out, err = rank(capsys, "--profile", str(saved), "--method", "wsm", "--weights", "risk=0", "--format", "json")
     assert code == 0, err
     overridden = prefs.model_copy(update={"method": "wsm", "dimension_weights": {"cost": 60, "risk": 0}})
-    assert json.loads(out) == as_json(recommend.recommend(merged, overridden))
+    assert core(json.loads(out)) == as_json(recommend.recommend(merged, overridden))
 
 
 @pytest.mark.parametrize(
@@ -205,3 +212,25 @@ def test_an_invalid_embedded_upload_is_reported(capsys: pytest.CaptureFixture, t
     code, _, err = rank(capsys, "--profile", str(saved))
     assert code == 2
     assert f"claimed_tier.csv (embedded in {saved}):2" in err
+
+
+def test_llm_group_json_ranks_six_chips_with_locators_and_cost_inputs(capsys: pytest.CaptureFixture) -> None:
+    code, out, err = rank(capsys, "--group", "llm-inference-accelerators", "--format", "json")
+    assert code == 0, err
+    got = json.loads(out)
+    assert len(got["ranking"]) >= 6
+    for cell in got["cells"]:
+        assert cell["tier"] in ("benchmarked", "reference", "claimed"), cell
+        located = [e for e in cell["evidence_detail"] if e["locator"]]
+        if cell["tier"] in ("benchmarked", "reference"):
+            assert located and all(e["footnote"] for e in located)
+        if cell["tier"] == "benchmarked":
+            assert all(e["locator"]["derived"] and e["locator"]["division"] == "closed" for e in located)
+    cost = [c for c in got["unranked_cells"] if c["criterion"] == "usd-per-million-tokens-llama2-70b"]
+    priced = [c for c in cost if c["value"] is not None]
+    assert priced, cost
+    for cell in priced:
+        assert "USD" in cell["note"] and "as of 20" in cell["note"] and "x 3600" in cell["note"]
+        kinds = {e["tier"] for e in cell["evidence_detail"]}
+        assert "benchmarked" in kinds
+    assert {d["id"] for d in got["datasets"]} >= {"mlperf-inference-v5.1", "epoch-ml-hardware", "fsdl-cloud-gpus"}

@@ -71,3 +71,27 @@ def test_problems_are_listed_first():
     found = conflicts.detect(kb)
     assert found[0].is_problem
     assert all(not c.is_problem for c in found[1:])
+
+
+def test_results_of_one_dataset_spread_instead_of_conflicting(bundled):
+    spread = [c for c in bundled if c.kind == "spread" and c.subject == "b200"]
+    assert spread and all(not c.is_problem for c in spread)
+    assert not [c for c in bundled if c.kind == "disagreement" and all(i.startswith("mlperf-") for i in c.claims)]
+
+
+def test_an_article_number_meets_the_dataset_number_for_the_same_quantity(bundled):
+    found = [c for c in bundled if "c003-mi300x-memory" in c.claims]
+    assert [c.kind for c in found] == ["corroboration"]
+    assert "epoch-mi300x-memory" in found[0].claims
+
+
+def test_a_number_disagreeing_with_a_dataset_is_listed_with_both_sources():
+    claim = (
+        "  - {id: u-mi300x-mem, source: user-t, tier: measured, kind: spec, text_en: x, about: [mi300x], "
+        "metric: memory_capacity_gb, value: 128, unit: GB}"
+    )
+    kb = knowledge.load(extra=[_user_claims(claim)])
+    found = [c for c in conflicts.detect(kb) if "u-mi300x-mem" in c.claims]
+    assert [c.kind for c in found] == ["disagreement"]
+    assert {"epoch-mi300x-memory", "c003-mi300x-memory"} <= set(found[0].claims)
+    assert "epoch-ml-hardware (reference)" in found[0].message and "user-t (measured)" in found[0].message

@@ -213,3 +213,33 @@ def test_dimension_weights_of_1e308_give_equal_shares_without_overflow(kb) -> No
         m = matrix.build(kb, huge)
     assert np.all(np.isfinite(m.weights))
     assert m.weights == pytest.approx(matrix.build(kb, equal).weights, rel=1e-12)
+
+
+def test_a_datasheet_number_outranks_an_article_number_for_the_same_cell() -> None:
+    from selector import knowledge as _knowledge
+    from selector import matrix as _matrix
+    from selector.preferences import Preferences as _Prefs
+
+    kb = _knowledge.load()
+    m = _matrix.build(kb, _Prefs(group="datacenter-accelerators"))
+    cell = m.cells[m.alternatives.index("mi300x")][m.criteria.index("memory-capacity")]
+    assert (cell.tier, cell.evidence, cell.value) == ("reference", ("epoch-mi300x-memory",), 192.0)
+    assert "1 lower-tier claim(s) not used" in cell.note  # article 003's 192 GB stays listed, not used
+
+
+def test_cost_per_million_tokens_is_derived_from_its_input_cells_and_stored_unranked() -> None:
+    from selector import knowledge as _knowledge
+    from selector import matrix as _matrix
+    from selector.preferences import Preferences as _Prefs
+
+    kb = _knowledge.load()
+    m = _matrix.build(kb, _Prefs(group="llm-inference-accelerators"))
+    assert "usd-per-million-tokens-llama2-70b" not in m.criteria
+    stored = {c.alternative: c for c in _matrix.unranked_cells(kb, m) if c.criterion.startswith("usd-per-million")}
+    price = _matrix._cell(kb, kb.criteria["cloud-usd-per-gpu-hour"], "h100", True)
+    tps = m.cells[m.alternatives.index("h100")][m.criteria.index("mlperf-llama2-70b-offline")]
+    assert stored["h100"].value == pytest.approx(price.value / (tps.value * 3600) * 1e6)
+    assert set(stored["h100"].evidence) == set(price.evidence) | set(tps.evidence)
+    assert stored["h100"].tier == "reference"  # the weaker of reference (price) and benchmarked (throughput)
+    assert "x 3600" in stored["h100"].note and "as of 2025-04-21" in stored["h100"].note
+    assert stored["b200"].value is None and "cloud-usd-per-gpu-hour" in stored["b200"].note

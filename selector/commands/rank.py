@@ -31,7 +31,8 @@ def run(args: argparse.Namespace) -> int:
     except (scoring.ScoringError, ValueError) as exc:
         return _context.fail(str(exc))
     if args.format == "json":
-        print(json.dumps({**rec.to_dict(), "verdict": judged.to_dict()}, ensure_ascii=False, indent=2))
+        payload = {**_with_provenance(kb, rec), "verdict": judged.to_dict()}
+        print(json.dumps(payload, ensure_ascii=False, indent=2))
     elif args.format == "csv":
         from selector.exports import ranking_csv  # the app's export: one CSV layout, formula cells neutralised
 
@@ -39,6 +40,24 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(_table(kb, rec, judged))
     return 0
+
+
+def _with_provenance(kb, rec) -> dict:  # noqa: ANN001 - KnowledgeBase, Recommendation
+    """The ranking as JSON, each cell with its evidence's locators and footnotes, plus the stored, unranked cells
+    (criteria at weight zero, such as a price known for a few chips) with the inputs of derived ones."""
+    from selector import matrix, provenance
+
+    payload = rec.to_dict()
+    for cell in payload["cells"]:
+        cell["evidence_detail"] = provenance.evidence_entries(kb, cell["evidence"])
+    unranked = []
+    for cell in matrix.unranked_cells(kb, rec.matrix, rec.prefs.use_flagged):
+        entry = cell.to_dict()
+        entry["evidence_detail"] = provenance.evidence_entries(kb, cell.evidence)
+        unranked.append(entry)
+    payload["unranked_cells"] = unranked
+    payload["datasets"] = [d.to_dict() for d in provenance.datasets(kb)]
+    return payload
 
 
 def _table(kb, rec, judged) -> str:  # noqa: ANN001 - KnowledgeBase, Recommendation, Verdict

@@ -51,10 +51,13 @@ def run(args: argparse.Namespace) -> int:
     warnings = len(issues) - errors
     counts = None
     findings = []
+    shares = None
     if kb is not None:
         from selector import conflicts
+        from selector.shares import cell_shares
 
         findings = conflicts.detect(kb)
+        shares = cell_shares(kb)
         counts = {
             section: len(getattr(kb, section))
             for section in ("sources", "entities", "claims", "dimensions", "criteria", "groups", "questions", "rules")
@@ -68,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
             "counts": counts,
             "data_hash": kb.data_hash if kb is not None else None,
             "conflicts": [f.to_dict() for f in findings],
+            "cell_shares": shares.to_dict() if shares is not None else None,
             "issues": [
                 {"level": i.level, "file": i.file, "line": i.line, "record": i.record, "message": i.message}
                 for i in issues
@@ -84,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
         if findings:
             kinds = Counter(f.kind for f in findings)
             print("conflict check: " + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())))
+        if shares is not None:
+            print(shares.summary())
         print(_summary(kb, counts, errors, warnings))
     return 0 if kb is not None else EXIT_INVALID
 
