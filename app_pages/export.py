@@ -132,14 +132,15 @@ with pdf_col:
 st.subheader("Ranking")
 st.caption(
     "One row per option: rank, score, shortlisted, each criterion's value and contribution; how the ranking was made "
-    "is in the CSV's # lines and the workbook's About sheet. Text cells that a spreadsheet would run as a formula "
-    "are prefixed with '."
+    "is in the CSV's # lines and the workbook's About sheet, with the footnote of every benchmarked or datasheet "
+    "number and the licence of every dataset. Text cells that a spreadsheet would run as a formula are prefixed "
+    "with '."
 )
 csv_col, xlsx_col, _ = st.columns(3)
 with csv_col:
     st.download_button(
         "CSV",
-        data=lambda: exports.ranking_csv(rec),
+        data=lambda: exports.ranking_csv(rec, kb=kb),
         file_name=f"{stem}-ranking.csv",
         mime="text/csv",
         icon=":material/table:",
@@ -149,7 +150,7 @@ with csv_col:
 with xlsx_col:
     st.download_button(
         "Excel (XLSX)",
-        data=lambda: exports.ranking_xlsx(rec),
+        data=lambda: exports.ranking_xlsx(rec, kb=kb),
         file_name=f"{stem}-ranking.xlsx",
         mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
         icon=":material/grid_on:",

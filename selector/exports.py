@@ -12,14 +12,34 @@ import io
 from collections.abc import Iterator
 
 from selector.csvsafe import neutralise
+from selector.models import KnowledgeBase
 from selector.recommend import Recommendation
 from selector.verdict import Verdict, judge
 
 COLUMNS = ("rank", "name", "id", "score", "shortlisted", "filled_in")
 
 
-def _about(rec: Recommendation, verdict: Verdict | None = None) -> list[tuple[str, str]]:
-    """How the ranking was made, as (key, value) pairs; numbers as text so both formats show them the same."""
+def _provenance(rec: Recommendation, kb: KnowledgeBase) -> list[tuple[str, str]]:
+    """Each benchmarked or reference number's footnote, and each bundled dataset's licence and attribution."""
+    from selector import provenance
+
+    rows = []
+    for claim_id in rec.matrix.evidence_ids():
+        claim = kb.claims.get(claim_id)
+        if claim is not None and claim.locator is not None:
+            rows.append((f"footnote {claim_id}", provenance.footnote(claim)))
+    for data in provenance.datasets(kb):
+        rows.append((f"dataset {data.id}", f"{data.title}; licence {data.licence}; {data.attribution}"))
+    return rows
+
+
+def _about(
+    rec: Recommendation, verdict: Verdict | None = None, kb: KnowledgeBase | None = None
+) -> list[tuple[str, str]]:
+    """How the ranking was made, as (key, value) pairs; numbers as text so both formats show them the same.
+
+    With `kb`, the footnotes of the benchmarked and reference numbers and the datasets' licences follow.
+    """
     m, result = rec.matrix, rec.result
     rows = []
     if verdict is not None:
@@ -49,6 +69,8 @@ def _about(rec: Recommendation, verdict: Verdict | None = None) -> list[tuple[st
         rows.append(("left out", "; ".join(excluded)))
     if rec.result.contributions is None:
         rows.append(("contributions", f"not defined for {result.method} (the score is not a sum of parts)"))
+    if kb is not None:
+        rows.extend(_provenance(rec, kb))
     return rows
 
 
@@ -74,7 +96,7 @@ def _rows(rec: Recommendation) -> Iterator[list[object]]:
         yield row
 
 
-def ranking_csv(rec: Recommendation, verdict: Verdict | None = None) -> bytes:
+def ranking_csv(rec: Recommendation, verdict: Verdict | None = None, kb: KnowledgeBase | None = None) -> bytes:
     """The ranking as UTF-8 CSV: ``#`` comment lines saying how it was made, then a header row and one row each.
 
     Parameters
@@ -83,6 +105,9 @@ def ranking_csv(rec: Recommendation, verdict: Verdict | None = None) -> bytes:
         The recommendation to export.
     verdict
         Its verdict (:func:`selector.verdict.judge`); judged here when not given.
+    kb
+        The knowledge it was ranked on; given, each benchmarked or reference number's footnote (result id, round,
+        division, category, availability, retrieval date, licence) and the datasets' licences are added.
 
     Returns
     -------
@@ -91,7 +116,7 @@ def ranking_csv(rec: Recommendation, verdict: Verdict | None = None) -> bytes:
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    for key, value in _about(rec, verdict or judge(rec)):
+    for key, value in _about(rec, verdict or judge(rec), kb):
         # Written raw, not as a quoted CSV cell, so that `comment="#"` readers skip it; one line each, and a line
         # opening with "#" is never a formula.
         out.write(f"# {key}: {' '.join(str(value).split())}\n")
@@ -100,7 +125,7 @@ def ranking_csv(rec: Recommendation, verdict: Verdict | None = None) -> bytes:
     return out.getvalue().encode("utf-8")
 
 
-def ranking_xlsx(rec: Recommendation, verdict: Verdict | None = None) -> bytes:
+def ranking_xlsx(rec: Recommendation, verdict: Verdict | None = None, kb: KnowledgeBase | None = None) -> bytes:
     """The ranking as an Excel workbook: sheet "Ranking" (header row frozen) and sheet "About".
 
     Filled-in values (no evidence) have a pink background and the row's ``filled_in`` column names them.
@@ -111,6 +136,9 @@ def ranking_xlsx(rec: Recommendation, verdict: Verdict | None = None) -> bytes:
         The recommendation to export.
     verdict
         Its verdict (:func:`selector.verdict.judge`); judged here when not given.
+    kb
+        The knowledge it was ranked on; given, each benchmarked or reference number's footnote (result id, round,
+        division, category, availability, retrieval date, licence) and the datasets' licences are added.
 
     Returns
     -------
@@ -148,7 +176,7 @@ def ranking_xlsx(rec: Recommendation, verdict: Verdict | None = None) -> bytes:
 
     about = book.create_sheet("About")
     about.append(["key", "value"])
-    for key, value in _about(rec, verdict or judge(rec)):
+    for key, value in _about(rec, verdict or judge(rec), kb):
         about.append([neutralise(key), neutralise(value)])
     for cell in about[1]:
         cell.font, cell.fill = bold, fill

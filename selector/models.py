@@ -483,6 +483,7 @@ class Criterion(Record):
         if v and sorted(level.level for level in v) != [1, 2, 3, 4, 5]:
             raise ValueError("a rubric describes each level 1, 2, 3, 4 and 5 exactly once")
         return v
+
     derived: Derivation | None = None
 
 

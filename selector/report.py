@@ -36,7 +36,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup
 
 import selector
-from selector import verdict, views
+from selector import provenance, verdict, views
 from selector.measure import compare
 from selector.models import KnowledgeBase
 from selector.preferences import MISSING_HELP, Preferences, to_query
@@ -73,6 +73,21 @@ class Evidence:
     based_on: tuple[str, ...] = ()
     note: str = ""
     used_for: tuple[str, ...] = ()
+    # For benchmarked and reference numbers: dataset, result id, round, division, category, availability, row,
+    # retrieval date and licence (selector.provenance.footnote); empty for the articles' and our claims.
+    footnote: str = ""
+
+
+@dataclass(frozen=True)
+class DataSource:
+    """A bundled public dataset as the report's "Data sources and licences" section names it."""
+
+    id: str
+    title: str
+    licence: str
+    attribution: str
+    snapshot_date: str
+    upstream: str
 
 
 @dataclass(frozen=True)
@@ -262,6 +277,8 @@ class Report:
     # The user's measured figures about the options beside the published ones: (entity, metric, sentence, warnings).
     measured_vs_published: tuple[tuple[str, str, str, tuple[str, ...]], ...] = field(default=())
     verdict: str = ""  # selector.verdict's headline: the same words as the app and `rank`
+    # Every bundled dataset with its licence and the attribution it requires (shown in every report).
+    data_sources: tuple[DataSource, ...] = field(default=())
     verdict_details: tuple[str, ...] = ()
     verdict_badge: str = ""
     constraints: tuple[str, ...] = ()  # the hard constraints in force, as the user gave them
@@ -558,9 +575,17 @@ def _evidence(kb: KnowledgeBase, uses: Mapping[str, list[str]]) -> tuple[Evidenc
                 based_on=tuple(claim.based_on),
                 note=claim.note or "",
                 used_for=tuple(uses[claim_id]),
+                footnote=provenance.footnote(claim),
             )
         )
     return tuple(rows)
+
+
+def _data_sources(kb: KnowledgeBase) -> tuple[DataSource, ...]:
+    return tuple(
+        DataSource(d.id, d.title, d.licence, d.attribution, d.snapshot_date, "; ".join(d.upstream))
+        for d in provenance.datasets(kb)
+    )
 
 
 def _robustness(rec: Recommendation, samples: int, seed: int) -> Robustness:
@@ -773,6 +798,7 @@ def build_report(
         consequences=_consequences(options, recommended.id, criteria, robustness, method_label, rec.result.scaler),
         robustness=robustness,
         evidence=evidence,
+        data_sources=_data_sources(kb),
         data_hash=rec.data_hash,
         app_version=_version(),
         generated_at=moment.strftime("%Y-%m-%dT%H:%M:%SZ"),

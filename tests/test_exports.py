@@ -141,3 +141,19 @@ def test_export_page_offers_every_download_and_builds_the_pdf_on_request():
     at.button(key="export-pdf-build").click().run(timeout=120)
     assert not at.exception and not at.error
     assert "PDF (A4, print)" in [b.proto.label for b in at.get("download_button")]
+
+
+def test_exports_carry_footnotes_of_benchmarked_numbers_and_dataset_licences(kb):
+    llm = recommend(kb, Preferences(group="llm-inference-accelerators"))
+    data = exports.ranking_csv(llm, kb)
+    comments = _comments(data)
+    footnotes = {k: v for k, v in comments.items() if k.startswith("footnote mlperf-")}
+    assert footnotes and all(
+        "round v5.1" in v and "division closed" in v and "retrieved" in v for v in footnotes.values()
+    )
+    assert "licence Apache-2.0" in comments["dataset mlperf-inference-v5.1"]
+    assert "CC BY 4.0" in comments["dataset epoch-ml-hardware"]
+    assert not [k for k in _comments(exports.ranking_csv(llm)) if k.startswith(("footnote", "dataset"))]
+    about = load_workbook(io.BytesIO(exports.ranking_xlsx(llm, kb)))["About"]
+    keys = [row[0].value for row in about.iter_rows(min_row=2)]
+    assert any(str(k).startswith("footnote mlperf-") for k in keys) and "dataset accelmark" in keys

@@ -406,3 +406,29 @@ def test_pdf_without_weasyprint_says_what_to_install(built, monkeypatch):
     monkeypatch.setattr(builtins, "__import__", refuse)
     with pytest.raises(report.ReportError, match="libpango"):
         report.render_pdf(built)
+
+
+def test_every_report_names_each_dataset_with_its_licence_and_attribution(kb, markdown, html_page):
+    from markupsafe import escape
+
+    from selector import provenance
+
+    datasets = provenance.datasets(kb)
+    assert {d.id for d in datasets} >= {"mlperf-inference-v5.1", "epoch-ml-hardware", "fsdl-cloud-gpus", "accelmark"}
+    assert "## Data sources and licences" in markdown and "Data sources and licences</h2>" in html_page
+    text = MarkdownIt().render(markdown)
+    for data in datasets:
+        assert data.id in text and f"licence {data.licence}" in text
+        assert str(escape(data.attribution)) in html_page
+
+
+def test_benchmarked_numbers_carry_their_footnote_in_the_report(kb):
+    built = report.build_report(kb, Preferences(group="llm-inference-accelerators"), samples=0, seed=1, now=NOW)
+    located = [e for e in built.evidence if e.tier == "benchmarked"]
+    assert located
+    for e in located:
+        for part in ("result 5.1-", "round v5.1", "division closed", "category datacenter", "availability available"):
+            assert part in e.footnote, (e.id, e.footnote)
+        assert "retrieved 2025-09-09" in e.footnote and "derived" in e.footnote
+    text = report.render_markdown(built)
+    assert f"- Footnote: {located[0].footnote}".replace("_", "\\_")[:60] in text

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         from selector.exports import ranking_csv  # the app's export: one CSV layout, formula cells neutralised
 
-        sys.stdout.write(ranking_csv(rec, judged).decode("utf-8"))
+        sys.stdout.write(ranking_csv(rec, judged, kb).decode("utf-8"))
     else:
         print(_table(kb, rec, judged))
     return 0
