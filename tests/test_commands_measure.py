@@ -111,15 +111,19 @@ def test_an_interrupted_probe_leaves_no_file(
 
 
 def test_ingest_accepts_an_entity_from_the_users_other_upload(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    extra = tmp_path / "h100.yaml"
-    extra.write_bytes(b"entities:\n  - {id: h100, name: NVIDIA H100, kind: accelerator, segment: datacenter}\n")
+    # h100 is bundled now (Epoch, MLPerf): the user's own machine entity stands in for a chip the knowledge lacks.
+    extra = tmp_path / "lab.yaml"
+    extra.write_bytes(
+        b"entities:\n  - {id: lab-h100-pcie, name: Lab H100 PCIe, kind: accelerator, segment: datacenter}\n"
+    )
     out = tmp_path / "trt.yaml"
     log = FIXTURES / "measure" / "trtexec_h100_fp32.log"
-    code = main(["measure", "ingest", str(log), "--model", "mnist cnn", "--extra", str(extra), "-o", str(out)])
+    args = ["measure", "ingest", str(log), "--model", "mnist cnn", "--entity", "lab-h100-pcie", "--extra", str(extra)]
+    code = main([*args, "-o", str(out)])
     assert code == 0, capsys.readouterr().err
     others = [Upload(extra.name, extra.read_bytes())]
     merged = uploads.validate_upload(out.name, out.read_bytes(), KNOWLEDGE, others=others)
-    assert merged.ok and any(c.conditions.hardware == "h100" for c in merged.kb.claims.values())
+    assert merged.ok and any(c.conditions.hardware == "lab-h100-pcie" for c in merged.kb.claims.values())
 
 
 def test_a_probe_attributed_to_an_entity_says_it_ran_on_the_cpu(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
