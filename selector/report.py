@@ -833,6 +833,7 @@ SECTIONS: tuple[tuple[str, str], ...] = (
     ("pros-cons", "Pros and Cons of the Options"),
     ("consequences", "Consequences"),
     ("evidence", "Evidence Appendix"),
+    ("data-sources", "Data Sources and Licences"),
 )
 _VERDICTS = {"good": "Good", "bad": "Bad", "neutral": "Neutral"}
 

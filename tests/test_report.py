@@ -415,7 +415,7 @@ def test_every_report_names_each_dataset_with_its_licence_and_attribution(kb, ma
 
     datasets = provenance.datasets(kb)
     assert {d.id for d in datasets} >= {"mlperf-inference-v5.1", "epoch-ml-hardware", "fsdl-cloud-gpus", "accelmark"}
-    assert "## Data sources and licences" in markdown and "Data sources and licences</h2>" in html_page
+    assert "## Data Sources and Licences" in markdown and "Data Sources and Licences</h2>" in html_page
     text = MarkdownIt().render(markdown)
     for data in datasets:
         assert data.id in text and f"licence {data.licence}" in text
