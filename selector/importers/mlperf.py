@@ -1,9 +1,9 @@
 """MLPerf Inference results summary -> ``benchmarked`` per-accelerator throughput claims.
 
 The slices imported: round v5.1, division closed, category datacenter, availability available, scenarios Offline
-and Server, for llama2-70b-99, llama2-70b-99.9 (tokens/s) and stable-diffusion-xl (samples/s); each model and
-scenario is its own comparable slice. MLPerf results are per system; the per-accelerator figure is
-derived (system result / (accelerators per node x nodes)) and labelled so wherever it is shown. Systems that mix
+and Server, for llama2-70b-99, llama2-70b-99.9, llama3.1-8b (tokens/s) and stable-diffusion-xl (samples/s,
+queries/s); each model and scenario is its own comparable slice. MLPerf results are per system; the
+per-accelerator figure is derived (system result / (accelerators per node x nodes)) and labelled so wherever it is shown. Systems that mix
 accelerator models are left out: a per-accelerator figure would blend two chips.
 """
 
@@ -25,6 +25,7 @@ _TOKENS = ("Tokens/s", "tokens_per_s_per_accelerator", "tokens/s per accelerator
 MODELS = {
     "llama2-70b-99": {"Offline": _TOKENS, "Server": _TOKENS},
     "llama2-70b-99.9": {"Offline": _TOKENS, "Server": _TOKENS},
+    "llama3.1-8b": {"Offline": _TOKENS, "Server": _TOKENS},
     "stable-diffusion-xl": {
         "Offline": ("Samples/s", "samples_per_s_per_accelerator", "samples/s per accelerator (derived)", "samples/s"),
         "Server": ("Queries/s", "queries_per_s_per_accelerator", "queries/s per accelerator (derived)", "queries/s"),
@@ -94,6 +95,9 @@ def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapp
                 f"{table.path}, {position}: unknown unit {row['Performance_Units']!r} for {model} (expected {unit!r})"
             )
         name = str(row["Accelerator"]).strip()
+        if not name:
+            imported.excluded["(no accelerator named)"] = "a CPU-only system: no per-accelerator figure"
+            continue
         if _MIXED.search(name):
             imported.excluded[name] = "system mixes accelerator models: no per-accelerator figure"
             continue
@@ -146,7 +150,9 @@ def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapp
 
 
 def _short(model: str) -> str:
-    return {"llama2-70b-99": "l70", "llama2-70b-99.9": "l70-999", "stable-diffusion-xl": "sdxl"}[model]
+    return {"llama2-70b-99": "l70", "llama2-70b-99.9": "l70-999", "llama3.1-8b": "l8", "stable-diffusion-xl": "sdxl"}[
+        model
+    ]
 
 
 def _slug(location: str) -> str:
