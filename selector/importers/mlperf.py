@@ -3,8 +3,8 @@
 The slices imported: round v5.1, division closed, category datacenter, availability available, scenarios Offline
 and Server, for llama2-70b-99, llama2-70b-99.9, llama3.1-8b (tokens/s) and stable-diffusion-xl (samples/s,
 queries/s); each model and scenario is its own comparable slice. MLPerf results are per system; the
-per-accelerator figure is derived (system result / (accelerators per node x nodes)) and labelled so wherever it is shown. Systems that mix
-accelerator models are left out: a per-accelerator figure would blend two chips.
+per-accelerator figure is derived (system result / (accelerators per node x nodes)) and labelled so wherever it
+is shown. Systems that mix accelerator models are left out: a per-accelerator figure would blend two chips.
 """
 
 from __future__ import annotations
