@@ -131,6 +131,8 @@ def _referenced_entities() -> set[str]:
         hardware = (criterion.get("conditions") or {}).get("hardware")
         if hardware:
             used.add(hardware)
+    # A vendor organisation is referenced by the chips it makes (Huawei, Moore Threads for the imported chips).
+    used.update(e["vendor"] for _, e in RECORDS["entities"] if e.get("vendor"))
     return used
 
 
