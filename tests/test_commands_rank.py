@@ -144,7 +144,7 @@ def test_csv_is_the_apps_ranking_export(capsys: pytest.CaptureFixture) -> None:
     code, out, err = rank(capsys, "--group", "gpu-inference-runtimes", "--method", "vikor", "--format", "csv")
     assert code == 0, err
     rec = recommend.recommend(KB, Preferences(group="gpu-inference-runtimes", method="vikor"))
-    assert out.encode("utf-8") == exports.ranking_csv(rec, KB)
+    assert out.encode("utf-8") == exports.ranking_csv(rec, kb=KB)
     rows = list(csv.DictReader(line for line in io.StringIO(out) if not line.startswith("#")))
     assert [r["id"] for r in rows] == [r.id for r in rec.ranking]
     assert [int(r["rank"]) for r in rows] == [r.rank for r in rec.ranking]

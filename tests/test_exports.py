@@ -145,7 +145,7 @@ def test_export_page_offers_every_download_and_builds_the_pdf_on_request():
 
 def test_exports_carry_footnotes_of_benchmarked_numbers_and_dataset_licences(kb):
     llm = recommend(kb, Preferences(group="llm-inference-accelerators"))
-    data = exports.ranking_csv(llm, kb)
+    data = exports.ranking_csv(llm, kb=kb)
     comments = _comments(data)
     footnotes = {k: v for k, v in comments.items() if k.startswith("footnote mlperf-")}
     assert footnotes and all(
@@ -154,6 +154,6 @@ def test_exports_carry_footnotes_of_benchmarked_numbers_and_dataset_licences(kb)
     assert "licence Apache-2.0" in comments["dataset mlperf-inference-v5.1"]
     assert "CC BY 4.0" in comments["dataset epoch-ml-hardware"]
     assert not [k for k in _comments(exports.ranking_csv(llm)) if k.startswith(("footnote", "dataset"))]
-    about = load_workbook(io.BytesIO(exports.ranking_xlsx(llm, kb)))["About"]
+    about = load_workbook(io.BytesIO(exports.ranking_xlsx(llm, kb=kb)))["About"]
     keys = [row[0].value for row in about.iter_rows(min_row=2)]
     assert any(str(k).startswith("footnote mlperf-") for k in keys) and "dataset accelmark" in keys
