@@ -106,7 +106,9 @@ PAGE_CLOCK = """
         if (hit) { record = null; resolve(hit[0] - mine.t0); return; }
       }
       if (now > limit) {
-        reject(new Error(`not settled: ${mine && mine.marker} (drawn ${drawn()}, last message ${bench.lastMessage})`));
+        const shows = mine && marked(mine.marker);
+        reject(new Error(`not settled: ${mine && mine.marker} (drawn ${drawn()}, marker shown ${shows}, `
+                         + `last message ${bench.lastMessage})`));
         return;
       }
       setTimeout(check, 20);

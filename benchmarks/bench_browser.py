@@ -62,7 +62,8 @@ st.navigation([st.Page(hello, title="Hello", default=True), st.Page(slider, titl
 """
 
 HELLO = "Hello, world"
-RECOMMEND = "Leader:"  # the ranking's heading: drawn once the answer is on screen
+# A heading of Recommend beside the ranking; with every grid drawn (the readiness rule), the answer is on screen.
+RECOMMEND = "What matters to you"
 # The app's other pages and a title each shows (their marker once drawn)
 PAGES = {
     "Frameworks": "Frameworks and runtimes",

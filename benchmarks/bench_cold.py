@@ -85,7 +85,8 @@ def main() -> None:
             for r in range(args.rounds):
                 for name, command in commands.items():
                     t.setdefault(name, []).append(_seconds(command))
-                for name, script, marker in (("hello", hello, "Hello, world"), ("app", "app.py", "Leader:")):
+                pages = (("hello", hello, "Hello, world"), ("app", "app.py", "What matters to you"))
+                for name, script, marker in pages:
                     start = time.perf_counter()
                     with _browser.serve(script) as server:
                         started = time.perf_counter() - start
