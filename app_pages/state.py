@@ -11,7 +11,7 @@ from types import MappingProxyType
 import plotly.graph_objects as go
 import streamlit as st
 
-from selector import knowledge, profile, recommend, robustness, scoring, sensitivity, verdict, views
+from selector import knowledge, limits, profile, recommend, robustness, scoring, sensitivity, verdict, views
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import KnowledgeBase
 from selector.preferences import PreferenceError, Preferences, check_slider_ranges, from_query, to_query
@@ -83,8 +83,10 @@ def uploads_digest(uploads: Sequence[Upload]) -> str:
 
 @st.cache_resource(max_entries=16, show_spinner="Checking your files...")
 def _collect_with(digest: str, _uploads: tuple[Upload, ...]) -> tuple[KnowledgeBase | None, list]:
-    # `digest` is the key; the uploads themselves (underscore) are not hashed by streamlit.
-    return knowledge.collect(DEFAULT_KNOWLEDGE, extra=_uploads)
+    # `digest` is the key; the uploads themselves (underscore) are not hashed by streamlit. limits.Busy is raised,
+    # not returned, so that a busy server's answer is not cached.
+    with limits.checking():
+        return knowledge.collect(DEFAULT_KNOWLEDGE, extra=_uploads)
 
 
 def session_kb() -> KnowledgeBase:
@@ -100,7 +102,11 @@ def session_kb() -> KnowledgeBase:
     if not uploads:
         st.session_state["upload_issues"] = []
         return bundled_kb()
-    kb, issues = _collect_with(uploads_digest(uploads), uploads)
+    try:
+        kb, issues = _collect_with(uploads_digest(uploads), uploads)
+    except limits.Busy as exc:
+        st.warning(f"Your files could not be merged just now: {md(exc)}. Showing the bundled knowledge.")
+        return bundled_kb()
     st.session_state["upload_issues"] = list(issues)
     return kb if kb is not None else bundled_kb()
 

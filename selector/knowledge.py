@@ -10,16 +10,17 @@ import hashlib
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from pydantic import ValidationError
 
-from selector import fileio, textpolicy
+from selector import fileio, limits, textpolicy
 from selector.locators import RawError, Snapshots, convert
 from selector.models import SECTIONS, Claim, KnowledgeBase, KnowledgeFile
-from selector.yamlio import MAX_BYTES, Issue, Parsed, parse_yaml
+from selector.yamlio import MAX_BYTES, MAX_NODES, Issue, Parsed, parse_yaml
 
 #: Cap of one bundled knowledge file, and of one source document under knowledge/sources/.
 MAX_KNOWLEDGE_FILE_BYTES = MAX_BYTES * 5
@@ -64,7 +65,8 @@ class _Loaded:
 
 def _pydantic_issues(exc: ValidationError, name: str, parsed: Parsed) -> list[Issue]:
     issues = []
-    for err in exc.errors():
+    # Only the first MAX_ISSUES become messages: a file of thousands of broken records has thousands of errors.
+    for err in exc.errors(include_url=False, include_input=False)[: limits.MAX_ISSUES]:
         loc = tuple(err["loc"])
         record = None
         if len(loc) >= 2 and isinstance(parsed.data, dict):
@@ -86,16 +88,46 @@ def _pydantic_issues(exc: ValidationError, name: str, parsed: Parsed) -> list[Is
         else:
             message = f"`{field}`: {message}"
         issues.append(Issue("ERROR", name, parsed.line_of(loc), record, message))
+    more = exc.error_count() - len(issues)
+    if more > 0:
+        issues.append(Issue("ERROR", name, None, None, f"and {more:,} more schema error(s) not listed"))
     return issues
 
 
-def _read_file(name: str, raw: bytes, max_bytes: int) -> tuple[_Loaded | None, list[Issue]]:
-    parsed, issues = parse_yaml(raw, name, max_bytes)
+@lru_cache(maxsize=32)
+def parse(name: str, raw: bytes, max_bytes: int, user: bool) -> tuple[Parsed | None, tuple[Issue, ...]]:
+    """:func:`selector.yamlio.parse_yaml` of one input, kept for the next check of the same bytes.
+
+    A user's file is checked on upload and read again when the knowledge is merged, and the bundled files are read
+    for every check: with this cache each is parsed once per server process. A user's file (`user`) may hold
+    at most ``limits.MAX_UPLOAD_VALUES`` values, and at most ``limits.MAX_ISSUES`` issues are listed. The parsed
+    data is shared: callers must not change it.
+    """
+    max_nodes = limits.MAX_UPLOAD_VALUES if user else MAX_NODES
+    parsed, issues = parse_yaml(raw, name, max_bytes, max_nodes=max_nodes)
+    return parsed, tuple(limits.capped(issues))
+
+
+def _read_file(name: str, raw: bytes, max_bytes: int, user: bool = False) -> tuple[_Loaded | None, list[Issue]]:
+    parsed, issues = parse(name, raw, max_bytes, user)
     if parsed is None:
-        return None, issues
+        return None, list(issues)
     if not isinstance(parsed.data, dict):
         return None, [
             Issue("ERROR", name, parsed.line_of(()), None, f"top level must be a mapping with keys among {SECTIONS}")
+        ]
+    crowded = limits.too_many_records(parsed.data) if user else []
+    if crowded:
+        return None, [
+            Issue(
+                "ERROR",
+                name,
+                parsed.line_of((section,)),
+                None,
+                f"`{section}` holds {count:,} records; a file of yours holds at most {limits.MAX_RECORDS:,} per "
+                "list (the largest CSV upload): split it",
+            )
+            for section, count in crowded
         ]
     try:
         content = KnowledgeFile.model_validate(parsed.data)
@@ -479,7 +511,7 @@ def collect(
     """
     directory = Path(directory)
     issues: list[Issue] = []
-    inputs: list[tuple[str, bytes, int]] = []
+    inputs: list[tuple[str, bytes, int, bool]] = []
     paths = _knowledge_files(directory)
     for path in paths:
         name = _relative(path, directory)
@@ -487,26 +519,27 @@ def collect(
         if problem is not None:
             issues.append(problem)
         else:
-            inputs.append((name, raw, MAX_KNOWLEDGE_FILE_BYTES))
+            inputs.append((name, raw, MAX_KNOWLEDGE_FILE_BYTES, False))
     if not paths:
         issues.append(Issue("ERROR", str(directory), None, None, "no *.yaml files found in the knowledge directory"))
     for item in extra:
         if isinstance(item, Upload):
-            inputs.append((item.name, item.data, max_upload_bytes))
+            inputs.append((item.name, item.data, max_upload_bytes, True))
         else:
             raw, problem = fileio.read_bytes(item, max_upload_bytes)
             if problem is not None:
                 issues.append(problem)
             else:
-                inputs.append((str(item), raw, max_upload_bytes))
+                inputs.append((str(item), raw, max_upload_bytes, True))
     files: list[_Loaded] = []
-    for name, raw, cap in inputs:
-        loaded, problems = _read_file(name, raw, cap)
+    for name, raw, cap, user in inputs:
+        loaded, problems = _read_file(name, raw, cap, user)
         issues.extend(problems)
         if loaded is not None:
             files.append(loaded)
     texts = _read_texts(directory, files, issues)
     issues.extend(_Checker(files, texts, Snapshots(directory)).run())
+    issues = limits.capped(issues)
     if any(i.level == "ERROR" for i in issues):
         return None, issues
     return _assemble(files, texts), issues

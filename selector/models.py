@@ -62,6 +62,31 @@ def _no_markup(value: str | None) -> str | None:
     return value
 
 
+# A name is shown in tables, terminals and spreadsheet exports, where a line break forges a row, an escape sequence
+# rewrites a terminal and a leading `=`, `+`, `-` or `@` runs as a formula: every name is refused such characters.
+_NAME_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_FORMULA_START = ("=", "+", "-", "@")
+
+
+def _plain_name(value: str) -> str:
+    if _NAME_CONTROL.search(value):
+        raise ValueError(
+            "a name must be one line of plain text: remove line breaks, tabs and control characters "
+            f"(found U+{ord(_NAME_CONTROL.search(value).group()):04X})"
+        )
+    if value.startswith(_FORMULA_START):
+        raise ValueError(
+            f"a name must not start with `{value[0]}`, which a spreadsheet runs as a formula; start it with a letter "
+            "or digit"
+        )
+    _no_markup(value)
+    return value
+
+
+#: A name or title: one line, no markup, no formula prefix (entity, group, criterion, dimension, source, option).
+Name = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(_plain_name)]
+
+
 # ----------------------------------------------------------------------------------------------------------
 # Sources
 
@@ -119,10 +144,10 @@ class Source(Record):
     file: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*\.txt$", max_length=120)] | None = (
         None
     )
-    title_zh: Text | None = None
-    title_en: Text
+    title_zh: Name | None = None
+    title_en: Name
     language: Literal["zh", "en"] = "zh"
-    author: ShortText | None = None
+    author: Name | None = None
     sections: tuple[Section, ...] = ()
     licence: ShortText | None = None
     attribution: Text | None = None
@@ -178,10 +203,10 @@ class Entity(Record):
     """Anything the articles name: frameworks and runtimes carry roles, accelerators a segment."""
 
     id: Id
-    name: ShortText
+    name: Name
     kind: EntityKind
-    name_zh: ShortText | None = None
-    aliases: tuple[ShortText, ...] = ()
+    name_zh: Name | None = None
+    aliases: tuple[Name, ...] = ()
     roles: tuple[Role, ...] = ()
     segment: Segment | None = None
     vendor: Id | None = None
@@ -190,8 +215,6 @@ class Entity(Record):
     # Comparison groups the entity joins besides those that list it: how an upload ranks a new chip among the
     # bundled ones without redefining the group.
     groups: tuple[Id, ...] = ()
-
-    _plain = field_validator("name", "name_zh")(classmethod(lambda cls, v: _no_markup(v)))
 
     @model_validator(mode="after")
     def _kind_fields(self) -> Entity:
@@ -431,8 +454,8 @@ class Dimension(Record):
     """A top-level decision dimension (performance, cost, ecosystem, risk) with its default weight."""
 
     id: Id
-    name_en: ShortText
-    name_zh: ShortText
+    name_en: Name
+    name_zh: Name
     weight: Number = Field(ge=0, le=100)
     claims: tuple[Id, ...] = Field(min_length=1)
     description_en: Text | None = None
@@ -467,8 +490,8 @@ class Criterion(Record):
 
     id: Id
     dimension: Id
-    name_en: ShortText
-    name_zh: ShortText | None = None
+    name_en: Name
+    name_zh: Name | None = None
     objective: Objective
     unit: ShortText
     metric: Id
@@ -496,8 +519,8 @@ class Group(Record):
     """Alternatives that may be compared with each other, and the criteria they are compared on."""
 
     id: Id
-    name_en: ShortText
-    name_zh: ShortText | None = None
+    name_en: Name
+    name_zh: Name | None = None
     members: tuple[Id, ...] = Field(min_length=2)
     criteria: tuple[GroupCriterion, ...] = Field(min_length=1)
     description_en: Text | None = None
@@ -507,8 +530,8 @@ class Option(Record):
     """An answer to a scenario question; `groups` are the groups of alternatives the answer points at."""
 
     id: Id
-    label_en: ShortText
-    label_zh: ShortText | None = None
+    label_en: Name
+    label_zh: Name | None = None
     groups: tuple[Id, ...] = ()
 
 

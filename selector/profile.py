@@ -45,8 +45,9 @@ DATA_PARAM = "data"
 LINK_PARAMS = (FILTERS_PARAM, DATA_PARAM)
 #: Longest `data` a link carries; larger uploads are shared as a profile file instead.
 MAX_LINK_DATA_CHARS = 4_000
-#: A link's uploads decompress to at most this many bytes (a small `data` can be a zip bomb otherwise).
-MAX_LINK_DECOMPRESSED_BYTES = 1_000_000
+#: A link's uploads decompress to at most this many bytes: 25 times the largest `data`, far above what real files
+#: compress by, while a repetitive hostile file cannot inflate a 4,000-character link into a megabyte to check.
+MAX_LINK_DECOMPRESSED_BYTES = 100_000
 MAX_LINK_FILTERS_CHARS = 4_000
 LINK_NAME = "the link"
 

@@ -46,15 +46,15 @@ from typing import Any, Literal
 import yaml
 from pydantic import ValidationError
 
-from selector import knowledge, textpolicy
+from selector import knowledge, limits, textpolicy
 from selector.csvsafe import FORMULA_PREFIXES
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import SECTIONS, Claim, Conditions, Entity, KnowledgeBase
-from selector.yamlio import MAX_BYTES, Issue, Parsed, parse_yaml
+from selector.yamlio import MAX_BYTES, Issue, Parsed
 
 MAX_UPLOAD_BYTES = 1_000_000
-#: A CSV row becomes a ~200-byte YAML record; the YAML reader is pure Python (~1 s per 1,000 records checked twice).
-MAX_CSV_ROWS = 2_000
+#: The documented maximum (selector/limits.py derives every other cap on a user's file from it).
+MAX_CSV_ROWS = limits.MAX_CSV_ROWS
 USER_TIERS: tuple[str, ...] = ("measured", "assessed")
 UPLOAD_SECTIONS: tuple[str, ...] = ("sources", "entities", "claims", "groups")
 
@@ -255,6 +255,15 @@ def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 
 
 _QuotingDumper.add_representer(str, _represent_str)
+# LibYAML's emitter writes the same text three times faster; a converted CSV of the largest size spends most of its
+# conversion there. Profiles keep the Python emitter (their text is compared byte for byte across versions).
+_FastQuotingDumper = _QuotingDumper
+if yaml.__with_libyaml__:
+
+    class _FastQuotingDumper(yaml.CSafeDumper):  # type: ignore[no-redef]
+        """_QuotingDumper's representers on LibYAML's emitter."""
+
+    _FastQuotingDumper.add_representer(str, _represent_str)
 
 
 def dump_yaml(data: Any, sort_keys: bool = False) -> str:
@@ -432,7 +441,8 @@ def _convert(data: bytes, name: str, user: str = "user") -> _Conversion:
         document["entities"] = [record for record, _ in entities.values()]
     document["claims"] = claims
     head = "# Converted from a CSV upload by AI Stack Selector (selector/uploads.py); do not edit by hand.\n"
-    return _Conversion((head + dump_yaml(document)).encode("utf-8"), issues, lines)
+    text = yaml.dump(document, Dumper=_FastQuotingDumper, sort_keys=False, allow_unicode=True, width=120)
+    return _Conversion((head + text).encode("utf-8"), issues, lines)
 
 
 def _row(cells: list[str], header: list[str], name: str, line: int, issues: list[Issue]) -> tuple[dict, bool]:
@@ -804,7 +814,7 @@ def _holds_under(wanted: Conditions, have: Conditions) -> bool:
 def _user_sources(uploads: Sequence[Upload]) -> set[str]:
     found = set()
     for upload in uploads:
-        parsed, _ = parse_yaml(upload.data, upload.name)
+        parsed, _ = knowledge.parse(upload.name, upload.data, MAX_BYTES, True)
         if parsed is not None and isinstance(parsed.data, dict):
             for _, item in _items(parsed.data, "sources"):
                 if item.get("kind") == "user" and isinstance(item.get("id"), str):
@@ -870,6 +880,21 @@ def validate_upload(
             f"cannot tell the file type of `{PurePath(name).suffix}`; upload a .yaml, .yml or .csv file, "
             "or a benchmark output (MLPerf LoadGen summary, trtexec log, llama-bench JSON)"
         )
+    try:
+        with limits.checking():
+            return _check_upload(name, data, fmt, kb_dir, others, user)
+    except limits.Busy as exc:
+        return refuse(str(exc))
+
+
+def _check_upload(
+    name: str, data: bytes, fmt: Format, kb_dir: Path, others: Sequence[Upload], user: str
+) -> UploadResult:
+    original = Upload(name, data)
+
+    def refuse(message: str, line: int | None = None) -> UploadResult:
+        return UploadResult(None, (Issue("ERROR", name, line, None, message),), original, original, fmt)
+
     issues: list[Issue] = []
     lines: dict[str, int] = {}
     converted = data
@@ -883,9 +908,15 @@ def validate_upload(
             # The session merges the converted YAML under the loader's own cap; refuse here, where it is clear why.
             return refuse(f"the file converts to {len(converted):,} bytes of YAML (limit {MAX_BYTES:,}); split it")
     upload = Upload(name, converted)
-    parsed, problems = parse_yaml(converted, name, MAX_BYTES)
+    # The same cached parse as the knowledge load below: each file is parsed once.
+    parsed, problems = knowledge.parse(name, converted, MAX_BYTES, True)
     if parsed is None:
-        return UploadResult(None, tuple(issues + problems), upload, original, fmt)
+        return UploadResult(None, tuple(issues + list(problems)), upload, original, fmt)
+    crowded = limits.too_many_records(parsed.data)
+    if crowded:
+        # Refused before the schema and the policy run: their cost grows with the records.
+        message = "; ".join(f"`{section}` holds {count:,} records" for section, count in crowded)
+        return refuse(f"{message}; an upload holds at most {limits.MAX_RECORDS:,} per list: split the file")
     policy = _policy(parsed, name, _user_sources(others))
     merged, collected = knowledge.collect(kb_dir, extra=[*others, upload])
     reference = merged
@@ -896,6 +927,7 @@ def validate_upload(
     if lines:
         found = [_to_csv_line(i, name, lines) for i in found]
     issues.extend(dict.fromkeys(found))  # the same problem found twice is shown once
+    issues = limits.capped(issues)
     source_ids = tuple(
         item["id"]
         for _, item in _items(parsed.data if isinstance(parsed.data, dict) else {}, "sources")

@@ -73,8 +73,16 @@ class _Guards:
 
     alias_count: int
     depth: int
+    max_nodes: int = MAX_NODES
+    node_count: int = 0
 
     def compose_node(self, parent, index):  # noqa: ANN001, ANN201 - signature fixed by PyYAML
+        # Values are counted as they are composed (a mapping's keys are not), so a file of a million tiny values
+        # stops at the cap instead of being built whole first.
+        if not (index is None and isinstance(parent, yaml.MappingNode)):
+            self.node_count += 1
+            if self.node_count > self.max_nodes:
+                raise _TooManyNodes(self.peek_event().start_mark.line + 1)
         if self.check_event(yaml.AliasEvent):
             self.alias_count += 1
             if self.alias_count > MAX_ALIASES:
@@ -148,9 +156,9 @@ class _TooManyNodes(Exception):
         self.line = line
 
 
-def _walk(node: yaml.Node, path: tuple, depth: int, lines: dict, issues: list[str]) -> None:
+def _walk(node: yaml.Node, path: tuple, depth: int, lines: dict, issues: list[str], max_nodes: int) -> None:
     line = node.start_mark.line + 1
-    if len(lines) >= MAX_NODES:
+    if len(lines) >= max_nodes:
         raise _TooManyNodes(line)
     lines[path] = line
     if depth > MAX_DEPTH:
@@ -184,10 +192,10 @@ def _walk(node: yaml.Node, path: tuple, depth: int, lines: dict, issues: list[st
                     "YAML would silently keep only the last one"
                 )
             seen[key] = key_line
-            _walk(value_node, (*path, key), depth + 1, lines, issues)
+            _walk(value_node, (*path, key), depth + 1, lines, issues, max_nodes)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
-            _walk(item, (*path, i), depth + 1, lines, issues)
+            _walk(item, (*path, i), depth + 1, lines, issues, max_nodes)
     elif isinstance(node, yaml.ScalarNode):
         _check_scalar(node, issues)
 
@@ -285,7 +293,7 @@ def _check_scalar(node: yaml.Node, issues: list[str]) -> bool:
 
 
 def parse_yaml(
-    raw: bytes, name: str, max_bytes: int = MAX_BYTES, loader: Loader | None = None
+    raw: bytes, name: str, max_bytes: int = MAX_BYTES, loader: Loader | None = None, max_nodes: int = MAX_NODES
 ) -> tuple[Parsed | None, list[Issue]]:
     """Parse YAML bytes safely; returns the data with its line map, or None and the issues that stopped it.
 
@@ -299,6 +307,8 @@ def parse_yaml(
         Size cap.
     loader
         ``libyaml`` or ``python`` (default ``DEFAULT_LOADER``, the fastest available); both apply the same guards.
+    max_nodes
+        Cap on the values (mapping keys not counted), checked while composing and again once aliases are expanded.
     """
 
     def fail(message: str, line: int | None = None) -> tuple[None, list[Issue]]:
@@ -318,18 +328,21 @@ def parse_yaml(
     if chosen not in LOADERS:
         raise ValueError(f"YAML loader `{chosen}` is not available here; choose one of {', '.join(LOADERS)}")
     loader = (_GuardedCLoader if chosen == "libyaml" else _GuardedLoader)(text)
+    loader.max_nodes = max_nodes
+    too_many = f"the data holds more than {max_nodes:,} values"
     try:
-        node = loader.get_single_node()
+        try:
+            node = loader.get_single_node()
+        except _TooManyNodes as exc:
+            return fail(f"{too_many}; split it into smaller files", exc.line)
         if node is None:
             return fail("file is empty; it should be a mapping such as `claims: [...]`")
         walk_problems: list[str] = []
         lines: dict[tuple, int] = {}
         try:
-            _walk(node, (), 0, lines, walk_problems)
+            _walk(node, (), 0, lines, walk_problems, max_nodes)
         except _TooManyNodes as exc:
-            return fail(
-                f"the data expands to more than {MAX_NODES:,} values (aliases?); write it out plainly", exc.line
-            )
+            return fail(f"{too_many} once its aliases are expanded; write it out plainly", exc.line)
         if walk_problems:
             issues = []
             for problem in walk_problems:

@@ -234,3 +234,21 @@ def test_llm_group_json_ranks_six_chips_with_locators_and_cost_inputs(capsys: py
         kinds = {e["tier"] for e in cell["evidence_detail"]}
         assert "benchmarked" in kinds
     assert {d["id"] for d in got["datasets"]} >= {"mlperf-inference-v5.1", "epoch-ml-hardware", "fsdl-cloud-gpus"}
+
+
+@pytest.mark.parametrize(
+    ("name", "fragment"),
+    [
+        ("formula_name.yaml", "must not start with `=`"),
+        ("at_name.yaml", "must not start with `@`"),
+        ("escape_name.yaml", "U+001B (ESC) is a control character"),
+        ("crlf_name.yaml", "one line of plain text"),
+    ],
+)
+def test_a_hostile_entity_name_in_extra_is_refused_and_never_printed(
+    capsys: pytest.CaptureFixture, name: str, fragment: str
+) -> None:
+    path = FIXTURES / "limits" / name
+    code, out, err = rank(capsys, "--group", "edge-accelerators", "--extra", str(path))
+    assert code == 2 and fragment in err
+    assert "\x1b" not in out + err and "\r" not in out + err and "HYPERLINK" not in out + err

@@ -159,3 +159,13 @@ def test_through_python_m_selector(matrix_csv):
     )
     assert bad.returncode == 2
     assert "--objectives has 1 values" in bad.stderr
+
+
+def test_table_escapes_control_characters_in_names(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "escapes.csv"
+    path.write_text('chip,perf\n"Evil \x1b]0;pwned\x07",10\n"Fake\r\n   1  Forged",3\n', encoding="utf-8")
+    assert _run([str(path), "--objectives", "max", "--weights", "1", "--format", "table"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "\r" not in out
+    assert "Evil \\e]0;pwned\\x07" in out
+    assert len(out.strip().split("\n")) == 4, "a line break in a name cannot add a row"

@@ -596,7 +596,7 @@ def test_csv_conversion_never_raises_and_its_yaml_always_reads_back(header: list
 # ----------------------------------------------------------------------------------------------------------
 # Hostile numbers (issue 19): refused at the door, or ranked without overflow
 
-HOSTILE_NUMBERS = FIXTURES / "limits"
+LIMIT_FIXTURES = FIXTURES / "limits"
 
 
 @pytest.mark.parametrize(
@@ -607,7 +607,7 @@ HOSTILE_NUMBERS = FIXTURES / "limits"
     ],
 )
 def test_non_finite_and_subnormal_numbers_are_refused_on_their_line(name: str, fragment: str) -> None:
-    path = HOSTILE_NUMBERS / name
+    path = LIMIT_FIXTURES / name
     result = check(path)
     assert not result.ok
     assert [(i.line, fragment in i.message) for i in errors(result)] == [(marked_lines(path)[0], True)]
@@ -617,7 +617,7 @@ def test_non_finite_and_subnormal_numbers_are_refused_on_their_line(name: str, f
 def test_a_tops_of_1e308_does_not_lower_orin(method: str) -> None:
     import warnings
 
-    result = check(HOSTILE_NUMBERS / "huge_value.yaml")
+    result = check(LIMIT_FIXTURES / "huge_value.yaml")
     assert result.ok, [str(i) for i in result.issues]
     prefs = Preferences(group=EDGE, method=method)
     with warnings.catch_warnings():
@@ -635,3 +635,18 @@ def test_a_file_name_with_hidden_characters_is_refused_and_shown_safely(name: st
     assert "the file name: U+" in issue.message and "rename the file" in issue.message
     assert "\ufffd" in issue.file
     assert not any(c in issue.file for c in "\u202e\x1b\u200b")
+
+
+@pytest.mark.parametrize(
+    ("name", "fragment"),
+    [
+        ("formula_name.yaml", "must not start with `=`, which a spreadsheet runs as a formula"),
+        ("at_name.yaml", "must not start with `@`"),
+        ("crlf_name.yaml", "one line of plain text"),
+    ],
+)
+def test_a_hostile_entity_name_is_refused_on_its_line(name: str, fragment: str) -> None:
+    path = LIMIT_FIXTURES / name
+    result = check(path)
+    assert not result.ok
+    assert [(i.line, fragment in i.message) for i in errors(result)] == [(marked_lines(path)[0], True)]

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from selector import terminal
 from selector.commands import _context
 
 NAME = "rank"
@@ -110,4 +111,4 @@ def _table(kb, rec, judged) -> str:  # noqa: ANN001 - KnowledgeBase, Recommendat
     for note in m.notes:
         lines.append(f"Note: {note}")
     lines.append(f"Knowledge data hash: {rec.data_hash}")
-    return "\n".join(lines)
+    return terminal.lines(lines)

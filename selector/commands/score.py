@@ -10,6 +10,8 @@ import math
 import sys
 from pathlib import Path
 
+from selector import terminal
+
 NAME = "score"
 HELP = "rank the alternatives of a CSV decision matrix (first column: names; header: criteria)"
 
@@ -171,7 +173,7 @@ def _table(result) -> str:  # noqa: ANN001 - ScoreResult, imported lazily
         f"{'rank':>4}  {'alternative':<{width}}  {'score':>12}",
     ]
     lines += [f"{r['rank']:>4}  {r['name']:<{width}}  {r['score']:>12.6f}" for r in rows]
-    return "\n".join(lines)
+    return terminal.lines(lines)
 
 
 def _csv(result) -> str:  # noqa: ANN001 - ScoreResult
