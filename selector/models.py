@@ -85,6 +85,8 @@ def _plain_name(value: str) -> str:
 
 #: A name or title: one line, no markup, no formula prefix (entity, group, criterion, dimension, source, option).
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(_plain_name)]
+#: A source's title: the same rule as a name, but as long as a text (a benchmark run's title says what ran).
+Title = Annotated[str, StringConstraints(min_length=1, max_length=4000), AfterValidator(_plain_name)]
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -144,8 +146,8 @@ class Source(Record):
     file: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*\.txt$", max_length=120)] | None = (
         None
     )
-    title_zh: Name | None = None
-    title_en: Name
+    title_zh: Title | None = None
+    title_en: Title
     language: Literal["zh", "en"] = "zh"
     author: Name | None = None
     sections: tuple[Section, ...] = ()
