@@ -937,6 +937,44 @@ def _check_upload(
     return UploadResult(kb, tuple(issues), upload, original, fmt, source_ids)
 
 
+def check_files(
+    paths: Sequence[Path], kb_dir: Path = DEFAULT_KNOWLEDGE, others: Sequence[Upload] = ()
+) -> tuple[list[Upload], list[Issue]]:
+    """Check files named on the command line one after another, as the My data page checks uploads.
+
+    ``validate --extra`` and ``rank --extra`` (and ``sensitivity``, ``report``) call this, the page calls
+    :func:`validate_upload` on each file it receives: so all of them accept and refuse the same files.
+
+    Parameters
+    ----------
+    paths
+        The files, in the order given; each is checked against the knowledge and the files accepted before it.
+    kb_dir
+        The knowledge directory (read, never written).
+    others
+        Uploads accepted before (e.g. those a profile embeds).
+
+    Returns
+    -------
+    (accepted, issues)
+        The uploads accepted (a file with any ERROR is not) and every issue of every file.
+    """
+    from selector import fileio
+
+    accepted = list(others)
+    found: list[Issue] = []
+    for path in paths:
+        data, problem = fileio.read_bytes(path, MAX_UPLOAD_BYTES)
+        if problem is not None:
+            found.append(problem)
+            continue
+        result = validate_upload(str(path), data, kb_dir, others=accepted)
+        found.extend(result.issues)
+        if result.ok:
+            accepted.append(result.upload)
+    return accepted[len(others) :], found
+
+
 def _benchmark_output(
     name: str, data: bytes, kb_dir: Path, others: Sequence[Upload], user: str, options: Any
 ) -> UploadResult:

@@ -112,21 +112,16 @@ def fail(message: str) -> int:
 
 
 def _uploads(args: argparse.Namespace, directory: Path, embedded: list) -> list:  # noqa: ANN001
-    from selector import fileio, uploads
+    from selector import uploads
 
-    accepted = list(embedded)
-    for path in args.extra:
-        data, problem = fileio.read_bytes(path, uploads.MAX_UPLOAD_BYTES)
-        if problem is not None:
-            raise Refused(f"cannot read --extra file {path}: {problem.message}")
-        result = uploads.validate_upload(str(path), data, directory, others=accepted)
-        for issue in result.issues:
-            if issue.level == "WARNING":
-                print(issue, file=sys.stderr)
-        if not result.ok:
-            raise Refused(f"--extra file {path} is not valid:\n" + "\n".join(str(i) for i in result.errors))
-        accepted.append(result.upload)
-    return accepted
+    accepted, issues = uploads.check_files(args.extra, directory, others=embedded)
+    for issue in issues:
+        if issue.level == "WARNING":
+            print(issue, file=sys.stderr)
+    errors = [i for i in issues if i.level == "ERROR"]
+    if errors:
+        raise Refused("--extra files are not valid:\n" + "\n".join(str(i) for i in errors))
+    return [*embedded, *accepted]
 
 
 def preferences(args: argparse.Namespace, base):  # noqa: ANN001, ANN202 - Preferences

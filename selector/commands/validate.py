@@ -32,22 +32,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="extend",
         default=[],
         metavar="FILE",
-        help="additional YAML files, checked by the same rules and merged last (as an upload would be)",
+        help="your own YAML or CSV files, checked exactly as an upload on the My data page (and `rank --extra`)",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
 
 
 def run(args: argparse.Namespace) -> int:
     """Validate and report; returns 0 when the knowledge loads without errors, 2 otherwise."""
-    from selector import knowledge
+    from selector import knowledge, uploads
 
     directory = args.knowledge if args.knowledge is not None else knowledge.DEFAULT_KNOWLEDGE
     if not directory.is_dir():
         message = f"knowledge directory {directory} does not exist or is not a directory; pass --knowledge DIR"
         print(json.dumps({"valid": False, "error": message}) if args.format == "json" else f"ERROR {message}")
         return EXIT_INVALID
-    kb, issues = knowledge.collect(directory, extra=args.extra)
+    accepted, extra_issues = uploads.check_files(args.extra, directory) if args.extra else ([], [])
+    kb, issues = knowledge.collect(directory, extra=accepted)
+    issues = [*extra_issues, *issues]
     errors = sum(1 for i in issues if i.level == "ERROR")
+    if errors and kb is not None:
+        kb = None  # an --extra file was refused: the whole is not valid, though the rest loads without it
     warnings = len(issues) - errors
     counts = None
     findings = []
