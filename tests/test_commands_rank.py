@@ -190,7 +190,7 @@ def test_profile_gives_the_same_ranking_and_options_override_it(capsys: pytest.C
         (["--group", EDGE, "--method", "magic"], "unknown method 'magic'"),
         (["--group", EDGE, "--method", "vikor", "--scaler", "sum"], "does not allow scaler 'sum'"),
         (["--group", EDGE, "--missing", "guess"], "--missing `guess` is not a policy"),
-        (["--group", EDGE, "--extra", "no/such/file.csv"], "--extra files are not valid:\nERROR no/such/file.csv: cannot read file"),
+        (["--group", EDGE, "--extra", "no/such/file.csv"], "no/such/file.csv: cannot read file"),
         (["--group", EDGE, "--extra", str(UPLOADS / "negative_tops.csv")], "negative_tops.csv:2"),
         (["--group", EDGE, "--knowledge", "no/such/dir"], "does not exist"),
         (["--profile", "no/such/profile.yaml"], "cannot read --profile"),
