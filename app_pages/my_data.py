@@ -168,7 +168,12 @@ if source_ids:
     st.subheader("Your values beside the bundled ones")
     st.caption(
         "Tier: measured = yours, claimed = quoted from an article, assessed = a rating with its rationale. "
-        "A value you mark as `overrides` replaces that claim in every ranking."
+        "A value you mark as `overrides` replaces that claim in every ranking. The ranking column says which "
+        "ranking (group and criterion) reads each value; a value no ranking reads is stored, not ranked."
+    )
+    feeding = uploads.ranked_metrics(kb)
+    st.caption(
+        state.md("Metrics that feed a ranking: " + "; ".join(f"{m} ({', '.join(g)})" for m, g in feeding.items()))
     )
     rows = uploads.comparison_rows(kb, source_ids)
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="my-data-items")

@@ -1100,6 +1100,40 @@ def user_entities(kb: KnowledgeBase, upload_names: Iterable[str]) -> list[Entity
     ]
 
 
+def ranked_metrics(kb: KnowledgeBase) -> dict[str, tuple[str, ...]]:
+    """metric -> the names of the groups whose ranking it feeds (a criterion of the group with a positive weight)."""
+    found: dict[str, list[str]] = {}
+    for group in kb.groups.values():
+        for gc in group.criteria:
+            if gc.weight > 0:
+                found.setdefault(kb.criteria[gc.criterion].metric, []).append(group.name_en)
+    return {m: tuple(dict.fromkeys(g)) for m, g in sorted(found.items())}
+
+
+def ranking_use(kb: KnowledgeBase, claim: Claim) -> str:
+    """Where a claim feeds a ranking ("ranked: group (criterion)"), or "stored, not ranked" and why.
+
+    A claim is ranked where it is evidence of a cell: its metric and conditions are a weighted criterion's, its
+    entity is a member of the group, and no claim of a better tier fills the same cell.
+    """
+    from selector.matrix import claims_for_cell
+
+    uses = []
+    for group in kb.groups.values():
+        if claim.subject_id not in group.members:
+            continue
+        for gc in group.criteria:
+            criterion = kb.criteria[gc.criterion]
+            if gc.weight <= 0 or criterion.metric != claim.metric:
+                continue
+            found = claims_for_cell(kb, criterion, claim.subject_id)
+            if found and claim.id in {c.id for c in found if c.tier == found[0].tier}:
+                uses.append(f"{group.name_en} ({criterion.name_en})")
+    if uses:
+        return "ranked: " + "; ".join(uses)
+    return "stored, not ranked (ranked metrics: " + ", ".join(ranked_metrics(kb)) + ")"
+
+
 def comparison_rows(kb: KnowledgeBase, user_source_ids: Iterable[str]) -> list[dict[str, Any]]:
     """Each user claim with a value, followed by the bundled claims of the same entity and metric.
 
@@ -1107,10 +1141,10 @@ def comparison_rows(kb: KnowledgeBase, user_source_ids: Iterable[str]) -> list[d
     -------
     list of dict
         Keys: entity, metric, origin (``yours``, ``article``, ``assessment``), tier, claim, value, unit,
-        conditions, in_ranking (False when an override replaces the claim), flagged.
+        conditions, ranking (:func:`ranking_use`), flagged.
     """
     mine = set(user_source_ids)
-    overridden = {c.overrides for c in kb.claims.values() if c.overrides}
+    overridden = {c.overrides: c.id for c in kb.claims.values() if c.overrides}
     rows: list[dict[str, Any]] = []
     seen: set[str] = set()
 
@@ -1126,7 +1160,7 @@ def comparison_rows(kb: KnowledgeBase, user_source_ids: Iterable[str]) -> list[d
             "value": claim.value,
             "unit": claim.unit,
             "conditions": "; ".join(f"{k}: {v}" for k, v in claim.conditions.key()),
-            "in_ranking": claim.id not in overridden,
+            "ranking": (f"replaced by {overridden[claim.id]}" if claim.id in overridden else ranking_use(kb, claim)),
             "flagged": claim.flagged,
         }
 

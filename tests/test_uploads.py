@@ -387,7 +387,30 @@ def test_comparison_rows_put_the_users_value_beside_the_bundled_ones() -> None:
     rows = uploads.comparison_rows(result.kb, result.source_ids)
     assert rows[0]["claim"] == "u-orin-tops" and rows[0]["origin"] == "yours" and rows[0]["tier"] == "measured"
     article = next(r for r in rows if r["claim"] == "c004-orin-tops")
-    assert article["origin"] == "article" and article["tier"] == "claimed" and article["in_ranking"] is False
+    assert article["origin"] == "article" and article["tier"] == "claimed"
+    assert article["ranking"] == "replaced by u-orin-tops"
+    # ranked exactly when the claim is evidence of a cell some ranking uses (here: a sparse figure, which the
+    # dense INT8 column does not read, so it is stored and not ranked)
+    used = False
+    for group in result.kb.groups.values():
+        if "jetson-orin" in group.members:
+            m = build(result.kb, Preferences(group=group.id))
+            used |= any("u-orin-tops" in c.evidence for row in m.cells for c in row)
+    assert rows[0]["ranking"].startswith("ranked: " if used else "stored, not ranked")
+
+
+def test_an_upload_no_ranking_reads_is_stored_not_ranked() -> None:
+    csv_text = (
+        "entity,metric,value,unit,text_en\n"
+        "jetson-orin,bandwidth_tbps,0.2,TB/s,Our reading of the Orin's memory bandwidth.\n"
+    )
+    result = uploads.validate_upload("bw.csv", csv_text.encode(), KNOWLEDGE)
+    assert result.ok, result.issues
+    [row] = [r for r in uploads.comparison_rows(result.kb, result.source_ids) if r["origin"] == "yours"]
+    ranked = uploads.ranked_metrics(result.kb)
+    assert "bandwidth_tbps" not in ranked
+    assert row["ranking"].startswith("stored, not ranked (ranked metrics: ")
+    assert all(metric in row["ranking"] for metric in ranked)
 
 
 def test_user_entities_are_those_the_uploads_define() -> None:
