@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import warnings
+import zlib
 
 import numpy as np
 import pytest
@@ -181,7 +182,8 @@ def _skcriteria_reference(x, obj, w, method, scaler):
 
 @pytest.mark.parametrize(("method", "scaler"), ALL_COMBOS)
 def test_matches_scikit_criteria_on_random_matrices(method, scaler):
-    rng = np.random.default_rng(hash((method, scaler)) % 2**32)
+    # crc32, not hash(): str hashes change per process (PYTHONHASHSEED), and a test must draw the same data each run
+    rng = np.random.default_rng(zlib.crc32(f"{method}/{scaler}".encode()))
     for _ in range(15):
         m, n = rng.integers(2, 9), rng.integers(1, 7)
         x = rng.uniform(0.5, 100, size=(m, n))
@@ -190,8 +192,10 @@ def test_matches_scikit_criteria_on_random_matrices(method, scaler):
         ours = score(x, obj, w, method, scaler)
         ref_scores, ref_ranks = _skcriteria_reference(x, obj, w / w.sum(), method, scaler)
         np.testing.assert_allclose(ours.scores, ref_scores, rtol=1e-12, atol=1e-12)
-        # random continuous data has no ties, so scikit-criteria's dense ranks equal our min ranks
-        assert ours.ranks.tolist() == ref_ranks.tolist()
+        # scikit-criteria ranks ties densely and we rank them by the minimum; VIKOR can tie on continuous data (Q
+        # clips at the ideal), so ranks are compared where the reference scores do not tie
+        if len(np.unique(np.round(ref_scores, 12))) == len(ref_scores):
+            assert ours.ranks.tolist() == ref_ranks.tolist()
 
 
 @pytest.mark.parametrize(("method", "scaler"), ALL_COMBOS)
