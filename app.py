@@ -22,6 +22,8 @@ st.navigation(
         st.Page("app_pages/robustness.py", title="Robustness", icon=":material/balance:"),
         st.Page("app_pages/my_data.py", title="My data", icon=":material/upload_file:"),
         st.Page("app_pages/export.py", title="Export", icon=":material/download:"),
+        st.Page(state.DATA_SOURCES_PAGE, title="Data sources", icon=":material/license:"),
     ],
     position="top",
 ).run()
+state.data_sources_footer()

@@ -1,40 +1,150 @@
-"""Accelerators: spec tables by segment, compute against power with its Pareto frontier, efficiency and memory."""
+"""Accelerators: a spec explorer over the datasheet columns, spec tables by segment, compute against power with its
+Pareto frontier, efficiency and memory."""
 
 from __future__ import annotations
+
+import datetime as dt
 
 import pandas as pd
 import streamlit as st
 
 from app_pages import state
-from selector import charts, views
+from selector import charts, provenance, specs, views
+from selector.knowledge import DEFAULT_KNOWLEDGE
+from selector.models import LOCATED_TIERS
 
 # The reference lines of the efficiency chart: the target and the average of article 000 (section 3.3).
 TARGET_CLAIM = "c000-green-ai-efficiency-target"
 AVERAGE_CLAIM = "c000-industry-avg-efficiency"
+# The explorer opens on bandwidth against compute: the two datasheet columns most chips have.
+DEFAULT_AXES = ("memory-bandwidth", "bf16-tflops")
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def _tables(_kb, data_hash: str) -> tuple[pd.DataFrame, dict[str, pd.DataFrame], pd.DataFrame]:  # noqa: ANN001
-    # What depends on the knowledge alone (its hash is the key), built once instead of on every visit: the
-    # claims, the spec table of each segment as shown, and the efficiency frame.
-    claims = views.accelerator_claims(_kb)
-    specs = {
-        segment: views.spec_table(claims, segment)
-        for segment in views.SEGMENT_LABELS
-        if (claims["segment"] == segment).any()
-    }
-    return claims, specs, views.accelerator_efficiency(_kb)
+def _tables(
+    _kb, data_hash: str, today: dt.date
+) -> tuple[pd.DataFrame, dict[str, pd.DataFrame], dict[str, pd.DataFrame], pd.DataFrame]:  # noqa: ANN001
+    # What depends on the knowledge alone (its hash is the key) and the date ages are counted to, built once
+    # instead of on every visit: the claims, each segment's spec table as the articles state it, each segment's
+    # dataset numbers with their footnotes, and the efficiency frame.
+    claims = views.accelerator_claims(_kb, today=today)
+    stated = claims[~claims["tier"].isin(sorted(LOCATED_TIERS))]
+    segments = [s for s in views.SEGMENT_LABELS if (claims["segment"] == s).any()]
+    spec_tables = {segment: views.spec_table(stated, segment) for segment in segments}
+    located = {segment: views.dataset_numbers(_kb, claims, segment) for segment in segments}
+    return claims, spec_tables, located, views.accelerator_efficiency(_kb)
 
 
 kb = state.session_kb()
 state.knowledge_caption(kb)
-claims, spec_tables, efficiency = _tables(kb, kb.data_hash)
+today = state.today()
+claims, spec_tables, dataset_tables, efficiency = _tables(kb, kb.data_hash, today)
 
 st.title("Accelerators")
 st.caption(
-    "Every number the articles give about a chip, by market segment. Flagged numbers (contradicting a "
-    "datasheet, unverifiable or implausible) are drawn red with an x or hatching; hover for the reason."
+    "Datasheet figures from public datasets and every number the articles give about a chip, by market segment. "
+    "Flagged numbers (contradicting a datasheet, unverifiable or implausible) are drawn red with an x or "
+    "hatching; hover for the reason."
 )
+
+# ----------------------------------------------------------------------------------------------------------
+st.subheader("Spec explorer")
+values = specs.spec_values(kb, DEFAULT_KNOWLEDGE, today)
+columns = {c: label for c, label in specs.spec_columns(kb).items() if (values["column"] == c).any()}
+if len(columns) < 2:
+    st.info("Fewer than two spec columns have values: nothing to plot.")
+else:
+    first = values.drop_duplicates("entity_id")
+    segment_col, vendor_col, year_col = st.columns([1, 1, 1])
+    with segment_col:
+        segments = st.multiselect(
+            "Segment",
+            options=[s for s in views.SEGMENT_LABELS if (first["segment"] == s).any()],
+            format_func=views.SEGMENT_LABELS.get,
+            key="spec-segments",
+            placeholder="all segments",
+        )
+    with vendor_col:
+        vendors = st.multiselect(
+            "Vendor",
+            options=sorted(first["vendor"].unique(), key=str.casefold),
+            key="spec-vendors",
+            placeholder="all vendors",
+        )
+    known_years = first["release_year"].dropna()
+    years = None
+    with year_col:
+        if known_years.nunique() > 1:
+            low, high = int(known_years.min()), int(known_years.max())
+            years = st.slider("Release year", min_value=low, max_value=high, value=(low, high), key="spec-years")
+            unknown_year = st.checkbox(
+                "Include chips without a known release year",
+                value=True,
+                key="spec-unknown-year",
+                help="Release dates come from Epoch AI's rows; chips without one have no year.",
+            )
+        else:
+            unknown_year = True
+    x_col, y_col, log_col = st.columns([2, 2, 1])
+    options = list(columns)
+    with x_col:
+        x = st.selectbox(
+            "x axis",
+            options=options,
+            index=options.index(DEFAULT_AXES[0]) if DEFAULT_AXES[0] in options else 0,
+            format_func=columns.get,
+            key="spec-x",
+        )
+    with y_col:
+        y = st.selectbox(
+            "y axis",
+            options=options,
+            index=options.index(DEFAULT_AXES[1]) if DEFAULT_AXES[1] in options else 1,
+            format_func=columns.get,
+            key="spec-y",
+        )
+    with log_col:
+        log = st.toggle("Log axes", value=True, key="spec-log", help="Release year always stays linear.")
+    shown = specs.filter_values(values, segments, vendors, years, unknown_year)
+    if x == y:
+        st.info("Pick two different columns for the axes.")
+    else:
+        pairs = specs.axis_pairs(shown, x, y)
+        units = dict(zip(values["column"], values["unit"], strict=False))
+        if pairs.empty:
+            st.info("No accelerator in this selection has both values.")
+        else:
+            st.plotly_chart(
+                charts.spec_scatter(
+                    pairs,
+                    columns[x],
+                    columns[y],
+                    f"{columns[y]} against {columns[x]}, by vendor",
+                    x_unit=units[x],
+                    y_unit=units[y],
+                    log_x=log and x != specs.RELEASE_YEAR,
+                    log_y=log and y != specs.RELEASE_YEAR,
+                ),
+                key="spec-explorer",
+                config={"displaylogo": False},
+            )
+        lacking = sorted(set(shown["name"]) - set(pairs["name"]), key=str.casefold)
+        ageing = int((pairs["x_ageing"] | pairs["y_ageing"]).sum()) if len(pairs) else 0
+        st.caption(
+            state.md(
+                f"{len(pairs)} accelerators. Each value is the one a ranking would use (the strongest tier, the "
+                "median of its claims); hover a point for its dataset, row and dates. Hollow points rest on a "
+                f"snapshot older than {provenance.AGEING_MONTHS} months ({ageing} here, counted to {today})."
+                + (f" Without both values: {', '.join(lacking)}." if lacking else "")
+            )
+        )
+        if len(pairs):
+            st.dataframe(
+                specs.explorer_table(pairs, columns[x], columns[y]),
+                hide_index=True,
+                width="stretch",
+                key="spec-table",
+            )
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Specifications by segment")
@@ -44,9 +154,11 @@ if not segments:
 for tab, segment in zip(st.tabs([views.SEGMENT_LABELS[s] for s in segments]), segments, strict=True):
     with tab:
         table = spec_tables[segment]
-        # Rows mix units, so a column is read, not sorted: numbers are shown as stated and gaps stay blank.
-        shown = table.map(lambda v: "" if pd.isna(v) else f"{v:g}")
-        st.dataframe(shown, width="stretch", height=35 * (len(table) + 1) + 3)
+        if len(table):
+            st.markdown("**As the articles state them** (and our ratings)")
+            # Rows mix units, so a column is read, not sorted: numbers are shown as stated and gaps stay blank.
+            shown_table = table.map(lambda v: "" if pd.isna(v) else f"{v:g}")
+            st.dataframe(shown_table, width="stretch", height=35 * (len(table) + 1) + 3)
         others = [
             e.name
             for e in kb.entities.values()
@@ -54,6 +166,21 @@ for tab, segment in zip(st.tabs([views.SEGMENT_LABELS[s] for s in segments]), se
         ]
         if others:
             st.caption(state.md("No numbers stated for: " + ", ".join(others)))
+        located = dataset_tables[segment]
+        if len(located):
+            st.markdown(f"**From public datasets** ({len(located)} numbers, each with its footnote and date)")
+            st.dataframe(
+                located,
+                hide_index=True,
+                width="stretch",
+                key=f"acc-datasets-{segment}",
+                column_config={
+                    "ageing": st.column_config.CheckboxColumn(
+                        "ageing", help=f"the snapshot is older than {provenance.AGEING_MONTHS} months"
+                    ),
+                    "footnote": st.column_config.TextColumn("footnote", width="large"),
+                },
+            )
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Energy efficiency")
@@ -97,13 +224,14 @@ with bars_col:
                 state.show_claim(kb, claim_id)
 
 # ----------------------------------------------------------------------------------------------------------
-st.subheader("Memory and bandwidth")
+st.subheader("Memory and bandwidth, as the articles state them")
 memory_col, bandwidth_col = st.columns(2, gap="large")
 for column, metric, title in (
     (memory_col, "memory_capacity_gb", "On-package memory"),
     (bandwidth_col, "bandwidth_tbps", "Memory bandwidth"),
 ):
     frame = views.metric_frame(kb, metric)
+    frame = frame[~frame["tier"].isin(sorted(LOCATED_TIERS))]  # the datasheets' figures are in the explorer
     with column:
         if frame.empty:
             st.info(f"No {title.lower()} claim about an accelerator.")

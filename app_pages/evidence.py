@@ -6,7 +6,8 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import state
-from selector import conflicts, csvsafe, views
+from selector import conflicts, csvsafe, provenance, views
+from selector.locators import RAW_DIR
 
 kb = state.session_kb()
 state.knowledge_caption(kb)
@@ -14,19 +15,24 @@ state.knowledge_caption(kb)
 
 st.title("Evidence")
 st.caption(
-    "Every claim of the knowledge base with the article's Chinese sentence and its English rendering. Select a "
-    "row, or pick a claim below the table, to see the full record."
+    "Every claim of the knowledge base with the article's Chinese sentence and its English rendering, and every "
+    "number taken from a public dataset with its footnote and snapshot date. Select a row, or pick a claim below "
+    "the table, to see the full record."
 )
+today = state.today()
+datasets = {d.id: d for d in provenance.datasets(kb)}
 
 # ----------------------------------------------------------------------------------------------------------
 # The filters live in the URL (`ev`): the widgets show the filters in force and every change writes them back.
 FLAG_OPTIONS = ["all", "flagged", "unflagged"]
 options = {
     "flagged": FLAG_OPTIONS,
-    "documents": list(kb.sources),
+    "documents": [s for s in kb.sources if s not in datasets],
     "entities": sorted({e for c in kb.claims.values() for e in c.about}, key=kb.entity_name),
     "kinds": sorted({c.kind for c in kb.claims.values()}),
-    "tiers": sorted({c.tier for c in kb.claims.values()}),
+    # Every tier, strongest first, present or not: a link asking for `measured` stays valid without uploads.
+    "tiers": list(provenance.tier_order()),
+    "datasets": list(datasets),
 }
 in_force = state.filters_in_force()
 
@@ -48,7 +54,7 @@ if unknown:
     state.set_filters(shown_filters)
 state.sync_widget("ev-text", (shown_filters.get("text") or [""])[0])
 state.sync_widget("ev-flagged", (shown_filters.get("flagged") or ["all"])[0])
-for name in ("documents", "entities", "kinds", "tiers"):
+for name in ("documents", "entities", "kinds", "tiers", "datasets"):
     state.sync_widget(state.EVIDENCE_FILTERS[name], shown_filters.get(name, []))
 
 
@@ -69,13 +75,22 @@ with flagged_col:
         format_func={"all": "all claims", "flagged": "flagged only", "unflagged": "unflagged only"}.get,
         on_change=_on_filter_change,
     )
-doc_col, entity_col, kind_col, tier_col = st.columns(4)
+doc_col, dataset_col, entity_col, kind_col, tier_col = st.columns(5)
 with doc_col:
     documents = st.multiselect(
         "Document",
         options=options["documents"],
         key="ev-docs",
         format_func=lambda s: views.document_label(kb, s),
+        on_change=_on_filter_change,
+    )
+with dataset_col:
+    chosen_datasets = st.multiselect(
+        "Dataset",
+        options=options["datasets"],
+        key="ev-datasets",
+        format_func=lambda d: f"{datasets[d].title} ({datasets[d].snapshot_date})",
+        help="Public datasets bundled with the knowledge. With documents picked too, claims from any of them show.",
         on_change=_on_filter_change,
     )
 with entity_col:
@@ -89,7 +104,14 @@ with entity_col:
 with kind_col:
     kinds = st.multiselect("Kind", options=options["kinds"], key="ev-kinds", on_change=_on_filter_change)
 with tier_col:
-    tiers = st.multiselect("Tier", options=options["tiers"], key="ev-tiers", on_change=_on_filter_change)
+    tiers = st.multiselect(
+        "Tier",
+        options=options["tiers"],
+        key="ev-tiers",
+        help="Strongest first. "
+        + "; ".join(f"{t}: {provenance.TIER_DESCRIPTIONS[t]}" for t in provenance.tier_order()),
+        on_change=_on_filter_change,
+    )
 
 found = views.filter_claims(
     kb,
@@ -99,10 +121,19 @@ found = views.filter_claims(
     kinds=kinds,
     tiers=tiers,
     flagged={"all": None, "flagged": True, "unflagged": False}[flagged],
+    datasets=chosen_datasets,
 )
-table = views.claims_table(kb, found)
+table = views.claims_table(kb, found, today)
 shown_ids = list(table["id"])
-st.caption(f"{len(table)} of {len(kb.claims)} claims, {int(table['flagged'].sum())} of them flagged.")
+ageing = int(table["ageing"].sum())
+st.caption(
+    f"{len(table)} of {len(kb.claims)} claims, {int(table['flagged'].sum())} of them flagged"
+    + (
+        f", {ageing} from a snapshot older than {provenance.AGEING_MONTHS} months (ageing, counted to {today})."
+        if ageing
+        else "."
+    )
+)
 
 
 def _on_row_selected(ids: tuple[str, ...] = tuple(shown_ids)) -> None:
@@ -126,6 +157,15 @@ st.dataframe(
         "text_en": st.column_config.TextColumn("English", width="large"),
         "flagged": st.column_config.CheckboxColumn("flagged"),
         "flags": st.column_config.TextColumn("flag reasons", width="medium"),
+        "snapshot": st.column_config.TextColumn("as of", help="the dataset's snapshot date"),
+        "ageing": st.column_config.CheckboxColumn(
+            "ageing", help=f"the snapshot is older than {provenance.AGEING_MONTHS} months"
+        ),
+        "footnote": st.column_config.TextColumn(
+            "footnote",
+            width="large",
+            help="dataset, result id, round, division, category, availability, row, retrieval date, licence",
+        ),
     },
 )
 st.download_button(
@@ -164,6 +204,16 @@ if claim_id is not None:
             "overrides": claim.overrides or "",
             "where it is defined": kb.locations.get(("claims", claim_id), ""),
         }
+        if claim.locator is not None:
+            record |= {
+                "footnote": provenance.footnote(claim),
+                "snapshot": provenance.age_text(claim, kb, today),
+                "upstream": claim.locator.upstream,
+                "raw file": f"knowledge/{RAW_DIR}/{claim.locator.file}",
+                "row": claim.locator.row,
+                "column": claim.locator.column,
+                "conversion": claim.locator.conversion,
+            }
         st.dataframe(
             pd.DataFrame({"field": list(record), "value": list(record.values())}),
             hide_index=True,

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import gc
 import hashlib
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
@@ -11,7 +13,7 @@ from types import MappingProxyType
 import plotly.graph_objects as go
 import streamlit as st
 
-from selector import knowledge, limits, profile, recommend, robustness, scoring, sensitivity, verdict, views
+from selector import knowledge, limits, profile, provenance, recommend, robustness, scoring, sensitivity, verdict, views
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import KnowledgeBase
 from selector.preferences import PreferenceError, Preferences, check_slider_ranges, from_query, to_query
@@ -28,6 +30,7 @@ EVIDENCE_FILTERS = {
     "entities": "ev-entities",
     "kinds": "ev-kinds",
     "tiers": "ev-tiers",
+    "datasets": "ev-datasets",
 }
 SCALAR_FILTERS = ("text", "flagged")
 _FILTERS = "ev-filters"  # session_state: the Evidence filters in force (a page switch clears the URL)
@@ -253,12 +256,20 @@ def knowledge_caption(kb: KnowledgeBase) -> None:
     st.sidebar.caption(f"{where} · {len(kb.claims)} claims · {len(kb.entities)} entities · data {md(kb.data_hash)}")
 
 
+def today() -> dt.date:
+    """The date numbers' ages are counted to: ``SELECTOR_TODAY`` (ISO date, for tests and reproducible
+    screenshots) when set, else today in UTC."""
+    fixed = os.environ.get("SELECTOR_TODAY")
+    return dt.date.fromisoformat(fixed) if fixed else dt.datetime.now(dt.UTC).date()
+
+
 def show_claim(kb: KnowledgeBase, claim_id: str) -> None:
-    """One claim as evidence: document and section, the Chinese quote, the English text, and any flags."""
+    """One claim as evidence: document and section, the Chinese quote, the English text, any flags, and for a
+    dataset's number its footnote and snapshot date (marked when ageing)."""
     if claim_id not in kb.claims:
         st.warning(f"Claim {md(claim_id)} is not in the knowledge base.")
         return
-    ev = views.claim_evidence(kb, claim_id)
+    ev = views.claim_evidence(kb, claim_id, today())
     where = " · ".join(md(p) for p in (ev["document"], ev["section"]) if p)
     st.markdown(f"**{md(claim_id)}** · {ev['tier']} · {where}")
     if ev["quote_zh"]:
@@ -268,8 +279,29 @@ def show_claim(kb: KnowledgeBase, claim_id: str) -> None:
     details = [d for d in details if d]
     if details:
         st.caption(md(" · ".join(details)))
+    if ev["footnote"]:
+        st.caption(f"Footnote: {md(ev['footnote'])} · {md(ev['age'])}")
+    if provenance.AGEING_LABEL in ev["age"]:
+        st.warning(
+            f"Ageing number: its snapshot is older than {provenance.AGEING_MONTHS} months ({md(ev['age'])}).",
+            icon=":material/history:",
+        )
     if ev["flags"]:
         st.warning(md(ev["flags"]), icon=":material/flag:")
+
+
+DATA_SOURCES_PAGE = "app_pages/data_sources.py"
+
+
+def data_sources_footer() -> None:
+    """One line under every page naming each bundled dataset's licence, linking to "Data sources and licences"."""
+    found = provenance.datasets(bundled_kb())
+    if not found:
+        return
+    st.divider()
+    names = "; ".join(f"{d.title} ({d.licence})" for d in found)
+    st.caption(f"Data: {md(names)}. Each figure from them keeps its source, row and date.")
+    st.page_link(DATA_SOURCES_PAGE, label="Data sources and licences", icon=":material/license:")
 
 
 # ----------------------------------------------------------------------------------------------------------

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from pathlib import Path
 
+from selector.locators import CONVERSIONS, RAW_DIR
 from selector.models import TIERS, Claim, KnowledgeBase
 
 # Numbers from a snapshot older than this are marked as ageing wherever shown.
@@ -124,3 +126,83 @@ def evidence_entries(
             }
         )
     return entries
+
+
+# ----------------------------------------------------------------------------------------------------------
+# A number's age and the licences' own texts, for the app's tables, hover labels and "Data sources" page
+
+AGEING_LABEL = "ageing"
+
+# The licences the bundled datasets use, with the canonical text a reader can follow (CC BY 4.0 asks for a link
+# to the licence). Fixed addresses, never taken from the knowledge files.
+LICENCE_URLS = {
+    "CC-BY-4.0": "https://creativecommons.org/licenses/by/4.0/",
+    "Apache-2.0": "https://www.apache.org/licenses/LICENSE-2.0",
+    "MIT": "https://opensource.org/license/mit",
+}
+
+# A NOTICE file is shown in full; one larger than this is cut (bundled files are a few kB).
+MAX_NOTICE_CHARS = 20_000
+
+
+def snapshot_date(claim: Claim, kb: KnowledgeBase) -> str:
+    """The snapshot date of the dataset `claim` comes from; empty for an article's, our or a user's claim."""
+    source = kb.sources.get(claim.source)
+    if source is None or source.kind != "dataset":
+        return ""
+    return source.snapshot_date or ""
+
+
+def age_text(claim: Claim, kb: KnowledgeBase, today: dt.date | None = None) -> str:
+    """``as of 2025-04-21`` beside a dataset's number, with ``, ageing (19 months old)`` past
+    :data:`AGEING_MONTHS`; empty for claims that do not come from a dataset snapshot."""
+    date = snapshot_date(claim, kb)
+    if not date:
+        return ""
+    if is_ageing(claim, kb, today):
+        return f"as of {date}, {AGEING_LABEL} ({months_old(date, today)} months old)"
+    return f"as of {date}"
+
+
+def dataset_age_text(info: DatasetInfo, today: dt.date | None = None) -> str:
+    """A dataset's snapshot date and age in months, marked ageing past :data:`AGEING_MONTHS`."""
+    if not info.snapshot_date:
+        return "snapshot date not stated"
+    months = months_old(info.snapshot_date, today)
+    text = f"snapshot {info.snapshot_date} ({months} months old"
+    return text + (f"; {AGEING_LABEL}, older than {AGEING_MONTHS} months)" if months > AGEING_MONTHS else ")")
+
+
+def conversions_used(kb: KnowledgeBase, dataset_id: str) -> list[str]:
+    """What was changed in the dataset's numbers on import, in words (CC BY 4.0 asks to indicate changes).
+
+    One entry per unit conversion its claims' locators name, e.g. ``bytes / 10^9 = GB``; a dataset whose
+    numbers are kept as they stand gives ``the raw number unchanged``.
+    """
+    used = sorted({c.locator.conversion for c in kb.claims.values() if c.locator and c.locator.dataset == dataset_id})
+    return [CONVERSIONS[name][1] for name in used if name in CONVERSIONS]
+
+
+def notices(info: DatasetInfo, knowledge_dir: Path) -> list[tuple[str, str]]:
+    """The NOTICE files bundled with a dataset, as (path under ``imports/raw/``, text).
+
+    Apache-2.0 asks that a NOTICE shipped with a work be reproduced wherever its attribution notices appear;
+    the app's "Data sources and licences" section shows them. A file that cannot be read is named with the
+    reason instead of its text.
+    """
+    found = []
+    root = (Path(knowledge_dir) / RAW_DIR).resolve()
+    for name in info.licence_files:
+        if not Path(name).name.upper().startswith("NOTICE"):
+            continue
+        path = (root / name).resolve()
+        try:
+            path.relative_to(root)
+            with path.open("rb") as handle:
+                data = handle.read(MAX_NOTICE_CHARS * 4)
+        except (OSError, ValueError) as exc:
+            found.append((name, f"(not readable: {getattr(exc, 'strerror', None) or exc})"))
+            continue
+        text = data.decode("utf-8", errors="replace")
+        found.append((name, text[:MAX_NOTICE_CHARS] + ("\n[...]" if len(text) > MAX_NOTICE_CHARS else "")))
+    return found

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -11,8 +12,9 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from selector import provenance
 from selector.matrix import DecisionMatrix, claims_for_cell
-from selector.models import Claim, Conditions, KnowledgeBase
+from selector.models import LOCATED_TIERS, Claim, Conditions, KnowledgeBase
 
 # ----------------------------------------------------------------------------------------------------------
 # Labels
@@ -109,8 +111,12 @@ def section_label(kb: KnowledgeBase, claim: Claim) -> str:
 # Claims
 
 
-def claim_evidence(kb: KnowledgeBase, claim_id: str) -> dict[str, str]:
+def claim_evidence(kb: KnowledgeBase, claim_id: str, today: dt.date | None = None) -> dict[str, str]:
     """One claim as the evidence a screen shows: document, section, Chinese quote, English text, flags.
+
+    A number from a bundled dataset also carries its ``footnote`` (result id, round, division, category,
+    availability, row, retrieval date, licence; "derived" for per-accelerator figures) and its ``age`` (the
+    snapshot date, marked ageing when older than :data:`selector.provenance.AGEING_MONTHS` at `today`).
 
     Raises
     ------
@@ -132,6 +138,8 @@ def claim_evidence(kb: KnowledgeBase, claim_id: str) -> dict[str, str]:
         "based_on": ", ".join(claim.based_on),
         "note": claim.note or "",
         "location": kb.locations.get(("claims", claim.id), ""),
+        "footnote": provenance.footnote(claim),
+        "age": provenance.age_text(claim, kb, today),
     }
 
 
@@ -150,11 +158,20 @@ CLAIM_COLUMNS = (
     "tier",
     "metric",
     "conditions",
+    "snapshot",
+    "ageing",
+    "footnote",
 )
 
 
-def claims_table(kb: KnowledgeBase, claims: Iterable[Claim] | None = None) -> pd.DataFrame:
-    """Every claim (or the given ones) as one row each, Chinese quote and English rendering side by side."""
+def claims_table(
+    kb: KnowledgeBase, claims: Iterable[Claim] | None = None, today: dt.date | None = None
+) -> pd.DataFrame:
+    """Every claim (or the given ones) as one row each, Chinese quote and English rendering side by side.
+
+    A dataset's number also gives its ``snapshot`` date, whether it is ``ageing`` at `today` (older than
+    :data:`selector.provenance.AGEING_MONTHS`) and its ``footnote``; these are empty for the other claims.
+    """
     rows = []
     for claim in kb.claims.values() if claims is None else claims:
         rows.append(
@@ -173,10 +190,13 @@ def claims_table(kb: KnowledgeBase, claims: Iterable[Claim] | None = None) -> pd
                 "flagged": claim.flagged,
                 "flags": flags_text(claim),
                 "conditions": conditions_text(claim.conditions),
+                "snapshot": provenance.snapshot_date(claim, kb),
+                "ageing": provenance.is_ageing(claim, kb, today),
+                "footnote": provenance.footnote(claim),
             }
         )
     frame = pd.DataFrame(rows, columns=list(CLAIM_COLUMNS))
-    return frame.astype({"value": "float64", "flagged": "bool"})
+    return frame.astype({"value": "float64", "flagged": "bool", "ageing": "bool"})
 
 
 def _haystack(kb: KnowledgeBase, claim: Claim) -> str:
@@ -197,6 +217,7 @@ def filter_claims(
     kinds: Sequence[str] = (),
     tiers: Sequence[str] = (),
     flagged: bool | None = None,
+    datasets: Sequence[str] = (),
 ) -> list[Claim]:
     """The claims matching every given filter; an empty filter matches everything.
 
@@ -209,11 +230,15 @@ def filter_claims(
         Source ids, entity ids (any of the claim's `about`), claim kinds, tiers.
     flagged
         True: only flagged claims; False: only unflagged ones; None: both.
+    datasets
+        Dataset source ids. Documents and datasets both say where a claim comes from, so together they match
+        a claim from any of them (a union, like the values within one filter).
     """
     words = [w.casefold() for w in text.split()]
+    sources = set(documents) | set(datasets)
     found = []
     for claim in kb.claims.values():
-        if documents and claim.source not in documents:
+        if sources and claim.source not in sources:
             continue
         if entities and not set(entities) & set(claim.about):
             continue
@@ -372,8 +397,12 @@ def comparable_frame(kb: KnowledgeBase, found: ComparableSet) -> pd.DataFrame:
 # Accelerators
 
 
-def accelerator_claims(kb: KnowledgeBase, use_flagged: bool = True) -> pd.DataFrame:
-    """Every numeric claim whose subject is an accelerator, one row each (long form)."""
+def accelerator_claims(kb: KnowledgeBase, use_flagged: bool = True, today: dt.date | None = None) -> pd.DataFrame:
+    """Every numeric claim whose subject is an accelerator, one row each (long form).
+
+    A dataset's number also gives its ``source``, ``snapshot`` date, whether it is ``ageing`` at `today` and its
+    ``footnote`` (empty for the articles' and our claims).
+    """
     rows = []
     for claim in kb.claims.values():
         entity = kb.entities.get(claim.subject_id)
@@ -398,6 +427,10 @@ def accelerator_claims(kb: KnowledgeBase, use_flagged: bool = True) -> pd.DataFr
                 "flags": flags_text(claim),
                 "quote_zh": claim.quote or "",
                 "text_en": claim.text_en,
+                "source": claim.source,
+                "snapshot": provenance.snapshot_date(claim, kb),
+                "ageing": provenance.is_ageing(claim, kb, today),
+                "footnote": provenance.footnote(claim),
             }
         )
     columns = [
@@ -416,8 +449,36 @@ def accelerator_claims(kb: KnowledgeBase, use_flagged: bool = True) -> pd.DataFr
         "flags",
         "quote_zh",
         "text_en",
+        "source",
+        "snapshot",
+        "ageing",
+        "footnote",
     ]
-    return pd.DataFrame(rows, columns=columns)
+    return pd.DataFrame(rows, columns=columns).astype({"ageing": "bool"})
+
+
+def dataset_numbers(kb: KnowledgeBase, claims: pd.DataFrame, segment: str | None = None) -> pd.DataFrame:
+    """The rows of :func:`accelerator_claims` that come from a bundled dataset, for reading: accelerator,
+    quantity, value, unit, setting, tier, dataset, snapshot date, ageing, footnote and claim id."""
+    frame = claims[claims["tier"].isin(sorted(LOCATED_TIERS))]
+    if segment is not None:
+        frame = frame[frame["segment"] == segment]
+    titles = {s.id: s.title_en for s in kb.sources.values()}
+    return pd.DataFrame(
+        {
+            "accelerator": frame["name"],
+            "quantity": frame["label"],
+            "value": frame["value"],
+            "unit": frame["unit"],
+            "setting": frame["conditions"],
+            "tier": frame["tier"],
+            "dataset": [titles.get(s, s) for s in frame["source"]],
+            "as of": frame["snapshot"],
+            "ageing": frame["ageing"],
+            "footnote": frame["footnote"],
+            "claim": frame["claim"],
+        }
+    ).reset_index(drop=True)
 
 
 def short_setting(conditions: str) -> str:
@@ -540,9 +601,11 @@ def metric_frame(kb: KnowledgeBase, metric: str, kind: str = "accelerator", use_
                 "flagged": claim.flagged,
                 "flags": flags_text(claim),
                 "quote_zh": claim.quote or "",
+                "tier": claim.tier,
             }
         )
-    return pd.DataFrame(rows, columns=["name", "value", "unit", "conditions", "claim", "flagged", "flags", "quote_zh"])
+    columns = ["name", "value", "unit", "conditions", "claim", "flagged", "flags", "quote_zh", "tier"]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def pareto_mask(points: np.ndarray, objectives: Sequence[str]) -> np.ndarray:
