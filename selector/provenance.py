@@ -169,6 +169,8 @@ def dataset_age_text(info: DatasetInfo, today: dt.date | None = None) -> str:
     if not info.snapshot_date:
         return "snapshot date not stated"
     months = months_old(info.snapshot_date, today)
+    if months < 0:  # a report dated before the snapshot (reproducible test dates): no age to state
+        return f"snapshot {info.snapshot_date}"
     text = f"snapshot {info.snapshot_date} ({months} months old"
     return text + (f"; {AGEING_LABEL}, older than {AGEING_MONTHS} months)" if months > AGEING_MONTHS else ")")
 

@@ -26,7 +26,7 @@ import threading
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -37,6 +37,7 @@ from markupsafe import Markup
 
 import selector
 from selector import provenance, verdict, views
+from selector.locators import RAW_DIR
 from selector.measure import compare
 from selector.models import KnowledgeBase
 from selector.preferences import MISSING_HELP, Preferences, to_query
@@ -76,6 +77,8 @@ class Evidence:
     # For benchmarked and reference numbers: dataset, result id, round, division, category, availability, row,
     # retrieval date and licence (selector.provenance.footnote); empty for the articles' and our claims.
     footnote: str = ""
+    # For a dataset's number: its snapshot date, marked ageing when older than 18 months at the report's date.
+    age: str = ""
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,13 @@ class DataSource:
     attribution: str
     snapshot_date: str
     upstream: str
+    # The snapshot's age at the report's date (ageing past selector.provenance.AGEING_MONTHS), the licence's
+    # canonical text, the unit conversions made on import (CC BY 4.0 asks to indicate changes) and the bundled
+    # NOTICE files (Apache-2.0 asks to pass them on; the app's "Data sources" page shows their text).
+    age: str = ""
+    licence_url: str = ""
+    changes: str = ""
+    notices: str = ""
 
 
 @dataclass(frozen=True)
@@ -549,7 +559,7 @@ def _uses(kb: KnowledgeBase, report_parts: dict[str, Any]) -> dict[str, list[str
     return uses
 
 
-def _evidence(kb: KnowledgeBase, uses: Mapping[str, list[str]]) -> tuple[Evidence, ...]:
+def _evidence(kb: KnowledgeBase, uses: Mapping[str, list[str]], today: date | None = None) -> tuple[Evidence, ...]:
     rows = []
     for claim_id in sorted(uses):
         claim = kb.claims.get(claim_id)
@@ -576,14 +586,26 @@ def _evidence(kb: KnowledgeBase, uses: Mapping[str, list[str]]) -> tuple[Evidenc
                 note=claim.note or "",
                 used_for=tuple(uses[claim_id]),
                 footnote=provenance.footnote(claim),
+                age=provenance.age_text(claim, kb, today),
             )
         )
     return tuple(rows)
 
 
-def _data_sources(kb: KnowledgeBase) -> tuple[DataSource, ...]:
+def _data_sources(kb: KnowledgeBase, today: date | None = None) -> tuple[DataSource, ...]:
     return tuple(
-        DataSource(d.id, d.title, d.licence, d.attribution, d.snapshot_date, "; ".join(d.upstream))
+        DataSource(
+            d.id,
+            d.title,
+            d.licence,
+            d.attribution,
+            d.snapshot_date,
+            "; ".join(d.upstream),
+            age=provenance.dataset_age_text(d, today),
+            licence_url=provenance.LICENCE_URLS.get(d.licence, ""),
+            changes="; ".join(provenance.conversions_used(kb, d.id)),
+            notices=", ".join(f"knowledge/{RAW_DIR}/{f}" for f in d.licence_files if "NOTICE" in f.upper()),
+        )
         for d in provenance.datasets(kb)
     )
 
@@ -750,7 +772,7 @@ def build_report(
         options = tuple(options[i] for i in rows)
     method_label = METHODS[rec.result.method].label if rec.result.method in METHODS else rec.result.method
     uses = _uses(kb, {"dimensions": dimensions, "rules": rules, "criteria": criteria, "options": options})
-    evidence = _evidence(kb, uses)
+    evidence = _evidence(kb, uses, moment.date())
     recommended = next(o for o in options if o.id == rec.recommended)
     m = rec.matrix
     judged = verdict.judge(rec)
@@ -798,7 +820,7 @@ def build_report(
         consequences=_consequences(options, recommended.id, criteria, robustness, method_label, rec.result.scaler),
         robustness=robustness,
         evidence=evidence,
-        data_sources=_data_sources(kb),
+        data_sources=_data_sources(kb, moment.date()),
         data_hash=rec.data_hash,
         app_version=_version(),
         generated_at=moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
