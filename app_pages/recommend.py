@@ -446,6 +446,10 @@ st.caption(
     f"{views.FILLED_MARK}: no evidence, filled in by the missing-value policy. "
     f"{views.FLAG_MARK}: rests on a flagged claim."
 )
+footnotes = views.cell_footnotes(kb, m, state.today())
+if len(footnotes):
+    with st.expander(f"Footnotes of the numbers from public datasets ({len(footnotes)})"):
+        st.dataframe(footnotes, hide_index=True, width="stretch", key="cell-footnotes")
 cells = views.cell_choices(kb, m)
 if st.session_state.get("cell") not in cells:
     st.session_state.pop("cell", None)

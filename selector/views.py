@@ -711,6 +711,35 @@ def cell_choices(kb: KnowledgeBase, m: DecisionMatrix) -> dict[str, tuple[int, i
     }
 
 
+def cell_footnotes(kb: KnowledgeBase, m: DecisionMatrix, today: dt.date | None = None) -> pd.DataFrame:
+    """The footnotes of the matrix's numbers that come from a bundled dataset, one row per (cell, claim):
+    alternative, criterion, the claim's value and tier, its footnote, snapshot date and whether it is ageing.
+
+    A cell resting on several claims (a median, or a derived cost per million tokens) lists each.
+    """
+    rows = []
+    for row in m.cells:
+        for cell in row:
+            for claim_id in cell.evidence:
+                claim = kb.claims.get(claim_id)
+                if claim is None or claim.locator is None:
+                    continue
+                rows.append(
+                    {
+                        "alternative": kb.entity_name(cell.alternative),
+                        "criterion": kb.criteria[cell.criterion].name_en,
+                        "value": value_text(claim),
+                        "tier": claim.tier,
+                        "footnote": provenance.footnote(claim),
+                        "as of": provenance.snapshot_date(claim, kb),
+                        "ageing": provenance.is_ageing(claim, kb, today),
+                        "claim": claim.id,
+                    }
+                )
+    columns = ["alternative", "criterion", "value", "tier", "footnote", "as of", "ageing", "claim"]
+    return pd.DataFrame(rows, columns=columns).astype({"ageing": "bool"})
+
+
 def imputed_table(kb: KnowledgeBase, m: DecisionMatrix) -> pd.DataFrame:
     """The cells filled by the missing-value policy, with the value used."""
     rows = [

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from selector import charts, knowledge, profile, provenance, specs, views
+from selector import charts, knowledge, matrix, profile, provenance, specs, views
 from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.preferences import Preferences
 
@@ -211,6 +211,11 @@ def test_the_ranking_cells_evidence_shows_the_footnote(app, kb):
     _ok(at)
     notes = [c for c in _captions(at) if c.startswith("Footnote:")]
     assert notes and all("derived" in n and "closed" in n for n in notes)
+    # and every dataset number of the matrix has its footnote listed under it
+    (table,) = [d.value for d in at.dataframe if "footnote" in d.value.columns and "alternative" in d.value.columns]
+    m = matrix.build(kb, Preferences(group="llm-inference-accelerators"))
+    expected = views.cell_footnotes(kb, m, dt.date.fromisoformat(TODAY))
+    assert list(table["footnote"]) == list(expected["footnote"]) and len(table)
 
 
 # ----------------------------------------------------------------------------------------------------------

@@ -70,3 +70,23 @@ def test_dataset_numbers_list_only_located_claims_with_their_dates(kb):
         assert row["as of"] == kb.sources[claim.source].snapshot_date
         assert row["footnote"] == claim.locator.footnote()
         assert bool(row["ageing"]) == provenance.is_ageing(claim, kb, OLD)
+
+
+def test_cell_footnotes_list_every_dataset_claim_behind_the_matrix(kb):
+    from selector import matrix
+    from selector.preferences import Preferences
+
+    m = matrix.build(kb, Preferences(group="llm-inference-accelerators"))
+    table = views.cell_footnotes(kb, m, OLD)
+    located = [
+        (c.alternative, i) for row in m.cells for c in row for i in c.evidence if kb.claims[i].locator is not None
+    ]
+    assert len(table) == len(located) > 0
+    assert set(table["claim"]) == {i for _, i in located}
+    for _, row in table.iterrows():
+        claim = kb.claims[row["claim"]]
+        assert row["footnote"] == claim.locator.footnote()
+        assert bool(row["ageing"]) == provenance.is_ageing(claim, kb, OLD)
+    assert table["footnote"].str.contains("derived").any()
+    articles = matrix.build(kb, Preferences(group="gpu-inference-runtimes"))
+    assert views.cell_footnotes(kb, articles).empty
