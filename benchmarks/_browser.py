@@ -21,10 +21,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import _serve  # a sibling module: benchmarks/ is a folder of scripts, run from there
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -171,19 +172,8 @@ def serve(script: Path | str, *options: str) -> Iterator[Server]:
         process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + STARTUP_SECONDS
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"streamlit exited with code {process.returncode}; see {folder / 'server.log'}")
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
-                    if reply.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not answer within {STARTUP_SECONDS} s; see {folder}/server.log")
-            time.sleep(0.05)
+        # polled every 50 ms: the start-up time is one of the figures
+        _serve.wait_healthy(url, process, f"streamlit (log: {folder / 'server.log'})", 0.05, STARTUP_SECONDS)
         yield Server(url, process, run_log, time.perf_counter() - start)
     finally:
         process.terminate()

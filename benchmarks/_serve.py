@@ -48,8 +48,11 @@ def rss_mb(pid: int) -> float:
     raise RuntimeError(f"no VmRSS for process {pid}")
 
 
-def wait_healthy(url: str, process: subprocess.Popen, what: str) -> None:
-    deadline = time.monotonic() + STARTUP_SECONDS
+def wait_healthy(
+    url: str, process: subprocess.Popen, what: str, poll: float = 0.2, timeout: float = STARTUP_SECONDS
+) -> None:
+    """Return once URL's health endpoint answers 200; raise, naming WHAT, if the process dies or time runs out."""
+    deadline = time.monotonic() + timeout
     while True:
         if process.poll() is not None:
             raise RuntimeError(f"{what} exited with code {process.returncode}")
@@ -60,8 +63,8 @@ def wait_healthy(url: str, process: subprocess.Popen, what: str) -> None:
         except OSError:
             pass
         if time.monotonic() > deadline:
-            raise RuntimeError(f"{what} did not answer {url}/_stcore/health within {STARTUP_SECONDS} s")
-        time.sleep(0.2)
+            raise RuntimeError(f"{what} did not answer {url}/_stcore/health within {timeout:g} s")
+        time.sleep(poll)
 
 
 def _stop(process: subprocess.Popen) -> None:
