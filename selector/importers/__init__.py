@@ -64,6 +64,17 @@ class Imported:
     def skip_unknown(self, name: str) -> None:
         self.unknown[name] = self.unknown.get(name, 0) + 1
 
+    def entity(self, aliases: Mapping[str, Alias], name: str) -> str | None:
+        """The entity NAME maps to, or None after recording it as unknown or excluded (with the table's reason)."""
+        alias = aliases.get(name)
+        if alias is None:
+            self.skip_unknown(name)
+            return None
+        if not alias.entity:
+            self.excluded[name] = alias.note
+            return None
+        return alias.entity
+
 
 def read_aliases(path: Path) -> list[Alias]:
     """Read the alias table.

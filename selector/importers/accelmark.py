@@ -83,12 +83,8 @@ def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapp
         if suite not in SUITES:
             continue
         name = str(_field(row, "chip.name", where)).strip()
-        alias = aliases.get(name)
-        if alias is None:
-            imported.skip_unknown(name)
-            continue
-        if not alias.entity:
-            imported.excluded[name] = alias.note
+        entity = imported.entity(aliases, name)
+        if entity is None:
             continue
         count = value(row, "chip.count", "none", table, table.positions[0])
         if count != 1:
@@ -98,7 +94,7 @@ def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapp
         precision = str(_field(row, "model.precision", where))
         framework = str(_field(row, "software.framework", where))
         memory = value(row, MEMORY_COLUMN, "none", table, table.positions[0])
-        found.append((alias.entity, suite, folder, tier, file, name, model, precision, framework, number, memory))
+        found.append((entity, suite, folder, tier, file, name, model, precision, framework, number, memory))
     for entity, suite, folder, tier, file, name, model, precision, framework, number, memory in sorted(found):
         run = folder.rsplit("_", 1)[-1]
         imported.claims.append(
@@ -175,17 +171,13 @@ def _prices(
         name = row[ENTRY_KEY]
         if name.startswith("_"):
             continue  # `_meta`: the file's notes, not a price
-        alias = aliases.get(name)
-        if alias is None:
-            imported.skip_unknown(name)
-            continue
-        if not alias.entity:
-            imported.excluded[name] = alias.note
+        entity = imported.entity(aliases, name)
+        if entity is None:
             continue
         price = value(row, PRICE_COLUMN, "none", table, position)
         estimated = row.get("estimated") is True
         claim = {
-            "id": f"accelmark-price-{alias.entity}",
+            "id": f"accelmark-price-{entity}",
             "source": DATASET,
             "tier": "reference",
             "kind": "market",
@@ -193,7 +185,7 @@ def _prices(
                 f"{name}: USD {price:g} per accelerator-hour on demand (AccelMark cloud_pricing.json, lowest "
                 f"verified on-demand price across providers{', estimated' if estimated else ''}, April 2026)."
             ),
-            "about": [alias.entity],
+            "about": [entity],
             "metric": PRICE_METRIC,
             "value": price,
             "unit": "USD per GPU-hour",

@@ -70,14 +70,10 @@ def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapp
         if name in seen:
             raise ImportFailure(f"{table.path}, {position}: duplicate `{NAME}` {name!r} (first at {seen[name]})")
         seen[name] = position
-        alias = aliases.get(name)
-        if alias is None:
-            imported.skip_unknown(name)
+        entity = imported.entity(aliases, name)
+        if entity is None:
             continue
-        if not alias.entity:
-            imported.excluded[name] = alias.note
-            continue
-        rows.append((alias.entity, name, row, position))
+        rows.append((entity, name, row, position))
     for entity, name, row, position in sorted(rows, key=lambda r: r[0]):
         for column, (metric, unit, conversion, kind, words) in COLUMNS.items():
             if not str(row[column]).strip():

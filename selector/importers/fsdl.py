@@ -38,12 +38,8 @@ def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapp
     best: dict[tuple[str, str], tuple[float, str, str, Mapping, str, float]] = {}
     for row, position in zip(table.rows, table.positions, strict=True):
         name = str(row["GPU Type"]).strip()
-        alias = aliases.get(name)
-        if alias is None:
-            imported.skip_unknown(name)
-            continue
-        if not alias.entity:
-            imported.excluded[name] = alias.note
+        entity = imported.entity(aliases, name)
+        if entity is None:
             continue
         # Only rows that are used must be unique: the upstream list repeats unnamed offers of other GPUs.
         key = row_key(row, KEY)
@@ -54,7 +50,7 @@ def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapp
         seen[key] = position
         gpus = value(row, "GPUs", "none", table, position)
         price = value(row, "Per-GPU", "none", table, position)
-        candidate = (gpus, str(row["Name"]), key, row, alias.entity, price)
+        candidate = (gpus, str(row["Name"]), key, row, entity, price)
         slot = (str(row["Cloud"]).strip(), name)
         if slot not in best or candidate[:2] < best[slot][:2]:
             best[slot] = candidate

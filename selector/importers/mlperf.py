@@ -101,16 +101,12 @@ def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapp
         if _MIXED.search(name):
             imported.excluded[name] = "system mixes accelerator models: no per-accelerator figure"
             continue
-        alias = aliases.get(name)
-        if alias is None:
-            imported.skip_unknown(name)
-            continue
-        if not alias.entity:
-            imported.excluded[name] = alias.note
+        entity = imported.entity(aliases, name)
+        if entity is None:
             continue
         number = value(row, "Performance_Result", "per_accelerator", table, position)
         system = value(row, "Performance_Result", "none", table, position)
-        found.append((alias.entity, model, row["Scenario"], str(row["ID"]), location, row, number, system))
+        found.append((entity, model, row["Scenario"], str(row["ID"]), location, row, number, system))
     for entity, model, scenario, result_id, location, row, number, system in sorted(found, key=lambda f: f[:5]):
         count = int(float(row["a#"]) * float(row["Nodes"]))
         _, metric, stored_unit, words = MODELS[model][scenario]
