@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from selector.importers import Alias, Imported, ImportFailure, load_table, locator, value
 from selector.locators import ENTRY_KEY, RawError, lookup, read_table
@@ -51,6 +51,22 @@ def _field(row: Mapping, name: str, where: str) -> Any:  # noqa: ANN401
         raise ImportFailure(str(exc)) from None
 
 
+class _Run(NamedTuple):
+    """One imported AccelMark run; field order is the output order (runs are sorted as tuples)."""
+
+    entity: str
+    suite: str
+    folder: str
+    tier: str
+    file: str
+    name: str
+    model: str
+    precision: str
+    framework: str
+    number: float
+    memory: float
+
+
 def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapping[str, Alias]) -> Imported:  # noqa: ANN401
     """Claims from AccelMark ``result.json`` files and ``cloud_pricing.json``.
 
@@ -66,96 +82,111 @@ def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapp
         (prices if raw.name == "cloud_pricing.json" else results).append(raw)
     upstream_results = next(u for u in dataset.upstream if u.endswith(":results"))
     upstream_prices = next(u for u in dataset.upstream if u.endswith("cloud_pricing.json"))
-    found = []
+    runs = []
     seen: dict[str, str] = {}
     for raw in results:
-        table, file = load_table(raw, knowledge_dir)
-        parts = file.split("/")
-        if len(parts) != 5 or parts[1] != "results" or parts[2] not in TIERS or parts[4] != "result.json":
-            raise ImportFailure(f"{table.path}: expected accelmark/results/<verified|community>/<run>/result.json")
-        folder, tier = parts[3], parts[2]
-        if folder in seen:
-            raise ImportFailure(f"{table.path}: duplicate run folder {folder!r} (first {seen[folder]})")
-        seen[folder] = table.path
-        row = table.rows[0]
-        where = f"{table.path}, {table.positions[0]}"
-        suite = str(_field(row, "suite_id", where))
-        if suite not in SUITES:
-            continue
-        name = str(_field(row, "chip.name", where)).strip()
-        entity = imported.entity(aliases, name)
-        if entity is None:
-            continue
-        count = value(row, "chip.count", "none", table, table.positions[0])
-        if count != 1:
-            raise ImportFailure(f"{where}: {suite} runs on one accelerator, `chip.count` is {count:g}")
-        number = value(row, column(suite), "none", table, table.positions[0])
-        model = str(_field(row, "model.model_id", where))
-        precision = str(_field(row, "model.precision", where))
-        framework = str(_field(row, "software.framework", where))
-        memory = value(row, MEMORY_COLUMN, "none", table, table.positions[0])
-        found.append((entity, suite, folder, tier, file, name, model, precision, framework, number, memory))
-    for entity, suite, folder, tier, file, name, model, precision, framework, number, memory in sorted(found):
-        run = folder.rsplit("_", 1)[-1]
-        imported.claims.append(
-            {
-                "id": f"accelmark-{entity}-{suite.replace('_', '-').lower()}-{run}",
-                "source": DATASET,
-                "tier": "benchmarked",
-                "kind": "benchmark",
-                "text_en": (
-                    f"AccelMark {suite} ({model}, {precision}, {framework}) on one {name}: {number:,.2f} output "
-                    f"tokens/s offline at {SUITES[suite]} concurrent requests; AccelMark tier {tier}."
-                ),
-                "about": [entity],
-                "metric": METRIC,
-                "value": number,
-                "unit": "tokens/s per chip",
-                "conditions": conditions(suite, model, precision),
-                "locator": locator(
-                    dataset,
-                    upstream_results,
-                    file,
-                    folder,
-                    column(suite),
-                    "none",
-                    result_id=folder,
-                    round=suite,
-                    verification=tier,
-                ),
-            }
-        )
-        imported.claims.append(
-            {
-                "id": f"accelmark-{entity}-memory-{run}",
-                "source": DATASET,
-                "tier": "benchmarked",
-                "kind": "spec",
-                "text_en": (
-                    f"AccelMark {suite} run {run} on one {name}: {memory:g} GB of device memory as the run "
-                    f"reported it (usable memory, below the datasheet figure); AccelMark tier {tier}."
-                ),
-                "about": [entity],
-                "metric": MEMORY_METRIC,
-                "value": memory,
-                "unit": "GB",
-                "conditions": {"scope": "device memory reported by the AccelMark run"},
-                "locator": locator(
-                    dataset,
-                    upstream_results,
-                    file,
-                    folder,
-                    MEMORY_COLUMN,
-                    "none",
-                    result_id=folder,
-                    round=suite,
-                    verification=tier,
-                ),
-            }
-        )
+        run = _read_run(raw, knowledge_dir, aliases, imported, seen)
+        if run is not None:
+            runs.append(run)
+    for run in sorted(runs):
+        imported.claims.append(_throughput_claim(run, _locator(run, dataset, upstream_results, column(run.suite))))
+        imported.claims.append(_memory_claim(run, _locator(run, dataset, upstream_results, MEMORY_COLUMN)))
     for raw in prices:
         imported.claims.extend(_prices(raw, knowledge_dir, dataset, aliases, upstream_prices, imported))
     return imported
+
+
+def _read_run(
+    raw: Path, knowledge_dir: Path, aliases: Mapping[str, Alias], imported: Imported, seen: dict[str, str]
+) -> _Run | None:
+    """The run in one ``result.json``, or None for a suite not imported or a chip the alias table does not map.
+
+    SEEN (run folder -> the file that holds it) refuses a second result of one folder.
+    """
+    table, file = load_table(raw, knowledge_dir)
+    parts = file.split("/")
+    if len(parts) != 5 or parts[1] != "results" or parts[2] not in TIERS or parts[4] != "result.json":
+        raise ImportFailure(f"{table.path}: expected accelmark/results/<verified|community>/<run>/result.json")
+    folder, tier = parts[3], parts[2]
+    if folder in seen:
+        raise ImportFailure(f"{table.path}: duplicate run folder {folder!r} (first {seen[folder]})")
+    seen[folder] = table.path
+    row, position = table.rows[0], table.positions[0]
+    where = f"{table.path}, {position}"
+    suite = str(_field(row, "suite_id", where))
+    if suite not in SUITES:
+        return None
+    name = str(_field(row, "chip.name", where)).strip()
+    entity = imported.entity(aliases, name)
+    if entity is None:
+        return None
+    count = value(row, "chip.count", "none", table, position)
+    if count != 1:
+        raise ImportFailure(f"{where}: {suite} runs on one accelerator, `chip.count` is {count:g}")
+    number = value(row, column(suite), "none", table, position)
+    model = str(_field(row, "model.model_id", where))
+    precision = str(_field(row, "model.precision", where))
+    framework = str(_field(row, "software.framework", where))
+    memory = value(row, MEMORY_COLUMN, "none", table, position)
+    return _Run(entity, suite, folder, tier, file, name, model, precision, framework, number, memory)
+
+
+def _locator(run: _Run, dataset: Any, upstream: str, raw_column: str) -> dict:  # noqa: ANN401
+    return locator(
+        dataset,
+        upstream,
+        run.file,
+        run.folder,
+        raw_column,
+        "none",
+        result_id=run.folder,
+        round=run.suite,
+        verification=run.tier,
+    )
+
+
+def _run_id(run: _Run) -> str:
+    """The run's number: the last ``_`` part of its folder name."""
+    return run.folder.rsplit("_", 1)[-1]
+
+
+def _throughput_claim(run: _Run, run_locator: dict) -> dict:
+    return {
+        "id": f"accelmark-{run.entity}-{run.suite.replace('_', '-').lower()}-{_run_id(run)}",
+        "source": DATASET,
+        "tier": "benchmarked",
+        "kind": "benchmark",
+        "text_en": (
+            f"AccelMark {run.suite} ({run.model}, {run.precision}, {run.framework}) on one {run.name}: "
+            f"{run.number:,.2f} output tokens/s offline at {SUITES[run.suite]} concurrent requests; "
+            f"AccelMark tier {run.tier}."
+        ),
+        "about": [run.entity],
+        "metric": METRIC,
+        "value": run.number,
+        "unit": "tokens/s per chip",
+        "conditions": conditions(run.suite, run.model, run.precision),
+        "locator": run_locator,
+    }
+
+
+def _memory_claim(run: _Run, run_locator: dict) -> dict:
+    return {
+        "id": f"accelmark-{run.entity}-memory-{_run_id(run)}",
+        "source": DATASET,
+        "tier": "benchmarked",
+        "kind": "spec",
+        "text_en": (
+            f"AccelMark {run.suite} run {_run_id(run)} on one {run.name}: {run.memory:g} GB of device memory as "
+            f"the run reported it (usable memory, below the datasheet figure); AccelMark tier {run.tier}."
+        ),
+        "about": [run.entity],
+        "metric": MEMORY_METRIC,
+        "value": run.memory,
+        "unit": "GB",
+        "conditions": {"scope": "device memory reported by the AccelMark run"},
+        "locator": run_locator,
+    }
 
 
 def _prices(
