@@ -94,55 +94,66 @@ def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapp
             raise ImportFailure(
                 f"{table.path}, {position}: unknown unit {row['Performance_Units']!r} for {model} (expected {unit!r})"
             )
-        name = str(row["Accelerator"]).strip()
-        if not name:
-            imported.excluded["(no accelerator named)"] = "a CPU-only system: no per-accelerator figure"
-            continue
-        if _MIXED.search(name):
-            imported.excluded[name] = "system mixes accelerator models: no per-accelerator figure"
-            continue
-        entity = imported.entity(aliases, name)
+        entity = _accelerator(row, imported, aliases)
         if entity is None:
             continue
         number = value(row, "Performance_Result", "per_accelerator", table, position)
         system = value(row, "Performance_Result", "none", table, position)
         found.append((entity, model, row["Scenario"], str(row["ID"]), location, row, number, system))
     for entity, model, scenario, result_id, location, row, number, system in sorted(found, key=lambda f: f[:5]):
-        count = int(float(row["a#"]) * float(row["Nodes"]))
-        _, metric, stored_unit, words = MODELS[model][scenario]
-        imported.claims.append(
-            {
-                "id": f"mlperf-{entity}-{_short(model)}-{scenario.lower()}-{result_id.lower()}-{_slug(location)}",
-                "source": DATASET,
-                "tier": "benchmarked",
-                "kind": "benchmark",
-                "text_en": (
-                    f"MLPerf Inference {ROUND} result {result_id} ({row['Submitter']}, {row['System']}): "
-                    f"{model} {scenario}, {system:,.6g} {words} on {count} x {row['Accelerator']}; "
-                    f"derived per accelerator: {number:,.2f} {words} (not an MLPerf result)."
-                ),
-                "about": [entity],
-                "metric": metric,
-                "value": number,
-                "unit": stored_unit,
-                "conditions": conditions(model, scenario),
-                "locator": locator(
-                    dataset,
-                    upstream,
-                    file,
-                    location,
-                    "Performance_Result",
-                    "per_accelerator",
-                    derived=True,
-                    result_id=result_id,
-                    round=ROUND,
-                    division=row["Category"],
-                    category=row["Suite"],
-                    availability=row["Availability"],
-                ),
-            }
+        result_locator = locator(
+            dataset,
+            upstream,
+            file,
+            location,
+            "Performance_Result",
+            "per_accelerator",
+            derived=True,
+            result_id=result_id,
+            round=ROUND,
+            division=row["Category"],
+            category=row["Suite"],
+            availability=row["Availability"],
         )
+        claim_id = f"mlperf-{entity}-{_short(model)}-{scenario.lower()}-{result_id.lower()}-{_slug(location)}"
+        imported.claims.append(_claim(claim_id, entity, row, number, system, result_locator))
     return imported
+
+
+def _accelerator(row: Mapping, imported: Imported, aliases: Mapping[str, Alias]) -> str | None:
+    """The entity of the row's accelerator, or None after recording why it is not imported."""
+    name = str(row["Accelerator"]).strip()
+    if not name:
+        imported.excluded["(no accelerator named)"] = "a CPU-only system: no per-accelerator figure"
+        return None
+    if _MIXED.search(name):
+        imported.excluded[name] = "system mixes accelerator models: no per-accelerator figure"
+        return None
+    return imported.entity(aliases, name)
+
+
+def _claim(claim_id: str, entity: str, row: Mapping, number: float, system: float, result_locator: dict) -> dict:
+    """The claim of one result: the derived per-accelerator figure, with the system's result in its text."""
+    model, scenario, result_id = row["Model"], row["Scenario"], str(row["ID"])
+    count = int(float(row["a#"]) * float(row["Nodes"]))
+    _, metric, stored_unit, words = MODELS[model][scenario]
+    return {
+        "id": claim_id,
+        "source": DATASET,
+        "tier": "benchmarked",
+        "kind": "benchmark",
+        "text_en": (
+            f"MLPerf Inference {ROUND} result {result_id} ({row['Submitter']}, {row['System']}): "
+            f"{model} {scenario}, {system:,.6g} {words} on {count} x {row['Accelerator']}; "
+            f"derived per accelerator: {number:,.2f} {words} (not an MLPerf result)."
+        ),
+        "about": [entity],
+        "metric": metric,
+        "value": number,
+        "unit": stored_unit,
+        "conditions": conditions(model, scenario),
+        "locator": result_locator,
+    }
 
 
 def _short(model: str) -> str:
