@@ -120,38 +120,60 @@ def ingest(files: Sequence[tuple[str, bytes]], options: Options, kb: KnowledgeBa
                 )
             continue
         try:
-            text = _text(name, data)
-            fmt = detect(name, data)
-            if fmt == "loadgen":
-                run = loadgen.read_summary(name, text)
-                detail = detail_name(name)
-                if detail in details:
-                    run = loadgen.with_detail(run, name, detail, _text(detail, details[detail]))
-            elif fmt == "trtexec":
-                run = trtexec.read(name, text)
-            elif fmt == "llama-bench":
-                run = llamabench.read(name, text)
-            elif fmt == "ort-perf-test":
-                run = ortperf.read(name, text, options.batch)
-            else:
-                issues.append(_unknown(name))
-                continue
+            parsed.append((name, data, _read(name, data, details, options)))
         except MeasureError as exc:
             issues.extend(exc.issues)
-            continue
-        parsed.append((name, data, run))
     chosen: list[tuple[str, str]] = []
     for name, _, run in parsed:
-        if options.entity:
-            entity, how = options.entity, "chosen by the user"
-        else:
-            entity, how = hardware.resolve(run.hardware_names, kb.entities)
-            if entity is None:
-                issues.append(Issue("ERROR", name, None, None, f"{how}; say which entity the run was on (--entity ID)"))
-        chosen.append((entity or "", how))
-        if not (options.workload or run.workload):
-            message = "the file does not name the model; say which (--model NAME)"
-            issues.append(Issue("ERROR", name, None, None, message))
+        entity, how, problems = _hardware(name, run, options, kb)
+        chosen.append((entity, how))
+        issues.extend(problems)
+    issues.extend(_subject_issues(parsed, options, kb))
+    if issues:
+        raise MeasureError(list(dict.fromkeys(issues)))
+    names_by_id = {e.id: e.name for e in kb.entities.values()}
+    document = build_document(parsed, options, names_by_id, [entity for entity, _ in chosen])
+    runs = tuple((name, run, entity, how) for (name, _, run), (entity, how) in zip(parsed, chosen, strict=True))
+    return Ingested(document, runs)
+
+
+def _read(name: str, data: bytes, details: dict[str, bytes], options: Options) -> Run:
+    """The run in one file, read by its format's reader; a LoadGen summary is read with its detail log if given."""
+    text = _text(name, data)
+    fmt = detect(name, data)
+    if fmt == "loadgen":
+        run = loadgen.read_summary(name, text)
+        detail = detail_name(name)
+        if detail in details:
+            run = loadgen.with_detail(run, name, detail, _text(detail, details[detail]))
+        return run
+    if fmt == "trtexec":
+        return trtexec.read(name, text)
+    if fmt == "llama-bench":
+        return llamabench.read(name, text)
+    if fmt == "ort-perf-test":
+        return ortperf.read(name, text, options.batch)
+    raise MeasureError([_unknown(name)])
+
+
+def _hardware(name: str, run: Run, options: Options, kb: KnowledgeBase) -> tuple[str, str, list[Issue]]:
+    """(entity, how it was chosen, problems) for one run: the problems say when the hardware or the model is unknown."""
+    issues = []
+    if options.entity:
+        entity, how = options.entity, "chosen by the user"
+    else:
+        entity, how = hardware.resolve(run.hardware_names, kb.entities)
+        if entity is None:
+            issues.append(Issue("ERROR", name, None, None, f"{how}; say which entity the run was on (--entity ID)"))
+    if not (options.workload or run.workload):
+        message = "the file does not name the model; say which (--model NAME)"
+        issues.append(Issue("ERROR", name, None, None, message))
+    return entity or "", how, issues
+
+
+def _subject_issues(parsed: list[tuple[str, bytes, Run]], options: Options, kb: KnowledgeBase) -> list[Issue]:
+    """The subject (the runtime measured) must be an entity, whether the user names it or the tool does."""
+    issues = []
     subject = options.subject
     if subject is not None and subject not in kb.entities:
         issues.append(Issue("ERROR", "--subject", None, subject, f"entity `{subject}` is not in the knowledge"))
@@ -159,9 +181,4 @@ def ingest(files: Sequence[tuple[str, bytes]], options: Options, kb: KnowledgeBa
         if run.subject and run.subject not in kb.entities and not subject:
             message = f"entity `{run.subject}` (the tool's runtime) is not defined"
             issues.append(Issue("ERROR", name, None, None, message))
-    if issues:
-        raise MeasureError(list(dict.fromkeys(issues)))
-    names_by_id = {e.id: e.name for e in kb.entities.values()}
-    document = build_document(parsed, options, names_by_id, [entity for entity, _ in chosen])
-    runs = tuple((name, run, entity, how) for (name, _, run), (entity, how) in zip(parsed, chosen, strict=True))
-    return Ingested(document, runs)
+    return issues
