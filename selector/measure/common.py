@@ -214,75 +214,113 @@ def build_document(
     sources: list[dict[str, Any]] = []
     claims: list[dict[str, Any]] = []
     for (name, data, run), entity in zip(runs, hardware, strict=True):
-        digest = sha256(data)
-        source_id = f"user-measured-{digest[:12]}"
-        base = name.replace("\\", "/").rsplit("/", 1)[-1]
+        measured = _measured(name, data, run, entity, options)
         sources.append(
             {
-                "id": source_id,
+                "id": measured.source_id,
                 "kind": "user",
-                "title_en": f"{run.tool} output {base} (sha256 {digest})",
+                "title_en": f"{run.tool} output {measured.base} (sha256 {measured.digest})",
                 "language": "en",
                 "author": options.user,
             }
         )
-        subject = options.subject or run.subject or entity
-        workload = options.workload or run.workload
-        precision = options.precision or run.precision
-        batch = options.batch or run.batch
-        version = "; ".join(f"{k} {v}" for k, v in run.versions.items()) or None
-        conditions = {
-            "workload": workload,
-            "task": "inference",
-            "hardware": entity,
-            "precision": precision,
-            "batch": batch,
-            "version": version[:200] if version else None,
-            "scenario": run.scenario,
-        }
-        facts = "; ".join(f"{k}: {v}" for k, v in run.facts.items())
-        figures = [_scoped(_for_workload(f, workload), run, options.accelerators) for f in run.figures]
-        if run.fmt == "loadgen" and options.accelerators and options.accelerators > 1:
-            figures += [_per_device(f, options.accelerators) for f in run.figures if f.metric in RATES]
         used: dict[str, int] = {}
-        for figure in figures:
+        for figure in _figures(run, measured.workload, options.accelerators):
             key = figure.metric + (f"-{_slug(figure.scope)}" if figure.scope else "")
             used[key] = used.get(key, 0) + 1
-            claim_id = f"m-{digest[:12]}-{key}" + (f"-{used[key]}" if used[key] > 1 else "")
-            where = f"line {figure.line}" if figure.line else "entry"
-            about = [subject] + ([entity] if entity != subject else [])
-            text = (
-                f"Your {run.tool} run on {entity_names.get(entity, entity)}"
-                + (f" ({workload})" if workload else "")
-                + f": {figure.label.replace(' (ns)', '').removesuffix(' (s)')} = {_short(figure.value)} {figure.unit}."
-            )
-            note = (
-                f"Measured: {base} (sha256 {digest}), {where}: `{figure.raw}`"
-                + (" (ns converted to ms)" if "(ns)" in figure.label else "")
-                + (" (s converted to ms)" if figure.label.endswith("(s)") else "")
-                + (f". {facts}" if facts else "")
-                + ("" if precision else ". The file does not state the precision.")
-            )
-            claim: dict[str, Any] = {
-                "id": claim_id[:80],
-                "source": source_id,
-                "tier": "measured",
-                "kind": "latency" if figure.metric.endswith("_ms") else "benchmark",
-                "text_en": text[:4000],
-                "about": about,
-                "subject": subject,
-                "metric": figure.metric,
-                "value": figure.value,
-                "unit": figure.unit,
-                "conditions": {
-                    k: v
-                    for k, v in {**conditions, "scope": figure.scope}.items()
-                    if v is not None and str(v).strip() != ""
-                },
-                "note": note[:4000],
-            }
-            claims.append(claim)
+            claim_id = f"m-{measured.digest[:12]}-{key}" + (f"-{used[key]}" if used[key] > 1 else "")
+            claims.append(_claim(measured, figure, claim_id, entity_names.get(entity, entity)))
     return {"sources": sources, "claims": claims}
+
+
+@dataclass(frozen=True)
+class _Measured:
+    """What every claim of one file shares: the file, the run, and the conditions the file and the user state."""
+
+    run: Run
+    base: str  # the file name without its folders
+    digest: str
+    entity: str
+    subject: str
+    workload: str | None
+    precision: str | None
+    conditions: Mapping[str, str | None]
+    facts: str
+
+    @property
+    def source_id(self) -> str:
+        return f"user-measured-{self.digest[:12]}"
+
+
+def _measured(name: str, data: bytes, run: Run, entity: str, options: Options) -> _Measured:
+    """The user's word where given, else the file's."""
+    workload = options.workload or run.workload
+    precision = options.precision or run.precision
+    version = "; ".join(f"{k} {v}" for k, v in run.versions.items()) or None
+    conditions = {
+        "workload": workload,
+        "task": "inference",
+        "hardware": entity,
+        "precision": precision,
+        "batch": options.batch or run.batch,
+        "version": version[:200] if version else None,
+        "scenario": run.scenario,
+    }
+    return _Measured(
+        run=run,
+        base=name.replace("\\", "/").rsplit("/", 1)[-1],
+        digest=sha256(data),
+        entity=entity,
+        subject=options.subject or run.subject or entity,
+        workload=workload,
+        precision=precision,
+        conditions=conditions,
+        facts="; ".join(f"{k}: {v}" for k, v in run.facts.items()),
+    )
+
+
+def _figures(run: Run, workload: str | None, accelerators: int | None) -> list[Figure]:
+    """The run's figures as stored: metric by workload, rates scoped, and per-device shares of a multi-chip run."""
+    figures = [_scoped(_for_workload(f, workload), run, accelerators) for f in run.figures]
+    if run.fmt == "loadgen" and accelerators and accelerators > 1:
+        figures += [_per_device(f, accelerators) for f in run.figures if f.metric in RATES]
+    return figures
+
+
+def _claim(measured: _Measured, figure: Figure, claim_id: str, entity_name: str) -> dict[str, Any]:
+    """The ``measured`` claim of one figure: a sentence, and a note that says where in the file the number is."""
+    run, workload, entity, subject = measured.run, measured.workload, measured.entity, measured.subject
+    where = f"line {figure.line}" if figure.line else "entry"
+    text = (
+        f"Your {run.tool} run on {entity_name}"
+        + (f" ({workload})" if workload else "")
+        + f": {figure.label.replace(' (ns)', '').removesuffix(' (s)')} = {_short(figure.value)} {figure.unit}."
+    )
+    note = (
+        f"Measured: {measured.base} (sha256 {measured.digest}), {where}: `{figure.raw}`"
+        + (" (ns converted to ms)" if "(ns)" in figure.label else "")
+        + (" (s converted to ms)" if figure.label.endswith("(s)") else "")
+        + (f". {measured.facts}" if measured.facts else "")
+        + ("" if measured.precision else ". The file does not state the precision.")
+    )
+    return {
+        "id": claim_id[:80],
+        "source": measured.source_id,
+        "tier": "measured",
+        "kind": "latency" if figure.metric.endswith("_ms") else "benchmark",
+        "text_en": text[:4000],
+        "about": [subject] + ([entity] if entity != subject else []),
+        "subject": subject,
+        "metric": figure.metric,
+        "value": figure.value,
+        "unit": figure.unit,
+        "conditions": {
+            k: v
+            for k, v in {**measured.conditions, "scope": figure.scope}.items()
+            if v is not None and str(v).strip() != ""
+        },
+        "note": note[:4000],
+    }
 
 
 def _for_workload(figure: Figure, workload: str | None) -> Figure:
