@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import PurePath
 
 from selector.measure.common import METRICS, Figure, MeasureError, Run, number, refuse, throughput_metric
@@ -133,93 +134,17 @@ def read_summary(name: str, text: str) -> Run:
     """
     if not is_summary(text):
         raise refuse(name, 1, f"not an MLPerf LoadGen summary: the first lines lack `{SUMMARY_MARK}`")
-    pairs = _pairs(text)
-    first = {key: (line, value) for line, section, key, value in pairs if section == SUMMARY_MARK}
-    last_line = text.rstrip("\n").count("\n") + 1
-
-    def need(key: str, expected: str) -> tuple[int, str]:
-        if key not in first:
-            raise refuse(name, last_line, f"the summary has no `{key} : ...` line; expected {expected}")
-        return first[key]
-
-    scenario_line, scenario = need("Scenario", "one of " + ", ".join(SCENARIOS))
-    if scenario not in SCENARIOS:
-        raise refuse(name, scenario_line, f"scenario `{scenario[:40]}` is not one of {', '.join(SCENARIOS)}")
-    mode_line, mode = need("Mode", "PerformanceOnly")
-    if mode != "PerformanceOnly":
-        raise refuse(
-            name, mode_line, f"mode `{mode[:40]}`: only a PerformanceOnly run measures speed (expected PerformanceOnly)"
-        )
-    valid_line, validity = need("Result is", "VALID")
-    if validity != "VALID":
-        failed = [key for line, section, key, value in pairs if section == SUMMARY_MARK and value.upper() == "NO"]
-        why = f" (not satisfied: {', '.join(failed)})" if failed else ""
-        raise refuse(
-            name,
-            valid_line,
-            f"`Result is : {validity[:20]}`{why}; only a VALID LoadGen run is evidence (expected `Result is : VALID`)",
-        )
-    closing = [i for i, line in enumerate(text.split("\n"), start=1) if "errors encountered" in line]
-    if not closing:
-        raise refuse(
-            name,
-            last_line,
-            "the file ends without LoadGen's closing `No errors encountered during test.` line; it looks truncated",
-        )
-    if "No errors encountered" not in text.split("\n")[closing[-1] - 1]:
-        raise refuse(name, closing[-1], "LoadGen reported errors during the test (expected `No errors encountered`)")
-    parameters = {key: (line, value) for line, section, key, value in pairs if section == "Test Parameters Used"}
+    summary = _Summary(name, _pairs(text), text.rstrip("\n").count("\n") + 1)
+    scenario = _valid_scenario(summary)
+    _check_closing_line(summary, text)
+    parameters = summary.section("Test Parameters Used")
     if not parameters:
-        raise refuse(name, last_line, "the summary has no `Test Parameters Used` section; it looks truncated")
-
+        raise refuse(name, summary.last_line, "the summary has no `Test Parameters Used` section; it looks truncated")
     workload = workload_from_path(name)
-    figures: list[Figure] = []
-
-    def rate(metric: str, keys: tuple[str, ...], scope: str | None = None, required: bool = False) -> None:
-        for key in keys:
-            if key in first:
-                line, value = first[key]
-                try:
-                    figures.append(Figure(metric, number(value), _unit(metric), key, line, value, scope))
-                except ValueError:
-                    raise refuse(name, line, f"`{key}` should be a number, got `{value[:40]}`") from None
-                return
-        if required:
-            raise refuse(name, last_line, f"the {scenario} summary has no `{keys[0]}` line (its result)")
-
-    if scenario == "Offline":
-        rate(throughput_metric(workload), ("Samples per second",), required=True)
-        rate("tokens_per_second", ("Tokens per second",))
-    elif scenario in ("Server", "Interactive"):
-        rate(throughput_metric(workload), ("Completed samples per second", "Scheduled samples per second"), None, True)
-        rate("tokens_per_second", ("Completed tokens per second", "Tokens per second"))
-    else:
-        headline = [(line, key, value) for key, (line, value) in first.items() if _HEADLINE_PERCENTILE.match(key)]
-        if not headline:
-            raise refuse(name, last_line, f"the {scenario} summary has no `NN.Nth percentile latency (ns)` line")
-        line, key, value = headline[0]
-        percentile = _HEADLINE_PERCENTILE.match(key).group(1).rstrip("0").rstrip(".")
-        figures.append(_ns_figure("latency_ms", line, key, value, name, f"p{percentile} per query"))
+    figures = _headline(summary, scenario, workload)
     if scenario != "Offline":
-        stats = {key: (line, value) for line, section, key, value in pairs if section == "Additional Stats"}
-        for prefix, label in _STAT_PERCENTILES.items():
-            if f"{prefix} percentile latency (ns)" in stats:
-                figures.append(_stat(f"latency_{label}_ms", f"{prefix} percentile latency (ns)", stats, name))
-        for prefix, label in (("50.00", "p50"), ("99.00", "p99")):
-            for key, metric in (
-                (f"{prefix} percentile first token latency (ns)", f"ttft_{label}_ms"),
-                (f"{prefix} percentile time to output token (ns)", f"tpot_{label}_ms"),
-            ):
-                if key in stats:
-                    figures.append(_stat(metric, key, stats, name))
-        if "Mean latency (ns)" in stats:
-            figures.append(_stat("latency_mean_ms", "Mean latency (ns)", stats, name))
-        if "QPS w/ loadgen overhead" in stats:
-            line, value = stats["QPS w/ loadgen overhead"]
-            figures.append(
-                Figure("queries_per_second", number(value), "queries/s", "QPS w/ loadgen overhead", line, value, None)
-            )
-    facts = {"validity": "VALID", "SUT": first.get("SUT name", (0, "?"))[1]}
+        figures += _additional_stats(summary.section("Additional Stats"), name)
+    facts = {"validity": "VALID", "SUT": summary.results.get("SUT name", (0, "?"))[1]}
     for key in _KEPT_PARAMETERS:
         if key in parameters:
             facts[key] = parameters[key][1]
@@ -234,6 +159,131 @@ def read_summary(name: str, text: str) -> Run:
         versions={},
         facts=facts,
     )
+
+
+@dataclass(frozen=True)
+class _Summary:
+    """A summary's ``key : value`` lines and what a refusal names (the file, its last line for a missing line)."""
+
+    name: str
+    pairs: list[tuple[int, str, str, str]]
+    last_line: int
+
+    def section(self, heading: str) -> dict[str, tuple[int, str]]:
+        """key -> (line, value) of the lines under HEADING (a key written twice keeps its last line)."""
+        return {key: (line, value) for line, section, key, value in self.pairs if section == heading}
+
+    @property
+    def results(self) -> dict[str, tuple[int, str]]:
+        """The lines of the results section itself (scenario, mode, validity, headline figures)."""
+        return self.section(SUMMARY_MARK)
+
+    def need(self, key: str, expected: str) -> tuple[int, str]:
+        """(line, value) of a results line the summary must have."""
+        found = self.results
+        if key not in found:
+            raise refuse(self.name, self.last_line, f"the summary has no `{key} : ...` line; expected {expected}")
+        return found[key]
+
+
+def _valid_scenario(summary: _Summary) -> str:
+    """The run's scenario, once the summary says it is a VALID performance run of a known scenario."""
+    name = summary.name
+    scenario_line, scenario = summary.need("Scenario", "one of " + ", ".join(SCENARIOS))
+    if scenario not in SCENARIOS:
+        raise refuse(name, scenario_line, f"scenario `{scenario[:40]}` is not one of {', '.join(SCENARIOS)}")
+    mode_line, mode = summary.need("Mode", "PerformanceOnly")
+    if mode != "PerformanceOnly":
+        raise refuse(
+            name, mode_line, f"mode `{mode[:40]}`: only a PerformanceOnly run measures speed (expected PerformanceOnly)"
+        )
+    valid_line, validity = summary.need("Result is", "VALID")
+    if validity != "VALID":
+        failed = [key for _, section, key, value in summary.pairs if section == SUMMARY_MARK and value.upper() == "NO"]
+        why = f" (not satisfied: {', '.join(failed)})" if failed else ""
+        raise refuse(
+            name,
+            valid_line,
+            f"`Result is : {validity[:20]}`{why}; only a VALID LoadGen run is evidence (expected `Result is : VALID`)",
+        )
+    return scenario
+
+
+def _check_closing_line(summary: _Summary, text: str) -> None:
+    """LoadGen closes a complete summary with its error count: none, or the file is refused."""
+    lines = text.split("\n")
+    closing = [i for i, line in enumerate(lines, start=1) if "errors encountered" in line]
+    if not closing:
+        raise refuse(
+            summary.name,
+            summary.last_line,
+            "the file ends without LoadGen's closing `No errors encountered during test.` line; it looks truncated",
+        )
+    if "No errors encountered" not in lines[closing[-1] - 1]:
+        raise refuse(
+            summary.name, closing[-1], "LoadGen reported errors during the test (expected `No errors encountered`)"
+        )
+
+
+def _headline(summary: _Summary, scenario: str, workload: str | None) -> list[Figure]:
+    """The scenario's result: throughput (Offline, Server, Interactive), else the latency percentile LoadGen reports."""
+    if scenario in ("Offline", "Server", "Interactive"):
+        if scenario == "Offline":
+            samples, tokens = ("Samples per second",), ("Tokens per second",)
+        else:
+            samples = ("Completed samples per second", "Scheduled samples per second")
+            tokens = ("Completed tokens per second", "Tokens per second")
+        figures = _rate(summary, throughput_metric(workload), samples)
+        if not figures:
+            raise refuse(
+                summary.name, summary.last_line, f"the {scenario} summary has no `{samples[0]}` line (its result)"
+            )
+        return figures + _rate(summary, "tokens_per_second", tokens)
+    results = summary.results
+    headline = [(line, key, value) for key, (line, value) in results.items() if _HEADLINE_PERCENTILE.match(key)]
+    if not headline:
+        raise refuse(
+            summary.name, summary.last_line, f"the {scenario} summary has no `NN.Nth percentile latency (ns)` line"
+        )
+    line, key, value = headline[0]
+    percentile = _HEADLINE_PERCENTILE.match(key).group(1).rstrip("0").rstrip(".")
+    return [_ns_figure("latency_ms", line, key, value, summary.name, f"p{percentile} per query")]
+
+
+def _rate(summary: _Summary, metric: str, keys: tuple[str, ...]) -> list[Figure]:
+    """The first of KEYS among the results, as a figure of METRIC; none when the summary has none of them."""
+    results = summary.results
+    for key in keys:
+        if key in results:
+            line, value = results[key]
+            try:
+                return [Figure(metric, number(value), _unit(metric), key, line, value, None)]
+            except ValueError:
+                raise refuse(summary.name, line, f"`{key}` should be a number, got `{value[:40]}`") from None
+    return []
+
+
+def _additional_stats(stats: dict[str, tuple[int, str]], name: str) -> list[Figure]:
+    """Latency percentiles, time to first and per output token, mean latency and QPS with LoadGen's overhead."""
+    figures = []
+    for prefix, label in _STAT_PERCENTILES.items():
+        if f"{prefix} percentile latency (ns)" in stats:
+            figures.append(_stat(f"latency_{label}_ms", f"{prefix} percentile latency (ns)", stats, name))
+    for prefix, label in (("50.00", "p50"), ("99.00", "p99")):
+        for key, metric in (
+            (f"{prefix} percentile first token latency (ns)", f"ttft_{label}_ms"),
+            (f"{prefix} percentile time to output token (ns)", f"tpot_{label}_ms"),
+        ):
+            if key in stats:
+                figures.append(_stat(metric, key, stats, name))
+    if "Mean latency (ns)" in stats:
+        figures.append(_stat("latency_mean_ms", "Mean latency (ns)", stats, name))
+    if "QPS w/ loadgen overhead" in stats:
+        line, value = stats["QPS w/ loadgen overhead"]
+        figures.append(
+            Figure("queries_per_second", number(value), "queries/s", "QPS w/ loadgen overhead", line, value, None)
+        )
+    return figures
 
 
 def _stat(metric: str, key: str, stats: dict[str, tuple[int, str]], name: str) -> Figure:
