@@ -236,13 +236,9 @@ def document(
         Who ran it.
     """
     facts = result.machine
-    workload, inputs = MODELS[result.model]
     stamp = re.sub(r"[^0-9]", "", result.started)[:14]
     source_id = f"user-probe-{stamp}"
-    new_entity = entity is None
     subject = entity or machine_entity_id(facts)
-    ort_version = facts.libraries.get("onnxruntime", "?")
-    version = f"onnxruntime {ort_version} {result.provider}"
     doc: dict[str, Any] = {
         "sources": [
             {
@@ -254,17 +250,33 @@ def document(
             }
         ]
     }
-    if new_entity:
-        record: dict[str, Any] = {
-            "id": subject,
-            "name": (entity_name or f"{facts.cpu} ({facts.usable_cores} cores)")[:200],
-            "kind": "accelerator",
-            "segment": segment,
-            "description_en": f"The machine the probe ran on: {facts.describe()}."[:4000],
-        }
-        if groups:
-            record["groups"] = list(groups)
-        doc["entities"] = [record]
+    if entity is None:
+        doc["entities"] = [_machine_entity(subject, facts, entity_name, segment, groups)]
+    doc["claims"] = _claims(result, subject, source_id, stamp)
+    return doc
+
+
+def _machine_entity(
+    entity_id: str, facts: Machine, name: str | None, segment: str, groups: tuple[str, ...]
+) -> dict[str, Any]:
+    """The entity record that describes this machine, for a run on hardware the knowledge does not have."""
+    record: dict[str, Any] = {
+        "id": entity_id,
+        "name": (name or f"{facts.cpu} ({facts.usable_cores} cores)")[:200],
+        "kind": "accelerator",
+        "segment": segment,
+        "description_en": f"The machine the probe ran on: {facts.describe()}."[:4000],
+    }
+    if groups:
+        record["groups"] = list(groups)
+    return record
+
+
+def _claims(result: ProbeResult, subject: str, source_id: str, stamp: str) -> list[dict[str, Any]]:
+    """The measured claims of a probe run: throughput and the median, p90 and p99 latency per batch."""
+    facts = result.machine
+    workload, inputs = MODELS[result.model]
+    version = f"onnxruntime {facts.libraries.get('onnxruntime', '?')} {result.provider}"
     conditions = {
         "workload": workload,
         "task": "inference",
@@ -305,5 +317,4 @@ def document(
                 "note": note[:4000],
             }
         )
-    doc["claims"] = claims
-    return doc
+    return claims
