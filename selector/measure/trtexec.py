@@ -54,13 +54,42 @@ def read(name: str, text: str) -> Run:
     if not banner:
         raise refuse(name, 1, "not trtexec output: the first line should be `&&&& RUNNING TensorRT.trtexec [...]`")
     command = first.partition("# ")[2]
+    end_line = _passed(name, text, lines)
+    summary, found = _performance_summary(name, lines, end_line)
+    info = _build_info(lines[:summary])
+    batch = _batch(info, lines[:summary])
+    model = info.get("Model") or info.get("Load engine") or ""
+    workload = re.sub(r"\.(onnx|engine|plan|trt)$", "", model.replace("\\", "/").rsplit("/", 1)[-1]) or None
+    figures = _throughput(name, found, batch, workload) + _latencies(found)
+    versions = {"TensorRT": info.get("TensorRT version") or _version(banner.group(1))}
+    return Run(
+        tool="trtexec",
+        fmt="trtexec",
+        figures=tuple(figures),
+        workload=workload,
+        precision=info.get("Precision") or _precision_from_command(command),
+        batch=batch,
+        versions=versions,
+        hardware_names=(info["Selected Device"],) if info.get("Selected Device") else (),
+        subject="tensorrt",
+        facts={"command": command[:300]} if command else {},
+    )
+
+
+def _passed(name: str, text: str, lines: list[str]) -> int:
+    """The line of trtexec's closing ``&&&& PASSED``; a failed or truncated run is refused."""
     closing = [(i, line) for i, line in enumerate(lines, start=1) if line.startswith("&&&& ")][1:]
-    last_line = text.rstrip("\n").count("\n") + 1
     if not closing:
+        last_line = text.rstrip("\n").count("\n") + 1
         raise refuse(name, last_line, "the log ends without trtexec's `&&&& PASSED` line; it looks truncated")
     end_line, end = closing[-1]
     if not end.startswith("&&&& PASSED"):
         raise refuse(name, end_line, f"trtexec did not pass (`{end[:40]}`); only a PASSED run is evidence")
+    return end_line
+
+
+def _performance_summary(name: str, lines: list[str], end_line: int) -> tuple[int, dict[str, tuple[int, str]]]:
+    """(index of the ``=== Performance summary ===`` line, key -> (line, value) of the lines under it)."""
     try:
         summary = next(i for i, line in enumerate(lines) if _body(line) == "=== Performance summary ===")
     except StopIteration:
@@ -77,45 +106,49 @@ def read(name: str, text: str) -> Run:
             found[key] = (index + 1, value.strip())
     if "Throughput" not in found:
         raise refuse(name, summary + 1, "the performance summary has no `Throughput: N qps` line")
+    return summary, found
 
+
+_BUILD_KEYS = (
+    "Precision",
+    "Selected Device",
+    "TensorRT version",
+    "Input inference shape",
+    "Input inference shapes",
+    "Model",
+    "Load engine",
+)
+
+
+def _build_info(lines: list[str]) -> dict[str, str]:
+    """What trtexec printed about the engine and device before measuring (the first value of each key)."""
     info: dict[str, str] = {}
-    for line in lines[:summary]:
+    for line in lines:
         key, sep, value = _body(line).partition(":")
-        if sep and key.strip() in (
-            "Precision",
-            "Selected Device",
-            "TensorRT version",
-            "Input inference shape",
-            "Input inference shapes",
-            "Model",
-            "Load engine",
-        ):
+        if sep and key.strip() in _BUILD_KEYS:
             info.setdefault(key.strip(), value.strip())
-    batch = _batch(info, lines[:summary])
-    model = info.get("Model") or info.get("Load engine") or ""
-    workload = re.sub(r"\.(onnx|engine|plan|trt)$", "", model.replace("\\", "/").rsplit("/", 1)[-1]) or None
-    precision = info.get("Precision") or _precision_from_command(command)
+    return info
 
-    figures: list[Figure] = []
+
+def _throughput(name: str, found: dict[str, tuple[int, str]], batch: str | None, workload: str | None) -> list[Figure]:
+    """Queries per second as trtexec states them and, when the batch is known, samples per second (qps x batch)."""
     line, value = found["Throughput"]
     qps_text = value.split()[0] if value else ""
     try:
         qps = number(qps_text)
     except ValueError:
         raise refuse(name, line, f"`Throughput` should be `N qps`, got `{value[:40]}`") from None
-    figures.append(Figure("queries_per_second", qps, "queries/s", "Throughput", line, value))
+    figures = [Figure("queries_per_second", qps, "queries/s", "Throughput", line, value)]
     if batch:
-        figures.append(
-            Figure(
-                throughput_metric(workload),
-                qps * int(batch),
-                "img/s" if throughput_metric(workload) == "throughput" else "samples/s",
-                f"Throughput x batch {batch}",
-                line,
-                value,
-                None,
-            )
-        )
+        metric = throughput_metric(workload)
+        unit = "img/s" if metric == "throughput" else "samples/s"
+        figures.append(Figure(metric, qps * int(batch), unit, f"Throughput x batch {batch}", line, value, None))
+    return figures
+
+
+def _latencies(found: dict[str, tuple[int, str]]) -> list[Figure]:
+    """Host latency (median, mean, p90, p95, p99) and the median GPU compute time, each where the summary has it."""
+    figures = []
     for key, stat, metric in (
         ("Latency", "median", "latency_ms"),
         ("Latency", "mean", "latency_mean_ms"),
@@ -132,20 +165,7 @@ def read(name: str, text: str) -> Run:
             scope = "median host latency per query" if metric == "latency_ms" else None
             label = f"{key} {stat if stat in ('median', 'mean') else f'percentile({stat}%)'}"
             figures.append(Figure(metric, number(stats[stat]), "ms", label, line, f"{stat} = {stats[stat]} ms", scope))
-    versions = {"TensorRT": info.get("TensorRT version") or _version(banner.group(1))}
-    facts = {"command": command[:300]} if command else {}
-    return Run(
-        tool="trtexec",
-        fmt="trtexec",
-        figures=tuple(figures),
-        workload=workload,
-        precision=precision,
-        batch=batch,
-        versions=versions,
-        hardware_names=(info["Selected Device"],) if info.get("Selected Device") else (),
-        subject="tensorrt",
-        facts=facts,
-    )
+    return figures
 
 
 def _batch(info: dict[str, str], lines: list[str]) -> str | None:
