@@ -14,12 +14,13 @@ Definitions (README, "The verdict"):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from selector import robustness, scoring, sensitivity
-from selector.recommend import Recommendation
+from selector.recommend import RankedAlternative, Recommendation
 
 LOCAL_SPREAD = 0.10  # +/- 10 percentage points of each dimension weight
 SAMPLES = 2_000
@@ -291,21 +292,8 @@ def judge(
     leader = ranking[0]
     recommended = next(r for r in ranking if r.id == rec.recommended)
     tied = tuple(r.name for r in ranking if r.rank == leader.rank)
-    close: tuple[str, ...] = ()
-    reason = ""
-    if len(tied) < 2 and len(ranking) > 1:
-        runner = ranking[1]
-        scores = [r.score for r in ranking]
-        span = max(scores) - min(scores)
-        gap = abs(leader.score - runner.score)
-        if span > 0 and gap < CLOSE_GAP * span:
-            close = (leader.name, runner.name)
-            reason = f"the score gap is {gap / span:.1%} of the range of scores"
-        elif local_share is not None and local_share < CLOSE_SHARE:
-            close = (leader.name, runner.name)
-            reason = f"{leader.name} is first in only {local_share:.0%} of weightings within ±10 points of yours"
+    close, reason = _close_call(ranking, local_share) if len(tied) < 2 else ((), "")
     gaps = gap_check(rec)
-
     if len(tied) > 1:
         headline = f"Tie for first: {_names(tied)} (equal scores)"
     elif close:
@@ -318,30 +306,14 @@ def judge(
     if close:
         details.append(f"{_names(close)} are too close to call: {reason}.")
     if recommended.id != leader.id or len(tied) > 1:
-        if any(r.shortlisted for r in ranking):
-            details.append(
-                f"Recommended: {recommended.name}, the best-ranked option your scenario shortlists "
-                f"(rank {recommended.rank})."
-            )
-        else:
-            details.append(f"Recommended: {recommended.name} (first of the tie in list order; no shortlist).")
+        details.append(_why_recommended(ranking, recommended))
     if gaps and gaps.changes:
         details.append(
             f"The leader depends on filled-in values: with them at their worst {gaps.leader_at_worst} leads, at "
             f"their best {gaps.leader_at_best}; the cells: {', '.join(gaps.cells)}."
         )
-    disagree = {label: name for label, name in leaders.items() if name != leader.name}
-    if disagree:
-        picks: dict[str, list[str]] = {}
-        for label, name in leaders.items():
-            picks.setdefault(name, []).append(label)
-        details.append(
-            "The methods disagree on the leader: "
-            + "; ".join(
-                f"{_names(labels)} {'picks' if len(labels) == 1 else 'pick'} {name}" for name, labels in picks.items()
-            )
-            + "."
-        )
+    if any(name != leader.name for name in leaders.values()):
+        details.append(_methods_disagree(leaders))
     return Verdict(
         recommended=recommended.id,
         recommended_name=recommended.name,
@@ -357,4 +329,44 @@ def judge(
         gaps=gaps,
         headline=headline,
         details=tuple(details),
+    )
+
+
+def _close_call(ranking: Sequence[RankedAlternative], local_share: float | None) -> tuple[tuple[str, ...], str]:
+    """(leader, runner-up) and why, when the lead (not a tie) is too close to call; else ((), "")."""
+    if len(ranking) < 2:
+        return (), ""
+    leader, runner = ranking[0], ranking[1]
+    scores = [r.score for r in ranking]
+    span = max(scores) - min(scores)
+    gap = abs(leader.score - runner.score)
+    if span > 0 and gap < CLOSE_GAP * span:
+        return (leader.name, runner.name), f"the score gap is {gap / span:.1%} of the range of scores"
+    if local_share is not None and local_share < CLOSE_SHARE:
+        reason = f"{leader.name} is first in only {local_share:.0%} of weightings within ±10 points of yours"
+        return (leader.name, runner.name), reason
+    return (), ""
+
+
+def _why_recommended(ranking: Sequence[RankedAlternative], recommended: RankedAlternative) -> str:
+    """Why the recommendation is not simply the leader: the scenario's shortlist, or list order within a tie."""
+    if any(r.shortlisted for r in ranking):
+        return (
+            f"Recommended: {recommended.name}, the best-ranked option your scenario shortlists "
+            f"(rank {recommended.rank})."
+        )
+    return f"Recommended: {recommended.name} (first of the tie in list order; no shortlist)."
+
+
+def _methods_disagree(leaders: dict[str, str]) -> str:
+    """Which methods pick which leader, grouped by the leader they pick."""
+    picks: dict[str, list[str]] = {}
+    for label, name in leaders.items():
+        picks.setdefault(name, []).append(label)
+    return (
+        "The methods disagree on the leader: "
+        + "; ".join(
+            f"{_names(labels)} {'picks' if len(labels) == 1 else 'pick'} {name}" for name, labels in picks.items()
+        )
+        + "."
     )
