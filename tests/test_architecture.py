@@ -3,8 +3,9 @@
 - `selector/` never imports streamlit or the app's pages: it is the plain-data core that the app, the command line
   and the report share.
 - Only `selector/scoring.py` talks to scikit-criteria, so one module owns the scorer's version quirks.
-- The imports between `selector` modules form no cycle: the modules can be put in layers where each imports only
-  from the layers below it (no module imports upward). A cycle is printed as the path that closes it.
+- The imports between `selector` modules form no cycle (a cycle is printed as the path that closes it), and no
+  module imports upward: `LAYERS` names the layers, lowest first, and a module may import only from its own layer
+  or the layers below. Every module belongs to exactly one layer, so a new module must be placed on purpose.
 - The command-line modules are reached only through `selector/__main__.py`.
 """
 
@@ -88,6 +89,96 @@ def test_selector_modules_import_each_other_without_cycles():
         if not state.get(module):
             cycle = visit(module, [])
             assert cycle is None, "import cycle (some module imports upward): " + " -> ".join(cycle)
+
+
+# The layers of `selector`, lowest first: a module (or a package, with everything in it) may import from its own
+# layer and the layers below, never from a layer above. Names are relative to `selector`.
+LAYERS: dict[str, tuple[str, ...]] = {
+    "base utilities (text policy, guarded YAML and file reading, limits, units, errors)": (
+        "textpolicy",
+        "yamlio",
+        "fileio",
+        "limits",
+        "csvsafe",
+        "escape",
+        "errors",
+        "issues",
+        "terminal",
+        "locators",
+        "constraints",
+    ),
+    "the knowledge: its models, loading, vocabulary, provenance and dataset imports": (
+        "models",
+        "memo",
+        "knowledge",
+        "vocabulary",
+        "provenance",
+        "conflicts",
+        "importers",
+    ),
+    "the decision problem: preferences, decision trees, the matrix, weights and scoring": (
+        "preferences",
+        "decision_tree",
+        "matrix",
+        "weights",
+        "problem",
+        "scoring",
+        "batch",
+        "vectorised",
+        "recommend",
+        "shares",
+        "specs",
+    ),
+    "analysis of a ranking: robustness and the verdict": ("sensitivity", "robustness", "verdict"),
+    "what users bring and see: uploads, measurements, profiles, views, charts, exports and the report": (
+        "uploads",
+        "measure",
+        "profile",
+        "views",
+        "charts",
+        "exports",
+        "report",
+    ),
+    "the command line": ("commands", "__main__"),
+}
+
+
+def layer_of(module: str) -> int | None:
+    """The index in LAYERS of the layer holding MODULE (a `selector.` name), None when no layer names it."""
+    parts = module.split(".")
+    for index, names in enumerate(LAYERS.values()):
+        if len(parts) > 1 and parts[1] in names:
+            return index
+    return None
+
+
+def upward_imports(edges: dict[str, set[str]]) -> list[str]:
+    """Every import from a lower layer into a higher one, as `importer (layer) imports imported (layer)`."""
+    titles = list(LAYERS)
+    found = []
+    for module in sorted(edges):
+        for target in sorted(edges[module]):
+            low, high = layer_of(module), layer_of(target)
+            if low is not None and high is not None and high > low:
+                found.append(f"{module} ({titles[low]}) imports {target} ({titles[high]})")
+    return found
+
+
+def test_every_selector_module_has_a_layer():
+    missing = sorted(module for module in MODULES if module != "selector" and layer_of(module) is None)
+    assert not missing, f"modules in no layer of LAYERS (tests/test_architecture.py); place each one: {missing}"
+
+
+def test_no_module_imports_upward():
+    found = upward_imports(_internal_edges())
+    assert not found, "modules importing from a higher layer:\n" + "\n".join(found)
+
+
+def test_the_layer_check_sees_an_upward_import():
+    edges = {"selector.scoring": {"selector.report"}, "selector.report": {"selector.scoring"}}
+    assert upward_imports(edges) == [
+        f"selector.scoring ({list(LAYERS)[2]}) imports selector.report ({list(LAYERS)[4]})"
+    ]
 
 
 def test_commands_are_reached_only_through_main():
