@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from selector import fileio, limits, textpolicy
+from selector import fileio, limits, textpolicy, vocabulary
 from selector.locators import RawError, Snapshots, convert
 from selector.models import SECTIONS, Claim, KnowledgeBase, KnowledgeFile
 from selector.yamlio import MAX_BYTES, MAX_NODES, Issue, Parsed, parse_yaml
@@ -61,6 +61,7 @@ class _Loaded:
     raw: bytes
     parsed: Parsed
     content: KnowledgeFile
+    user: bool = False
 
 
 def _pydantic_issues(exc: ValidationError, name: str, parsed: Parsed) -> list[Issue]:
@@ -73,8 +74,9 @@ def _pydantic_issues(exc: ValidationError, name: str, parsed: Parsed) -> list[Is
             section = parsed.data.get(loc[0])
             if isinstance(section, list) and isinstance(loc[1], int) and loc[1] < len(section):
                 item = section[loc[1]]
-                if isinstance(item, dict) and isinstance(item.get("id"), str):
-                    record = item["id"]
+                # A scenario link is named by its entity: it has no id of its own.
+                ident = item.get("id", item.get("entity")) if isinstance(item, dict) else None
+                record = ident if isinstance(ident, str) else None
         field = ".".join(str(p) for p in loc[2:]) or ".".join(str(p) for p in loc)
         message = err["msg"]
         if err["type"] == "extra_forbidden":
@@ -133,7 +135,7 @@ def _read_file(name: str, raw: bytes, max_bytes: int, user: bool = False) -> tup
         content = KnowledgeFile.model_validate(parsed.data)
     except ValidationError as exc:
         return None, _pydantic_issues(exc, name, parsed)
-    return _Loaded(name, raw, parsed, content), []
+    return _Loaded(name, raw, parsed, content, user), []
 
 
 def _line(loaded: _Loaded, section: str, index: int, *field: Any) -> int | None:
@@ -428,17 +430,69 @@ class _Checker:
                 self.ref(*here, "entities", entity, "candidate", "recommend")
             for group in rule.groups:
                 self.ref(*here, "groups", group, "group", "groups")
-            for qid, answers in rule.when.items():
-                if self.ref(*here, "questions", qid, "question", "when"):
-                    options = {o.id for o in self.by_id["questions"][qid][0].options}
-                    for answer in answers:
-                        if answer not in options:
-                            self.error(
-                                *here,
-                                f"answer `{answer}` is not an option of question `{qid}` "
-                                f"(options: {', '.join(sorted(options))})",
-                                "when",
-                            )
+            self.answers(here, rule.when, "when")
+
+    def answers(self, here: tuple, given: Mapping[str, Sequence[str]], field: str) -> None:
+        """Each question of `given` is defined and each answer is one of its options."""
+        for qid, answers in given.items():
+            if self.ref(*here, "questions", qid, "question", field):
+                options = {o.id for o in self.by_id["questions"][qid][0].options}
+                for answer in answers:
+                    if answer not in options:
+                        self.error(
+                            *here,
+                            f"answer `{answer}` is not an option of question `{qid}` "
+                            f"(options: {', '.join(sorted(options))})",
+                            field,
+                        )
+
+    def scenario_links(self) -> None:
+        for link, loaded, index in self.records("scenario_links"):
+            here = (loaded, "scenario_links", index, link.id)
+            if link.entity is not None:
+                self.ref(*here, "entities", link.entity, "entity", "entity")
+            self.answers(here, link.serves, "serves")
+
+    def vocabulary(self) -> None:
+        """The bundled claims and the criteria use declared metrics, in their units and direction, within bounds.
+
+        A user's file may bring a metric of its own: no criterion reads it, so it is stored, not ranked.
+        """
+        metrics = {metric_id: found[0] for metric_id, found in self.by_id["metrics"].items()}
+        for section in ("claims", "criteria"):
+            for record, loaded, index in self.records(section):
+                if loaded.user or record.metric is None:
+                    continue
+                here = (loaded, section, index, record.id)
+                metric = vocabulary.find(metrics, record.metric)
+                if metric is None:
+                    self.error(
+                        *here,
+                        f"metric `{record.metric}` is not in the metric vocabulary (knowledge/metrics.yaml); use a "
+                        "listed id or add it there",
+                        "metric",
+                    )
+                    continue
+                if metric.units and record.unit is not None and record.unit not in metric.units:
+                    self.error(
+                        *here,
+                        f"unit `{record.unit}` is not a unit of metric `{record.metric}` "
+                        f"({', '.join(metric.units)}); convert the value or add the unit to knowledge/metrics.yaml",
+                        "unit",
+                    )
+                if section == "criteria":
+                    wanted = {"max": "higher", "min": "lower"}[record.objective]
+                    if metric.better is not None and metric.better != wanted:
+                        self.error(
+                            *here,
+                            f"objective `{record.objective}` contradicts metric `{record.metric}`, where "
+                            f"{metric.better} is better",
+                            "objective",
+                        )
+                elif record.value is not None:
+                    problem = vocabulary.bound_problem(metrics, record.metric, record.value, f"{record.value:g}")
+                    if problem:
+                        self.error(*here, problem, "value")
 
     def run(self) -> list[Issue]:
         self.unique_ids()
@@ -447,6 +501,8 @@ class _Checker:
         self.claims()
         self.assessments()
         self.decision_data()
+        self.scenario_links()
+        self.vocabulary()
         return self.issues
 
 

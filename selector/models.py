@@ -572,6 +572,50 @@ class Rule(Record):
 
 
 # ----------------------------------------------------------------------------------------------------------
+# Vocabulary: the metric ids and the app's editorial scenario links
+
+Better = Literal["higher", "lower"]
+#: ``non_negative``: a magnitude; ``share``: a share of a whole, 0 to 100; ``any``: a change, may be negative.
+Bounds = Literal["any", "non_negative", "share"]
+
+
+class Metric(Record):
+    """A metric id claims and criteria measure: its label, units, which way is better and which values it takes.
+
+    With ``family`` the id is a prefix: every metric id that starts with it is this metric (``rating_``).
+    """
+
+    id: Id
+    label_en: Name | None = None
+    units: tuple[ShortText, ...] = ()  # none: any unit (a count names what it counts)
+    better: Better | None = None
+    bounds: Bounds = "any"
+    family: bool = False
+
+
+class ScenarioLink(Record):
+    """The scenario answers (question -> options) an entity, or by default every entity of a kind, mainly serves.
+
+    The app's editorial grouping for the Techniques & cases page, not a statement of the articles.
+    """
+
+    entity: Id | None = None
+    kind: EntityKind | None = None
+    serves: ReadOnlyAnswers = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _entity_or_kind(self) -> ScenarioLink:
+        if (self.entity is None) == (self.kind is None):
+            raise ValueError("a scenario link names either an `entity` or a `kind`, not both or neither")
+        return self
+
+    @property
+    def id(self) -> str:
+        """The entity id, or ``kind:<kind>`` for a kind's default (no entity id holds a colon)."""
+        return self.entity or f"kind:{self.kind}"
+
+
+# ----------------------------------------------------------------------------------------------------------
 # The file shape and the loaded whole
 
 
@@ -586,6 +630,8 @@ class KnowledgeFile(Record):
     groups: tuple[Group, ...] = ()
     questions: tuple[Question, ...] = ()
     rules: tuple[Rule, ...] = ()
+    metrics: tuple[Metric, ...] = ()
+    scenario_links: tuple[ScenarioLink, ...] = ()
 
 
 SECTIONS = tuple(KnowledgeFile.model_fields)
@@ -602,6 +648,8 @@ class KnowledgeBase(Record):
     groups: MappingProxyType
     questions: MappingProxyType
     rules: MappingProxyType
+    metrics: MappingProxyType
+    scenario_links: MappingProxyType
     texts: MappingProxyType  # source id -> document text
     locations: MappingProxyType  # (section, record id) -> "file:line"
     data_hash: str

@@ -29,7 +29,8 @@ def bundled_knowledge() -> Path:
 
 @pytest.fixture
 def base_knowledge(tmp_path: Path) -> Path:
-    """A scratch knowledge directory with the sources, their documents and the entities, but no claims or rules.
+    """A scratch knowledge directory with the sources, their documents, the entities and the metric vocabulary, but
+    no claims or rules.
 
     Tests of the loader's error reporting start from this so that their expectations (exactly these issues)
     do not depend on the bundled claim and decision files, which change as the knowledge grows.
@@ -39,6 +40,7 @@ def base_knowledge(tmp_path: Path) -> Path:
     shutil.copy2(KNOWLEDGE / "sources.yaml", target / "sources.yaml")
     shutil.copytree(KNOWLEDGE / "sources", target / "sources")
     shutil.copytree(KNOWLEDGE / "entities", target / "entities")
+    shutil.copy2(KNOWLEDGE / "metrics.yaml", target / "metrics.yaml")
     return target
 
 

@@ -57,11 +57,24 @@ CASES = [
     ("rubric_incomplete.yaml", "a rubric describes each level 1, 2, 3, 4 and 5 exactly once", "fix-crit"),
     ("rule_unknown_option.yaml", "answer `maybe` is not an option of question `fix-q`", "fix-rule"),
     ("missing_document.yaml", "cannot read document `sources/no-such-document.txt`", "fix-missing-document"),
+    ("scenario_link_unknown_entity.yaml", "entity `no-such-technique` is not defined", "no-such-technique"),
+    ("scenario_link_unknown_option.yaml", "answer `maybe` is not an option of question `fix-q`", "lora"),
+    ("scenario_link_unknown_question.yaml", "question `no-such-question` is not defined", "kind:technique"),
+    ("scenario_link_entity_and_kind.yaml", "names either an `entity` or a `kind`", "lora"),
     # The two below name no message: how to refuse a path outside knowledge/sources/ is the loader's choice.
     ("document_path_traversal.yaml", "", "fix-path-traversal"),
     ("document_absolute_path.yaml", "", "fix-absolute-path"),
 ]
 
+
+# Checked in the bundled files only (a user's file may bring a metric of its own: stored, not ranked).
+VOCABULARY = [
+    ("metric_unknown.yaml", "metric `tops_int_8` is not in the metric vocabulary", "cfix-metric-unknown"),
+    ("metric_wrong_unit.yaml", "unit `GOPS` is not a unit of metric `tops_int8` (TOPS)", "cfix-metric-wrong-unit"),
+    ("metric_negative.yaml", "`power_w` cannot be negative (got -5)", "cfix-metric-negative"),
+    ("metric_share_over_100.yaml", "`utilisation_pct` is a share of a whole", "cfix-metric-share-over-100"),
+    ("criterion_against_metric.yaml", "`max` contradicts metric `latency_ms`, where lower is better", "fix-latency"),
+]
 
 MULTI = {
     "three_schema_errors.yaml": ["unknown key `colour`", "missing required key `kind`", "'fast' is text"],
@@ -73,7 +86,7 @@ MULTI = {
 def test_every_broken_fixture_is_covered() -> None:
     """A fixture added to tests/fixtures/broken/ without a row in CASES would silently test nothing."""
     on_disk = {p.name for p in BROKEN.iterdir() if p.suffix == ".yaml"}
-    covered = {name for name, _, _ in CASES} | set(MULTI) | {"alias_expansion.yaml"}
+    covered = {name for name, _, _ in CASES + VOCABULARY} | set(MULTI) | {"alias_expansion.yaml"}
     assert on_disk == covered
 
 
@@ -98,6 +111,28 @@ def test_broken_file_is_reported_where_it_is_broken(base_knowledge: Path, name: 
     assert issue.line == line, f"reported line {issue.line}, the fixture marks line {line}: {issue}"
     assert issue.record == record
     assert str(issue).startswith(f"ERROR {fixture}:{line}")
+
+
+@pytest.mark.parametrize(
+    ("name", "fragment", "record"), VOCABULARY, ids=[c[0].removesuffix(".yaml") for c in VOCABULARY]
+)
+def test_metric_vocabulary_is_enforced_in_the_bundled_files(
+    base_knowledge: Path, name: str, fragment: str, record: str
+) -> None:
+    target = base_knowledge / "claims" / name
+    target.parent.mkdir()
+    shutil.copy(BROKEN / name, target)
+    kb, issues = knowledge.collect(base_knowledge)
+    assert kb is None
+    [issue] = errors(issues)
+    assert fragment in issue.message
+    assert (issue.file, issue.line, issue.record) == (f"knowledge/claims/{name}", marked_lines(target)[0], record)
+
+
+def test_a_users_file_may_bring_a_metric_of_its_own(base_knowledge: Path) -> None:
+    kb, issues = knowledge.collect(base_knowledge, extra=[BROKEN / "metric_unknown.yaml"])
+    assert kb is not None and errors(issues) == []
+    assert kb.claims["cfix-metric-unknown"].metric == "tops_int_8"
 
 
 @pytest.mark.parametrize("name", sorted(MULTI))
