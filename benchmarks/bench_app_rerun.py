@@ -33,28 +33,24 @@ experience.
 The breakdown lines show where the rest goes: the same elements drawn from data computed in advance ("drawing
 alone"), and the pure computations behind a new weighting, outside Streamlit.
 
-Where the fragment's time goes (2-core container, Streamlit 1.67). The ratio measured 2.71-2.80x in the last
-runs here; the machine's load moves it by about ±0.15x from one run to the next, so a busy machine can print
-close to 3x:
+Where the fragment's time goes. Drawing is most of it: the four sliders, the leader, the badge, the ranking table,
+the why sentence and the contribution chart, and Streamlit's own handling of each element is most of that (the
+"drawing alone" line). A new weighting adds the computation inside the run: ``recommend()``, the sliders'
+callback that writes the URL and the badge's cached lookup. The machine's load moves the ratio from one run to
+the next, so quote it with the ``uptime`` load of the run.
 
-* Drawing alone is ~2.0x: four sliders, the leader, the badge, the ranking table, the why sentence and the
-  contribution chart, with nothing computed. Streamlit's own handling of each element is most of it (the four
-  sliders ~0.55 ms, the chart ~0.3 ms).
-* A new weighting adds ~0.8x inside the run: ``recommend()`` (~0.2 ms outside Streamlit, ~0.3 ms inside the
-  script thread), the sliders' callback that writes the URL (~0.2 ms) and the badge's cached lookup (~0.15 ms).
+What keeps a weight change's rerun small, and so why the code is shaped as it is:
 
-What was cut on the way from 12x (the whole page rerun on every weight change, before):
-
-* the fragment: a weight change no longer reruns the scenario, the decision path or the evidence tables, and
-  the static heading above the sliders stays outside it;
-* scikit-criteria's normalisation kept per matrix and its aggregation called directly (``score`` 1.7 -> 0.09 ms);
-* the evidence grid, what is ranked and the decision path kept per knowledge base (``selector.memo``;
-  ``recommend()`` 2.1 -> 0.2 ms), so the recommendation is computed afresh rather than through a Streamlit
-  cache, whose bookkeeping on a miss cost more;
-* the contribution chart kept per session and restacked in place, built unvalidated and without a template
-  (Streamlit's theme replaces it), and the ranking table built as Arrow, the format Streamlit sends;
-* the slider row as one flex container instead of four columns; the four sliders' callback copies the
-  preferences in force instead of rebuilding them from every control; the badge reads read-only cached shares
+* the fragment: a weight change does not rerun the scenario, the decision path or the evidence tables, and the
+  static heading above the sliders stays outside it;
+* scikit-criteria's normalisation is kept per matrix and its aggregation called directly;
+* the evidence grid, what is ranked and the decision path are kept per knowledge base (``selector.memo``), so the
+  recommendation is computed afresh rather than through a Streamlit cache, whose bookkeeping on a miss costs more
+  than the computation;
+* the contribution chart is kept per session and restacked in place, built unvalidated and without a template
+  (Streamlit's theme replaces it), and the ranking table is built as Arrow, the format Streamlit sends;
+* the slider row is one flex container rather than four columns; the four sliders' callback copies the
+  preferences in force rather than rebuilding them from every control; the badge reads read-only cached shares
   for the leader it is given.
 
     PYTHONPATH=. .venv/bin/python benchmarks/bench_app_rerun.py [--reruns 15] [--blocks 4]
