@@ -28,7 +28,6 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import _synthetic  # noqa: E402  (a sibling module, not a package)
 
-GROUPS_TO_RANK = "default"
 SENSITIVITY_GROUP = "datacenter-accelerators"
 TASKS = ("validate", "rank", "sensitivity", "report-md", "report-html", "report-pdf", "app-first-render")
 
