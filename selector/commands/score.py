@@ -75,27 +75,9 @@ def read_matrix(path: Path) -> tuple[list[str], list[str], list[list[float]]]:
     InputError
         Missing or empty file, ragged rows, empty or non-numeric cells, duplicate names.
     """
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError as exc:
-        raise InputError(f"{path}: file not found; give the path of a CSV decision matrix") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read it as UTF-8 text ({exc}); save the matrix as a UTF-8 CSV") from exc
-    rows = [row for row in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in row)]
-    if not rows:
-        raise InputError(
-            f"{path}: the file is empty; write a header row (name, criteria...) and one row per alternative"
-        )
+    rows = _rows(path)
     header = [cell.strip() for cell in rows[0]]
-    criteria = header[1:]
-    if not criteria:
-        raise InputError(f"{path}: line 1 has no criterion columns; the header needs a name column then criteria")
-    for col, name in enumerate(criteria, start=2):
-        if not name:
-            raise InputError(f"{path}: line 1, column {col} has an empty criterion name; name every criterion")
-    if len(set(criteria)) != len(criteria):
-        dup = next(c for c in criteria if criteria.count(c) > 1)
-        raise InputError(f"{path}: line 1 names criterion {dup!r} twice; criterion names must be unique")
+    criteria = _criteria(path, header)
     if len(rows) < 2:
         raise InputError(f"{path}: only a header row; add one row per alternative")
     alternatives: list[str] = []
@@ -111,22 +93,57 @@ def read_matrix(path: Path) -> tuple[list[str], list[str], list[list[float]]]:
             raise InputError(f"{path}: row {line}, column 1 has no alternative name; name every alternative")
         if name in alternatives:
             raise InputError(f"{path}: row {line} repeats alternative {name!r}; alternative names must be unique")
-        numbers = []
-        for col, (crit, cell) in enumerate(zip(criteria, row[1:], strict=True), start=2):
-            cell = cell.strip()
-            where = f"{path}: row {line} ({name!r}), column {col} ({crit!r})"
-            if not cell:
-                raise InputError(f"{where} is empty; fill in a number (impute missing values before scoring)")
-            try:
-                number = float(cell)
-            except ValueError:
-                raise InputError(f"{where} is {cell!r}, not a number; write a plain number such as 12.5") from None
-            if not math.isfinite(number):
-                raise InputError(f"{where} is {cell!r}; write a finite number")
-            numbers.append(number)
+        values.append(_numbers(f"{path}: row {line} ({name!r})", criteria, row[1:]))
         alternatives.append(name)
-        values.append(numbers)
     return alternatives, criteria, values
+
+
+def _rows(path: Path) -> list[list[str]]:
+    """The CSV rows of PATH that hold anything, the header first; a missing, unreadable or empty file is refused."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError as exc:
+        raise InputError(f"{path}: file not found; give the path of a CSV decision matrix") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read it as UTF-8 text ({exc}); save the matrix as a UTF-8 CSV") from exc
+    rows = [row for row in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in row)]
+    if not rows:
+        raise InputError(
+            f"{path}: the file is empty; write a header row (name, criteria...) and one row per alternative"
+        )
+    return rows
+
+
+def _criteria(path: Path, header: list[str]) -> list[str]:
+    """The criterion names of the header (after the name column): at least one, none empty, none twice."""
+    criteria = header[1:]
+    if not criteria:
+        raise InputError(f"{path}: line 1 has no criterion columns; the header needs a name column then criteria")
+    for col, name in enumerate(criteria, start=2):
+        if not name:
+            raise InputError(f"{path}: line 1, column {col} has an empty criterion name; name every criterion")
+    if len(set(criteria)) != len(criteria):
+        dup = next(c for c in criteria if criteria.count(c) > 1)
+        raise InputError(f"{path}: line 1 names criterion {dup!r} twice; criterion names must be unique")
+    return criteria
+
+
+def _numbers(row_name: str, criteria: list[str], cells: list[str]) -> list[float]:
+    """One alternative's values: every cell a finite number; ROW_NAME starts each message."""
+    numbers = []
+    for col, (crit, cell) in enumerate(zip(criteria, cells, strict=True), start=2):
+        cell = cell.strip()
+        where = f"{row_name}, column {col} ({crit!r})"
+        if not cell:
+            raise InputError(f"{where} is empty; fill in a number (impute missing values before scoring)")
+        try:
+            number = float(cell)
+        except ValueError:
+            raise InputError(f"{where} is {cell!r}, not a number; write a plain number such as 12.5") from None
+        if not math.isfinite(number):
+            raise InputError(f"{where} is {cell!r}; write a finite number")
+        numbers.append(number)
+    return numbers
 
 
 def _split(text: str) -> list[str]:
