@@ -47,31 +47,6 @@ def read(name: str, text: str, batch: str | None = None) -> Run:
     line, requests = found.get("Total inference requests", (last_line, "0"))
     if not requests.isdigit() or int(requests) == 0:
         raise refuse(name, line, "the run made no inference requests (expected `Total inference requests: N`)")
-
-    def value(key: str, unit: str) -> tuple[int, str, float]:
-        line, raw = found[key]
-        match = re.fullmatch(rf"([-+0-9.eE]+)\s*{unit}", raw)
-        if not match:
-            raise refuse(name, line, f"`{key}` should be a number in {unit or 'runs per second'}, got `{raw[:40]}`")
-        return line, raw, number(match.group(1))
-
-    figures: list[Figure] = []
-    line, raw, rate = value(_MARK[:-1], "")
-    figures.append(Figure("queries_per_second", rate, "queries/s", "Number of inferences per second", line, raw))
-    if batch and batch.isdigit():
-        label = f"Number of inferences per second x batch {batch}"
-        figures.append(Figure("samples_per_second", rate * int(batch), "samples/s", label, line, raw))
-    for key in ("Average inference time cost total", "Average inference time cost"):
-        if key in found:
-            line, raw, mean = value(key, "ms")
-            figures.append(Figure("latency_mean_ms", mean, "ms", key, line, raw))
-            break
-    for label, metric in _PERCENTILES.items():
-        key = f"{label} Latency"
-        if key in found:
-            line, raw, seconds = value(key, "s")
-            scope = "median latency per inference" if metric == "latency_ms" else None
-            figures.append(Figure(metric, seconds * 1e3, "ms", f"{key} (s)", line, raw, scope))
     threads = re.search(r"Setting intra_op_num_threads to (\d+)", text)
     facts = {"inference requests": requests}
     if threads:
@@ -79,9 +54,39 @@ def read(name: str, text: str, batch: str | None = None) -> Run:
     return Run(
         tool="onnxruntime_perf_test",
         fmt="ort-perf-test",
-        figures=tuple(figures),
+        figures=tuple(_figures(name, found, batch)),
         batch=batch,
         versions={},
         subject="onnxruntime",
         facts=facts,
     )
+
+
+def _figures(name: str, found: dict[str, tuple[int, str]], batch: str | None) -> list[Figure]:
+    """Runs per second (and samples per second for a stated batch), the mean latency and the latency percentiles."""
+    line, raw, rate = _value(name, found, _MARK[:-1], "")
+    figures = [Figure("queries_per_second", rate, "queries/s", "Number of inferences per second", line, raw)]
+    if batch and batch.isdigit():
+        label = f"Number of inferences per second x batch {batch}"
+        figures.append(Figure("samples_per_second", rate * int(batch), "samples/s", label, line, raw))
+    for key in ("Average inference time cost total", "Average inference time cost"):
+        if key in found:
+            line, raw, mean = _value(name, found, key, "ms")
+            figures.append(Figure("latency_mean_ms", mean, "ms", key, line, raw))
+            break
+    for label, metric in _PERCENTILES.items():
+        key = f"{label} Latency"
+        if key in found:
+            line, raw, seconds = _value(name, found, key, "s")
+            scope = "median latency per inference" if metric == "latency_ms" else None
+            figures.append(Figure(metric, seconds * 1e3, "ms", f"{key} (s)", line, raw, scope))
+    return figures
+
+
+def _value(name: str, found: dict[str, tuple[int, str]], key: str, unit: str) -> tuple[int, str, float]:
+    """(line, text, number) of the line KEY, whose value must be a number followed by UNIT."""
+    line, raw = found[key]
+    match = re.fullmatch(rf"([-+0-9.eE]+)\s*{unit}", raw)
+    if not match:
+        raise refuse(name, line, f"`{key}` should be a number in {unit or 'runs per second'}, got `{raw[:40]}`")
+    return line, raw, number(match.group(1))
