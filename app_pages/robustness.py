@@ -7,8 +7,9 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import state
-from selector import charts, scoring, sensitivity, verdict, views
+from selector import charts, scoring, verdict, views
 from selector.preferences import PreferenceError
+from selector.robustness.sweep import weight_sweep
 
 kb = state.session_kb()
 state.knowledge_caption(kb)
@@ -167,7 +168,7 @@ if len(dimensions) >= 2:
         st.session_state["rb-dimension"] = (tipping_dimensions or dimensions)[0]
     dimension = st.selectbox("Sweep the weight of", options=dimensions, format_func=_dimension_name, key="rb-dimension")
     try:
-        sweep = sensitivity.weight_sweep(
+        sweep = weight_sweep(
             m.values,
             m.objectives,
             m.dimension_of,

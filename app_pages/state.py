@@ -13,10 +13,12 @@ from types import MappingProxyType
 import plotly.graph_objects as go
 import streamlit as st
 
-from selector import knowledge, limits, profile, provenance, recommend, robustness, scoring, sensitivity, verdict, views
+from selector import knowledge, limits, profile, provenance, recommend, scoring, verdict, views
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import KnowledgeBase
 from selector.preferences import PreferenceError, Preferences, check_slider_ranges, from_query, to_query
+from selector.robustness import analysis
+from selector.robustness.smaa import SMAAResult
 from selector.yamlio import Issue
 
 # The URL parameters that carry preferences (see selector.preferences.to_query); others are left alone.
@@ -307,7 +309,7 @@ def data_sources_footer() -> None:
 # ----------------------------------------------------------------------------------------------------------
 # Robustness: one definition for the badge, the Robustness page, the command line and the report
 
-PAGE_SAMPLES = robustness.DEFAULT_SAMPLES  # the Robustness page's default, as `python -m selector sensitivity`
+PAGE_SAMPLES = analysis.DEFAULT_SAMPLES  # the Robustness page's default, as `python -m selector sensitivity`
 SEED = 0
 SPACE_LABELS = {"dimensions": "the four dimension weights", "criteria": "every criterion weight"}
 
@@ -320,11 +322,11 @@ def _cached_robustness(
     samples: int,
     seed: int,
     spread: float | None,
-    space: robustness.Space,
-) -> robustness.Robustness:
+    space: analysis.Space,
+) -> analysis.Robustness:
     # Keyed by the knowledge hash and the preferences (the underscore keeps the knowledge itself out of the key).
     rec = recommend.recommend(_kb, Preferences.model_validate_json(prefs_json))
-    return robustness.analyse(rec, samples=samples, seed=seed, spread=spread, space=space)
+    return analysis.analyse(rec, samples=samples, seed=seed, spread=spread, space=space)
 
 
 def robustness_of(
@@ -334,9 +336,9 @@ def robustness_of(
     samples: int = verdict.SAMPLES,
     seed: int = SEED,
     spread: float | None = None,
-    space: robustness.Space = "dimensions",
-) -> robustness.Robustness:
-    """:func:`selector.robustness.analyse` of the recommendation for `prefs`, cached per input.
+    space: analysis.Space = "dimensions",
+) -> analysis.Robustness:
+    """:func:`selector.robustness.analysis.analyse` of the recommendation for `prefs`, cached per input.
 
     Parameters
     ----------
@@ -372,7 +374,7 @@ def _cached_first_rank_shares(
     # Each name's share of first places (read-only, shared by every session) and what was sampled: the badge
     # reads it on every slider move, and cache_data would copy it on every read.
     rec = recommend.recommend(_kb, Preferences.model_validate_json(prefs_json))
-    smaa = robustness.acceptability(rec, samples=samples, seed=seed)
+    smaa = analysis.acceptability(rec, samples=samples, seed=seed)
     shares = dict(zip(smaa.alternatives, map(float, smaa.first_rank_acceptability), strict=True))
     return MappingProxyType(shares), sampling_text(smaa, "dimensions", None)
 
@@ -394,7 +396,7 @@ def whole_simplex_share(kb: KnowledgeBase, prefs: Preferences, leader: str) -> f
     return shares[leader]
 
 
-def sampling_text(smaa: sensitivity.SMAAResult, space: str, spread: float | None) -> str:
+def sampling_text(smaa: SMAAResult, space: str, spread: float | None) -> str:
     """What an SMAA run sampled, in one sentence (for the badge's help and the Robustness page)."""
     where = (
         "anywhere on the whole weight simplex (every split of 100%)"

@@ -195,8 +195,9 @@ def measure(reruns: int, blocks: int) -> dict[str, list[Timing]]:
 
 def pure_costs(repeats: int) -> dict[str, float]:
     """Median seconds of the computations behind a new weighting, outside Streamlit."""
-    from selector import knowledge, recommend, robustness
+    from selector import knowledge, recommend
     from selector.preferences import Preferences
+    from selector.robustness.analysis import acceptability
 
     kb = knowledge.load()
     group = next(iter(kb.groups))
@@ -208,7 +209,7 @@ def pure_costs(repeats: int) -> dict[str, float]:
         rec = recommend.recommend(kb, prefs)
         ranking.append(time.perf_counter() - start)
         start = time.perf_counter()
-        robustness.acceptability(rec, samples=2000, seed=0)
+        acceptability(rec, samples=2000, seed=0)
         analysis.append(time.perf_counter() - start)
     return {"recommend": statistics.median(ranking), "acceptability": statistics.median(analysis)}
 

@@ -31,8 +31,10 @@ def _median_time(fn, repeat: int) -> float:  # noqa: ANN001
 
 def main() -> None:
     """Print the timings per group and method."""
-    from selector import knowledge, recommend, robustness, scoring, sensitivity
+    from selector import knowledge, recommend, scoring
     from selector.preferences import Preferences
+    from selector.robustness import analysis
+    from selector.robustness.smaa import smaa
 
     kb = knowledge.load()
     scoring.score([[1.0, 2.0], [2.0, 1.0]], ["max", "min"], [1, 1])  # pay the scikit-criteria import up front
@@ -45,9 +47,9 @@ def main() -> None:
             t_rank = _median_time(lambda p=prefs: recommend.recommend(kb, p), 20)
             rec = recommend.recommend(kb, prefs)
             m = rec.matrix
-            samples = robustness._weight_samples(rec, N_SAMPLES, seed=0, spread=None)
+            samples = analysis._weight_samples(rec, N_SAMPLES, seed=0, spread=None)
             start = time.perf_counter()
-            sensitivity.smaa(m.values, m.objectives, m.weights, method, weight_samples=samples)
+            smaa(m.values, m.objectives, m.weights, method, weight_samples=samples)
             t_smaa = time.perf_counter() - start
             start = time.perf_counter()
             for w in samples[:LOOP_SUBSET]:
@@ -55,7 +57,7 @@ def main() -> None:
             t_loop = (time.perf_counter() - start) / LOOP_SUBSET
             ratio = t_loop / (t_smaa / N_SAMPLES)
             start = time.perf_counter()
-            robustness.analyse(rec, samples=N_SAMPLES)
+            analysis.analyse(rec, samples=N_SAMPLES)
             t_all = time.perf_counter() - start
             verdict = "ok" if t_smaa < 0.1 else "SLOW"
             print(

@@ -1,7 +1,7 @@
 """Benchmark: SMAA with 10,000 samples (vectorised, selector.batch) against looping scoring.score.
 
 Run from the repository root: ``PYTHONPATH=. .venv/bin/python benchmarks/bench_sensitivity.py``. For a 5 x 8 and a
-10 x 10 matrix it prints the time of ``sensitivity.smaa`` with 10,000 weight samples (target < 0.1 s) and the
+10 x 10 matrix it prints the time of ``robustness.smaa.smaa`` with 10,000 weight samples (target < 0.1 s) and the
 speed-up per sample over calling ``scoring.score`` (scikit-criteria) on a subset of the same samples (target
 >= 100x).
 
@@ -25,19 +25,21 @@ GROWTH_TARGET_SECONDS = 2.0
 
 def main() -> None:
     """Print SMAA time and the per-sample ratio against scikit-criteria, per matrix size and method."""
-    from selector import scoring, sensitivity
+    from selector import scoring
+    from selector.robustness.sampling import sample_simplex
+    from selector.robustness.smaa import smaa
 
     scoring.score([[1.0, 2.0], [2.0, 1.0]], ["max", "min"], [1, 1])  # pay the scikit-criteria import up front
     rng = np.random.default_rng(0)
     for m, n in ((5, 8), (10, 10)):
         x = rng.uniform(1, 100, size=(m, n))
         obj = ["max", "min"] * (n // 2) + ["max"] * (n % 2)
-        samples = sensitivity.sample_simplex(n, N_SAMPLES, np.random.default_rng(1))
+        samples = sample_simplex(n, N_SAMPLES, np.random.default_rng(1))
         print(f"\n{m} x {n} matrix, {N_SAMPLES:,} samples")
         for method in scoring.METHODS:
-            sensitivity.smaa(x, obj, None, method, n_samples=100)  # warm-up
+            smaa(x, obj, None, method, n_samples=100)  # warm-up
             start = time.perf_counter()
-            sensitivity.smaa(x, obj, None, method, weight_samples=samples)
+            smaa(x, obj, None, method, weight_samples=samples)
             t_smaa = time.perf_counter() - start
             start = time.perf_counter()
             for w in samples[:LOOP_SUBSET]:
@@ -52,11 +54,13 @@ def main() -> None:
 
 def growth() -> None:
     """Print SMAA time at 4, 40 and 400 alternatives per method and the fitted exponent in the alternatives."""
-    from selector import scoring, sensitivity
+    from selector import scoring
+    from selector.robustness.sampling import sample_simplex
+    from selector.robustness.smaa import smaa
 
     n = 8
     obj = ["max", "min"] * (n // 2)
-    samples = sensitivity.sample_simplex(n, N_SAMPLES, np.random.default_rng(2))
+    samples = sample_simplex(n, N_SAMPLES, np.random.default_rng(2))
     print(f"\ngrowth in alternatives: {N_SAMPLES:,} samples, {n} criteria (best of 2 runs)")
     print(f"  {'method':<7}" + "".join(f"{f'm={m}':>11}" for m in ALTERNATIVES) + "   exponent 40->400")
     for method in scoring.METHODS:
@@ -66,7 +70,7 @@ def growth() -> None:
             runs = []
             for _ in range(2):
                 start = time.perf_counter()
-                sensitivity.smaa(x, obj, None, method, weight_samples=samples)
+                smaa(x, obj, None, method, weight_samples=samples)
                 runs.append(time.perf_counter() - start)
             seconds.append(min(runs))
         exponent = np.log(seconds[2] / seconds[1]) / np.log(ALTERNATIVES[2] / ALTERNATIVES[1])

@@ -613,16 +613,17 @@ def _data_sources(kb: KnowledgeBase, today: date | None = None) -> tuple[DataSou
 def _robustness(rec: Recommendation, samples: int, seed: int) -> Robustness:
     """SMAA, tipping points, method agreement and rank reversal, as ``python -m selector sensitivity`` computes them.
 
-    :func:`selector.robustness.analyse` decides what "plausible" means (dimension weights sampled over the
+    :func:`selector.robustness.analysis.analyse` decides what "plausible" means (dimension weights sampled over the
     whole simplex, imputed cells over their criterion's plausible range), so the report, the command line and
     the app agree. A ranking the analyses cannot handle is still reported, with the reason in ``unavailable``.
     """
     from scipy.stats import kendalltau
 
-    from selector import robustness, scoring
+    from selector import scoring
+    from selector.robustness import analysis
 
     try:
-        result = robustness.analyse(rec, samples=samples, seed=seed)
+        result = analysis.analyse(rec, samples=samples, seed=seed)
     except (scoring.ScoringError, ValueError) as exc:
         return Robustness(samples=samples, seed=seed, unavailable=(f"robustness analyses: {exc}",))
     smaa, agreement = result.smaa, result.agreement

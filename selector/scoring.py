@@ -144,7 +144,7 @@ METHODS: Mapping[str, MethodSpec] = MappingProxyType(
 
 
 # ----------------------------------------------------------------------------------------------------------
-# Input parsing shared with batch.py and sensitivity.py
+# Input parsing shared with batch.py and the robustness package
 # ----------------------------------------------------------------------------------------------------------
 
 

@@ -19,8 +19,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from selector import robustness, scoring, sensitivity
+from selector import scoring
 from selector.recommend import RankedAlternative, Recommendation
+from selector.robustness import analysis
+from selector.robustness.sampling import sample_matrices
+from selector.robustness.scorer import BatchScorer
 
 LOCAL_SPREAD = 0.10  # +/- 10 percentage points of each dimension weight
 SAMPLES = 2_000
@@ -139,17 +142,15 @@ class _Prepared:
         spec, scaler = scoring.resolve_method(rec.prefs.method, rec.prefs.scaler)
         signs = scoring.parse_objectives(m.objectives, len(m.criteria), m.criteria)
         values = m.values
-        self.scorer = sensitivity.BatchScorer(values, signs, spec, scaler)
-        ranges = robustness.cell_ranges(rec)
+        self.scorer = BatchScorer(values, signs, spec, scaler)
+        ranges = analysis.cell_ranges(rec)
         lo, hi = values.copy(), values.copy()
         unc = np.zeros(values.shape, dtype=bool)
         for (a, c), (low, high) in ranges.items():
             i, j = m.alternatives.index(a), m.criteria.index(c)
             lo[i, j], hi[i, j], unc[i, j] = low, high, True
         rng_offsets, rng_cells = np.random.default_rng(seed).spawn(2)
-        self.sampled = (
-            self.scorer.prepare(sensitivity.sample_matrices(lo, hi, unc, samples, rng_cells)) if unc.any() else None
-        )
+        self.sampled = self.scorer.prepare(sample_matrices(lo, hi, unc, samples, rng_cells)) if unc.any() else None
         self.dims = list(m.dimension_weights)
         self.offsets = _zero_sum_offsets(len(self.dims), samples, LOCAL_SPREAD, rng_offsets)
         column_dim = np.array([self.dims.index(d) for d in m.dimension_of])
@@ -159,7 +160,7 @@ class _Prepared:
         self.methods = {}
         for method in scoring.METHODS.values():
             try:
-                self.methods[method.label] = sensitivity.BatchScorer(values, signs, method, method.default_scaler)
+                self.methods[method.label] = BatchScorer(values, signs, method, method.default_scaler)
             except scoring.ScoringError:
                 continue
         worst, best = _extremes(m)
@@ -172,7 +173,7 @@ def _zero_sum_offsets(d: int, size: int, spread: float, rng: np.random.Generator
     """`size` offsets drawn uniformly on {o in [-spread, spread]^d, sum(o) = 0} (rejection on the last coordinate).
 
     Added to a weighting and kept where no share turns negative, they are uniform on the part of the simplex
-    within +/- spread of it: the same region that ``robustness.acceptability(spread=...)`` samples.
+    within +/- spread of it: the same region that ``analysis.acceptability(spread=...)`` samples.
     """
     if d < 2:
         return np.zeros((size, d))
@@ -246,9 +247,9 @@ def local_share(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) -
 def global_share(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) -> float:
     """The leader's share of first places over any weighting of the dimensions (the whole simplex).
 
-    :func:`selector.robustness.acceptability` with these samples and seed: the Robustness page's figure.
+    :func:`selector.robustness.analysis.acceptability` with these samples and seed: the Robustness page's figure.
     """
-    smaa = robustness.acceptability(rec, samples=samples, seed=seed)
+    smaa = analysis.acceptability(rec, samples=samples, seed=seed)
     return float(smaa.first_rank_acceptability[list(smaa.alternatives).index(rec.leader.name)])
 
 

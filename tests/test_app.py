@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from selector import knowledge, recommend, robustness, verdict, views
+from selector import knowledge, recommend, verdict, views
 from selector.knowledge import Upload
 from selector.preferences import Preferences, from_query
+from selector.robustness import analysis
 from tests import fragment_rerun
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -232,7 +233,7 @@ def test_robustness_badge_is_the_verdicts_local_and_whole_simplex_shares(app, kb
     rec = recommend.recommend(kb, prefs)
     local, whole = verdict.shares(rec)
     # the whole-simplex share is the Robustness page's SMAA with the badge's sample count and seed
-    expected = robustness.analyse(rec, samples=verdict.SAMPLES, seed=verdict.SEED)
+    expected = analysis.analyse(rec, samples=verdict.SAMPLES, seed=verdict.SEED)
     assert whole == expected.leader_share
     badges = _badges(at)
     assert len(badges) == 1
@@ -271,7 +272,7 @@ def test_robustness_page_shows_what_robustness_analyse_computes(app, kb):
     assert at.radio(key="rb-space").value == "dimensions"
     assert at.toggle(key="rb-whole").value is True
     rec = recommend.recommend(kb, Preferences(group="edge-accelerators"))
-    expected = robustness.analyse(rec, samples=10_000, seed=0)
+    expected = analysis.analyse(rec, samples=10_000, seed=0)
     assert expected.tipping_points, "edge-accelerators has tipping points to show"
     shown = " ".join(x.value for x in at.markdown).replace("\\", "")
     for tip in expected.tipping_points:
@@ -311,7 +312,7 @@ def test_robustness_page_samples_criteria_within_a_spread(app, kb):
     _ok(at.toggle(key="rb-whole").set_value(False).run())
     _ok(at.slider(key="rb-spread").set_value(20).run())
     rec = recommend.recommend(kb, Preferences(group="edge-accelerators"))
-    expected = robustness.analyse(rec, samples=3000, seed=0, spread=0.2, space="criteria")
+    expected = analysis.analyse(rec, samples=3000, seed=0, spread=0.2, space="criteria")
     summary = next(d.value for d in at.dataframe if "expected rank" in d.value.columns)
     first = dict(zip(summary["alternative"], summary["first"], strict=True))
     assert [first[n] for n in expected.smaa.alternatives] == pytest.approx(expected.smaa.first_rank_acceptability)

@@ -129,7 +129,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "shares",
         "specs",
     ),
-    "analysis of a ranking: robustness and the verdict": ("sensitivity", "robustness", "verdict"),
+    "analysis of a ranking: robustness and the verdict": ("robustness", "verdict"),
     "what users bring and see: uploads, measurements, profiles, views, charts, exports and the report": (
         "uploads",
         "measure",

@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from selector import exports, knowledge, recommend, report, robustness, scoring, verdict
+from selector import exports, knowledge, recommend, report, scoring, verdict
 from selector.__main__ import main
 from selector.preferences import PreferenceError, Preferences, to_query
+from selector.robustness import analysis
 from tests.conftest import ROOT
 
 KB = knowledge.load()
@@ -142,7 +143,7 @@ def test_gap_check_names_the_filled_in_cells_when_they_decide_the_leader():
 def test_local_share_matches_the_robustness_analysis_around_the_weights():
     for group in KB.groups:
         rec = recommend.recommend(KB, Preferences(group=group, dimension_weights={"cost": 40}))
-        reference = robustness.acceptability(rec, samples=20_000, seed=5, spread=verdict.LOCAL_SPREAD)
+        reference = analysis.acceptability(rec, samples=20_000, seed=5, spread=verdict.LOCAL_SPREAD)
         expected = float(reference.first_rank_acceptability[list(reference.alternatives).index(rec.leader.name)])
         assert abs(verdict.local_share(rec) - expected) < 0.04, group
 
@@ -156,12 +157,12 @@ def test_local_share_moves_with_the_weights():
 
 
 def test_method_leaders_are_those_of_the_method_agreement():
-    from selector import sensitivity
+    from selector.robustness.agreement import method_agreement
 
     rec = recommend.recommend(KB, Preferences(group="datacenter-accelerators"))
     m = rec.matrix
     names = [KB.entity_name(a) for a in m.alternatives]
-    agreement = sensitivity.method_agreement(m.values, m.objectives, m.weights, alternatives=names, criteria=m.criteria)
+    agreement = method_agreement(m.values, m.objectives, m.weights, alternatives=names, criteria=m.criteria)
     assert list(verdict.method_leaders(rec).values()) == list(agreement.leaders)
     judged = verdict.judge(rec)
     if len(set(agreement.leaders)) > 1:

@@ -34,14 +34,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the robustness analyses; 0 on success, 2 when the input cannot be used."""
-    from selector import recommend, robustness, scoring
+    from selector import recommend, scoring
+    from selector.robustness import analysis
 
     if args.samples < 1:
         return _context.fail(f"--samples is {args.samples}; give at least 1 (10000 is typical)")
     try:
         kb, prefs = _context.load(args)
         rec = recommend.recommend(kb, prefs)
-        result = robustness.analyse(rec, samples=args.samples, seed=args.seed, spread=args.spread, space=args.space)
+        result = analysis.analyse(rec, samples=args.samples, seed=args.seed, spread=args.spread, space=args.space)
     except _context.Refused as exc:
         return _context.fail(str(exc))
     except (scoring.ScoringError, ValueError) as exc:

@@ -12,8 +12,9 @@ if not Path("/usr/bin/chromium").exists():
 
 from playwright.sync_api import Page, expect
 
-from selector import knowledge, recommend, robustness, views
+from selector import knowledge, recommend, views
 from selector.preferences import Preferences
+from selector.robustness import analysis
 
 pytestmark = pytest.mark.e2e
 
@@ -157,7 +158,7 @@ def test_picking_a_claim_shows_its_quote(page: Page, app_url: str, kb):
 def test_robustness_page_draws_the_tipping_points(page: Page, app_url: str, kb):
     page.goto(f"{app_url}/robustness?group=edge-accelerators")
     rec = recommend.recommend(kb, Preferences(group="edge-accelerators"))
-    result = robustness.analyse(rec, samples=10_000, seed=0)
+    result = analysis.analyse(rec, samples=10_000, seed=0)
     expect(page.get_by_text(f"{result.leader} is {result.badge}.")).to_be_visible(timeout=TIMEOUT_MS)
     for tip in result.tipping_points:
         expect(page.get_by_text(tip.sentence)).to_be_visible()

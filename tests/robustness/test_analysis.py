@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from selector import knowledge, recommend, robustness
+from selector import knowledge, recommend
 from selector.preferences import Preferences
+from selector.robustness import analysis
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +21,7 @@ def _rec(kb, group="datacenter-accelerators", **kw):
 
 def test_weight_samples_keep_sub_weights_inside_each_dimension(kb):
     rec = _rec(kb, group="training-frameworks")
-    samples = robustness._weight_samples(rec, 500, seed=1, spread=None)
+    samples = analysis._weight_samples(rec, 500, seed=1, spread=None)
     m = rec.matrix
     assert samples.shape == (500, len(m.criteria))
     assert np.allclose(samples.sum(axis=1), 1.0)
@@ -32,7 +33,7 @@ def test_weight_samples_keep_sub_weights_inside_each_dimension(kb):
 
 def test_zero_spread_reproduces_the_current_ranking(kb):
     rec = _rec(kb, method="topsis")
-    result = robustness.analyse(rec, samples=200, spread=0.0, sample_missing=False)
+    result = analysis.analyse(rec, samples=200, spread=0.0, sample_missing=False)
     assert result.leader_share == 1.0
     leader = result.smaa.alternatives.index(rec.leader.name)
     assert result.smaa.acceptability[leader, 0] == 1.0
@@ -40,9 +41,9 @@ def test_zero_spread_reproduces_the_current_ranking(kb):
 
 def test_acceptability_is_a_distribution_and_seeded(kb):
     rec = _rec(kb, group="edge-accelerators")
-    a = robustness.analyse(rec, samples=2000, seed=7)
-    b = robustness.analyse(rec, samples=2000, seed=7)
-    c = robustness.analyse(rec, samples=2000, seed=8)
+    a = analysis.analyse(rec, samples=2000, seed=7)
+    b = analysis.analyse(rec, samples=2000, seed=7)
+    c = analysis.analyse(rec, samples=2000, seed=8)
     assert np.allclose(a.smaa.acceptability.sum(axis=1), 1.0)
     assert np.allclose(a.smaa.acceptability.sum(axis=0), 1.0)
     assert np.array_equal(a.smaa.acceptability, b.smaa.acceptability)
@@ -52,7 +53,7 @@ def test_acceptability_is_a_distribution_and_seeded(kb):
 
 def test_missing_cells_are_sampled_over_the_criterion_scale(kb):
     rec = _rec(kb)
-    ranges = robustness._cell_ranges(rec)
+    ranges = analysis._cell_ranges(rec)
     imputed = {(c.alternative, c.criterion) for c in rec.matrix.imputed_cells}
     assert set(ranges) == imputed
     # Epoch AI gives no TDP for TPU v5p (A100's memory, imputed before the datasheets were bundled, is known now).
@@ -63,7 +64,7 @@ def test_missing_cells_are_sampled_over_the_criterion_scale(kb):
 @pytest.mark.parametrize("group", ["datacenter-accelerators", "edge-accelerators", "training-frameworks"])
 def test_every_tipping_point_really_changes_the_leader(kb, group, method):
     rec = _rec(kb, group=group, method=method)
-    result = robustness.analyse(rec, samples=100)
+    result = analysis.analyse(rec, samples=100)
     dims = rec.matrix.dimension_weights
     for tip in result.tipping_points:
         for share, expected in ((tip.weight - 0.002, tip.before), (tip.weight + 0.002, tip.after)):
@@ -75,7 +76,7 @@ def test_every_tipping_point_really_changes_the_leader(kb, group, method):
 
 def test_acceptability_alone_equals_the_full_analysis(kb):
     rec = _rec(kb, group="training-frameworks", method="topsis")
-    alone = robustness.acceptability(rec, samples=1500, seed=4)
-    full = robustness.analyse(rec, samples=1500, seed=4)
+    alone = analysis.acceptability(rec, samples=1500, seed=4)
+    full = analysis.analyse(rec, samples=1500, seed=4)
     assert np.array_equal(alone.acceptability, full.smaa.acceptability)
-    assert robustness.badge_text(full.leader_share) == full.badge
+    assert analysis.badge_text(full.leader_share) == full.badge

@@ -1,7 +1,7 @@
 """How robust a recommendation is: SMAA over plausible weightings, tipping points, method agreement, rank reversal.
 
-The numeric work is in :mod:`selector.sensitivity`; this module decides what "plausible" means for a ranking
-built from the knowledge base:
+The numeric work is in the other modules of :mod:`selector.robustness`; this module decides what "plausible"
+means for a ranking built from the knowledge base:
 
 * weights are sampled over the four *dimensions* (the question users actually argue about), each dimension's
   share spread to its criteria by their sub-weights; optionally only within +/- ``spread`` of the current
@@ -17,8 +17,12 @@ from typing import Literal
 
 import numpy as np
 
-from selector import sensitivity
 from selector.recommend import Recommendation
+from selector.robustness.agreement import MethodAgreement, method_agreement
+from selector.robustness.reversal import RankReversalReport, rank_reversal
+from selector.robustness.sampling import resolve_weight_bounds, sample_weights
+from selector.robustness.smaa import SMAAResult, smaa
+from selector.robustness.tipping import TippingPoint, tipping_points
 
 Space = Literal["dimensions", "criteria"]
 DEFAULT_SAMPLES = 10_000
@@ -29,10 +33,10 @@ EDGE = 0.001
 class Robustness:
     """The robustness analyses of one recommendation, with the names shown to people."""
 
-    smaa: sensitivity.SMAAResult
-    tipping_points: tuple[sensitivity.TippingPoint, ...]
-    agreement: sensitivity.MethodAgreement
-    reversal: sensitivity.RankReversalReport
+    smaa: SMAAResult
+    tipping_points: tuple[TippingPoint, ...]
+    agreement: MethodAgreement
+    reversal: RankReversalReport
     space: str
     spread: float | None
     leader: str
@@ -62,8 +66,8 @@ def _weight_samples(rec: Recommendation, samples: int, seed: int, spread: float 
     dims = list(m.dimension_weights)
     current = np.array([m.dimension_weights[d] for d in dims])
     rng = np.random.default_rng(seed)
-    bounds = None if spread is None else sensitivity.resolve_weight_bounds(spread, current, len(dims), dims)
-    dim_samples = sensitivity.sample_weights(len(dims), samples, rng, bounds)
+    bounds = None if spread is None else resolve_weight_bounds(spread, current, len(dims), dims)
+    dim_samples = sample_weights(len(dims), samples, rng, bounds)
     column_dim = np.array([dims.index(d) for d in m.dimension_of])
     inside = np.array([m.sub_weights[column_dim == column_dim[j]].sum() for j in range(len(m.criteria))])
     share = np.divide(m.sub_weights, inside, out=np.zeros_like(m.sub_weights), where=inside > 0)
@@ -107,7 +111,7 @@ def acceptability(
     spread: float | None = None,
     space: Space = "dimensions",
     sample_missing: bool = True,
-) -> sensitivity.SMAAResult:
+) -> SMAAResult:
     """SMAA-2 alone (rank acceptability, central weights, confidence): the part a robustness badge needs.
 
     Parameters are those of :func:`analyse`; alternatives are named by their display names.
@@ -120,7 +124,7 @@ def acceptability(
         cell_ranges = {(names[m.alternatives.index(a)], c): r for (a, c), r in _cell_ranges(rec).items()} or None
     if space == "dimensions":
         weight_samples = _weight_samples(rec, samples, seed, spread)
-        return sensitivity.smaa(
+        return smaa(
             m.values,
             m.objectives,
             m.weights,
@@ -129,7 +133,7 @@ def acceptability(
             weight_samples=weight_samples,
             **common,
         )
-    return sensitivity.smaa(
+    return smaa(
         m.values,
         m.objectives,
         m.weights,
@@ -169,15 +173,15 @@ def analyse(
     names = _names(rec)
     values = m.values
     common = {"method": rec.prefs.method, "scaler": rec.result.scaler, "alternatives": names, "criteria": m.criteria}
-    smaa = acceptability(rec, samples=samples, seed=seed, spread=spread, space=space, sample_missing=sample_missing)
-    tips = sensitivity.tipping_points(
-        values, m.objectives, m.dimension_of, m.dimension_weights, m.sub_weights, **common
+    acceptance = acceptability(
+        rec, samples=samples, seed=seed, spread=spread, space=space, sample_missing=sample_missing
     )
+    tips = tipping_points(values, m.objectives, m.dimension_of, m.dimension_weights, m.sub_weights, **common)
     # A change at a share of (almost) exactly 0 or 1 only says what happens when one dimension is all that
     # matters (or nothing): true, but no weighting anyone argues for.
     tips = [t for t in tips if EDGE < t.weight < 1 - EDGE]
-    agreement = sensitivity.method_agreement(values, m.objectives, m.weights, alternatives=names, criteria=m.criteria)
-    reversal = sensitivity.rank_reversal(values, m.objectives, m.weights, **common)
+    agreement = method_agreement(values, m.objectives, m.weights, alternatives=names, criteria=m.criteria)
+    reversal = rank_reversal(values, m.objectives, m.weights, **common)
     leader = rec.leader.name
-    share = float(smaa.first_rank_acceptability[names.index(leader)])
-    return Robustness(smaa, tuple(tips), agreement, reversal, space, spread, leader, share)
+    share = float(acceptance.first_rank_acceptability[names.index(leader)])
+    return Robustness(acceptance, tuple(tips), agreement, reversal, space, spread, leader, share)

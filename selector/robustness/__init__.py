@@ -1,0 +1,12 @@
+"""How robust a ranking is: SMAA, tipping points, weight sweeps, agreement between methods and rank reversal.
+
+- ``analysis``: the analyses of one recommendation from the knowledge base (what "plausible" means, the badge).
+- ``smaa``: rank acceptability, central weights and confidence (SMAA-2).
+- ``tipping``: dimension shares at which the leader changes; ``sweep``: scores along one dimension's share.
+- ``agreement``: the ranking under every method, with Kendall's tau; ``reversal``: rank reversal.
+- ``sampling``: weight vectors and uncertain cells; ``dimensions``: criterion weights from one dimension's share;
+  ``scorer``: many weight vectors scored against one matrix; ``arrays``: read-only result arrays.
+
+SMAA, tipping points and sweeps score thousands of weight vectors through ``selector.batch`` (vectorised numpy,
+tested equal to ``selector.scoring``); method agreement and rank reversal call ``scoring.score`` directly.
+"""

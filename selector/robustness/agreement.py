@@ -1,0 +1,144 @@
+"""Agreement between methods: the ranking under every method side by side, with pairwise Kendall's tau-b."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from selector import scoring
+from selector.robustness.arrays import frozen, frozen_int
+from selector.scoring import FrozenDict, ScoringError, to_jsonable
+
+
+@dataclass(frozen=True, eq=False)
+class MethodAgreement:
+    """Ranks under every method (default scalers) side by side, with pairwise Kendall's tau-b.
+
+    ``kendall_tau[a, b]`` is NaN where tau is undefined (fewer than two alternatives, or a ranking that ties
+    everything); ``to_dict`` writes it as null.
+    """
+
+    alternatives: tuple[str, ...]
+    methods: tuple[str, ...]
+    scalers: tuple[str, ...]
+    ranks: np.ndarray
+    scores: np.ndarray
+    leaders: tuple[str, ...]
+    kendall_tau: np.ndarray
+    skipped: Mapping[str, str]
+
+    @property
+    def summary(self) -> str:
+        """One sentence: do the methods agree on the leader, and how similar are the rankings."""
+        return _agreement_summary(self)
+
+    @property
+    def mean_tau(self) -> float | None:
+        """Mean Kendall's tau over distinct method pairs (None when undefined)."""
+        p = len(self.methods)
+        vals = [self.kendall_tau[a, b] for a in range(p) for b in range(a + 1, p)]
+        vals = [v for v in vals if math.isfinite(v)]
+        return float(np.mean(vals)) if vals else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-safe dict."""
+        return to_jsonable(
+            {
+                "alternatives": self.alternatives,
+                "methods": self.methods,
+                "scalers": self.scalers,
+                "ranks": self.ranks,
+                "scores": self.scores,
+                "leaders": self.leaders,
+                "kendall_tau": self.kendall_tau,
+                "mean_tau": self.mean_tau,
+                "skipped": dict(self.skipped),
+                "summary": self.summary,
+            }
+        )
+
+
+def method_agreement(
+    matrix: Any,
+    objectives: Sequence[Any],
+    weights: Sequence[float],
+    alternatives: Sequence[Any] | None = None,
+    criteria: Sequence[Any] | None = None,
+    methods: Sequence[str] | None = None,
+) -> MethodAgreement:
+    """Score with every method (default scaler each) and measure how far their rankings agree.
+
+    Methods that cannot score this matrix (e.g. wpm with a zero cell) are listed in ``skipped`` with the reason.
+
+    Parameters
+    ----------
+    matrix, objectives, weights, alternatives, criteria
+        As in ``scoring.score``.
+    methods : sequence of str, optional
+        Default: every method in ``scoring.METHODS``.
+
+    Returns
+    -------
+    MethodAgreement
+    """
+    from scipy.stats import kendalltau
+
+    # Problems with the input itself are the caller's to fix; only method-specific refusals are skipped.
+    x, alts, crits = scoring.as_matrix(matrix, alternatives, criteria)
+    scoring.parse_objectives(objectives, x.shape[1], crits)
+    if len(weights) != x.shape[1]:
+        raise ScoringError(f"got {len(weights)} weights for {x.shape[1]} criteria; give one per criterion")
+    scoring.validate_weights(weights, crits)
+    names = list(methods) if methods is not None else list(scoring.METHODS)
+    for name in names:
+        scoring.resolve_method(name)
+    results = []
+    skipped: dict[str, str] = {}
+    for name in names:
+        try:
+            results.append(scoring.score(x, objectives, weights, name, None, alts, crits))
+        except ScoringError as exc:
+            skipped[name] = str(exc)
+    if not results:
+        raise ScoringError("no method could score this matrix: " + "; ".join(f"{k}: {v}" for k, v in skipped.items()))
+    alts = results[0].alternatives
+    p = len(results)
+    ranks = np.array([r.ranks for r in results])
+    tau = np.full((p, p), np.nan)
+    for a in range(p):
+        tau[a, a] = 1.0
+        for b in range(a + 1, p):
+            if len(alts) >= 2:
+                value = kendalltau(ranks[a], ranks[b]).statistic
+                tau[a, b] = tau[b, a] = float(value)
+    leaders = tuple(r.leader for r in results)
+    return MethodAgreement(
+        alternatives=alts,
+        methods=tuple(r.method for r in results),
+        scalers=tuple(r.scaler for r in results),
+        ranks=frozen_int(ranks),
+        scores=frozen([r.scores for r in results]),
+        leaders=leaders,
+        kendall_tau=frozen(tau),
+        skipped=FrozenDict(skipped),
+    )
+
+
+def _agreement_summary(ag: MethodAgreement) -> str:
+    mean = ag.mean_tau
+    tau_text = f"mean pairwise Kendall's tau {mean:.2f}" if mean is not None else "Kendall's tau undefined"
+    if len(set(ag.leaders)) == 1:
+        text = f"All {len(ag.methods)} methods rank {ag.leaders[0]} first; {tau_text}."
+    else:
+        groups: dict[str, list[str]] = {}
+        for method, leader in zip(ag.methods, ag.leaders, strict=True):
+            groups.setdefault(leader, []).append(method)
+        parts = "; ".join(f"{', '.join(ms)} -> {leader}" for leader, ms in groups.items())
+        text = f"Methods disagree on the leader ({parts}); {tau_text}."
+    if ag.skipped:
+        text += " Skipped: " + ", ".join(ag.skipped) + " (cannot score this matrix)."
+    return text

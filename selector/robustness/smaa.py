@@ -1,0 +1,266 @@
+"""SMAA-2: rank acceptability, central weights and confidence factors by Monte Carlo sampling.
+
+Ranks: 1 = best, ties share the lowest rank (see ``scoring.rank_scores``); with ties, rows of the rank
+acceptability matrix still sum to 1 (each alternative holds exactly one rank per sample).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from selector import batch, scoring
+from selector.robustness.arrays import frozen, frozen_ranks
+from selector.robustness.sampling import resolve_cell_ranges, resolve_weight_bounds, sample_matrices, sample_weights
+from selector.robustness.scorer import BatchScorer
+from selector.scoring import ScoringError, to_jsonable
+
+#: Largest number of matrix cells (samples x m x n) scored in one vectorised chunk (bounds memory to ~100 MB).
+_CHUNK_CELLS = 4_000_000
+
+
+# ----------------------------------------------------------------------------------------------------------
+# SMAA
+# ----------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class SMAAResult:
+    """Stochastic multicriteria acceptability analysis (SMAA-2) of one method and scaler.
+
+    Attributes
+    ----------
+    acceptability : numpy.ndarray
+        (m, m): ``acceptability[i, r]`` = share of samples in which alternative i holds rank r + 1; rows sum to 1.
+    central_weights : tuple
+        Per alternative, the mean weight vector of the samples that rank it first, or None if it never is.
+    confidence : tuple
+        Per alternative, the share of matrix samples in which it ranks first under its central weights
+        (1.0 or 0.0 without uncertain cells); None where it has no central weights.
+    pairwise_winning : numpy.ndarray
+        (m, m): share of samples in which i ranks strictly ahead of j; computed from ``sample_ranks`` when first
+        read (it compares every pair in every sample, so it alone grows as m squared).
+    sample_ranks : numpy.ndarray
+        (n_samples, m): the rank of each alternative in each sample.
+    reference_ranks : tuple or None
+        Ranks at the given (current) weights, when weights were given.
+    """
+
+    method: str
+    scaler: str
+    alternatives: tuple[str, ...]
+    criteria: tuple[str, ...]
+    n_samples: int
+    seed: int
+    acceptability: np.ndarray
+    central_weights: tuple[tuple[float, ...] | None, ...]
+    confidence: tuple[float | None, ...]
+    sample_ranks: np.ndarray = field(repr=False)
+    reference_weights: tuple[float, ...] | None
+    reference_ranks: tuple[int, ...] | None
+    weight_sampling: str
+    uncertain_cells: tuple[tuple[str, str, float, float], ...]
+
+    @functools.cached_property
+    def pairwise_winning(self) -> np.ndarray:
+        """(m, m): share of samples in which alternative i ranks strictly ahead of alternative j."""
+        ranks = self.sample_ranks
+        m = ranks.shape[1]
+        wins = np.zeros((m, m), dtype=np.int64)
+        chunk = max(1, _CHUNK_CELLS // (m * m))
+        for start in range(0, len(ranks), chunk):
+            r = ranks[start : start + chunk]
+            wins += (r[:, :, None] < r[:, None, :]).sum(axis=0)
+        return frozen(wins / self.n_samples)
+
+    @property
+    def first_rank_acceptability(self) -> np.ndarray:
+        """Share of samples in which each alternative ranks first."""
+        return self.acceptability[:, 0]
+
+    @property
+    def expected_rank(self) -> np.ndarray:
+        """Mean rank of each alternative over the samples."""
+        return self.acceptability @ np.arange(1, len(self.alternatives) + 1)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-safe dict."""
+        return to_jsonable(
+            {
+                "method": self.method,
+                "scaler": self.scaler,
+                "alternatives": self.alternatives,
+                "criteria": self.criteria,
+                "n_samples": self.n_samples,
+                "seed": self.seed,
+                "acceptability": self.acceptability,
+                "first_rank_acceptability": self.first_rank_acceptability,
+                "expected_rank": self.expected_rank,
+                "central_weights": self.central_weights,
+                "confidence": self.confidence,
+                "pairwise_winning": self.pairwise_winning,
+                "reference_weights": self.reference_weights,
+                "reference_ranks": self.reference_ranks,
+                "weight_sampling": self.weight_sampling,
+                "uncertain_cells": [
+                    {"alternative": a, "criterion": c, "lo": lo, "hi": hi} for a, c, lo, hi in self.uncertain_cells
+                ],
+            }
+        )
+
+
+def smaa(
+    matrix: Any,
+    objectives: Sequence[Any],
+    weights: Sequence[float] | None = None,
+    method: str = "topsis",
+    scaler: str | None = None,
+    n_samples: int = 10_000,
+    seed: int = 0,
+    weight_bounds: Any = None,
+    cell_ranges: Any = None,
+    alternatives: Sequence[Any] | None = None,
+    criteria: Sequence[Any] | None = None,
+    *,
+    weight_samples: Any = None,
+) -> SMAAResult:
+    """Run SMAA-2: rank acceptability, central weights and confidence factors by Monte Carlo sampling.
+
+    Parameters
+    ----------
+    matrix : array-like
+        (m, n); NaN allowed only in cells that ``cell_ranges`` covers.
+    objectives : sequence
+        ``"max"``/``"min"`` per criterion.
+    weights : sequence of float, optional
+        Current weights: give the reference ranking and the centre of a numeric ``weight_bounds``.
+    method, scaler : str
+        As in ``scoring.score``.
+    n_samples : int
+        Number of Monte Carlo samples (weight vector + matrix draw each).
+    seed : int
+        Seed of ``numpy.random.default_rng``; the same seed gives the same result.
+    weight_bounds : None, float or (n, 2) array
+        None samples the whole simplex; (n, 2) [lo, hi] shares restrict it; a number d means [w - d, w + d].
+    cell_ranges : None, (m, n, 2) array or dict
+        Uncertain cells sampled uniformly in [lo, hi]; the array uses NaN for certain cells, the dict maps
+        ``(alternative, criterion)`` (names or indices) to ``(lo, hi)``.
+    alternatives, criteria : sequence of str, optional
+    weight_samples : (k, n) array, optional
+        Use these weight vectors (rows normalised) instead of drawing them, e.g. to compare methods on the same
+        samples; ``n_samples`` becomes k and ``weight_bounds`` must be None.
+
+    Returns
+    -------
+    SMAAResult
+    """
+    spec, scaler = scoring.resolve_method(method, scaler)
+    x, alts, crits = scoring.as_matrix(matrix, alternatives, criteria, allow_nan=True)
+    m, n = x.shape
+    signs = scoring.parse_objectives(objectives, n, crits)
+    if int(n_samples) < 1:
+        raise ScoringError(f"n_samples is {n_samples}; give at least 1 (10,000 is typical)")
+    n_samples = int(n_samples)
+    ref_w = None
+    if weights is not None:
+        if len(weights) != n:
+            raise ScoringError(f"got {len(weights)} weights for {n} criteria; give one per criterion")
+        ref_w = scoring.validate_weights(weights, crits)
+    lo, hi, unc = resolve_cell_ranges(cell_ranges, x, alts, crits)
+    scoring.check_values(lo, signs, spec, scaler, alts, crits, context=" (value or lower end of its range)")
+    scoring.check_values(hi, signs, spec, scaler, alts, crits, context=" (value or upper end of its range)")
+    bounds = resolve_weight_bounds(weight_bounds, ref_w, n, crits)
+
+    rng_w, rng_cells, rng_conf = np.random.default_rng(seed).spawn(3)
+    if weight_samples is None:
+        w_all = sample_weights(n, n_samples, rng_w, bounds)
+    else:
+        if bounds is not None:
+            raise ScoringError("give either weight_samples or weight_bounds, not both")
+        w_all = batch.validate_weight_batch(weight_samples, n, crits)
+        n_samples = w_all.shape[0]
+    scorer = BatchScorer(lo, signs, spec, scaler)
+    uncertain = bool(unc.any())
+    chunk = max(1, _CHUNK_CELLS // (m * n))
+
+    rank_counts = np.zeros(m * m, dtype=np.int64)
+    sample_ranks = np.empty((n_samples, m), dtype=np.int16 if m < np.iinfo(np.int16).max else np.int32)
+    first_counts = np.zeros(m, dtype=np.int64)
+    first_weight_sums = np.zeros((m, n))
+    for start in range(0, n_samples, chunk):
+        w = w_all[start : start + chunk]
+        prepared = scorer.prepare(sample_matrices(lo, hi, unc, len(w), rng_cells)) if uncertain else None
+        ranks = scorer.ranks(w, prepared)
+        rank_counts += np.bincount((np.arange(m) * m + (ranks - 1)).ravel(), minlength=m * m)
+        sample_ranks[start : start + len(w)] = ranks
+        first = ranks == 1
+        first_counts += first.sum(axis=0)
+        first_weight_sums += first.T.astype(float) @ w
+
+    central = [first_weight_sums[i] / first_counts[i] if first_counts[i] else None for i in range(m)]
+    confidence = _confidence(scorer, central, lo, hi, unc, n_samples, chunk, rng_conf)
+
+    reference_ranks = None
+    if ref_w is not None:
+        reference_ranks = tuple(int(r) for r in scorer.ranks(ref_w[None])[0])
+    if weight_samples is not None:
+        sampling = "weight vectors given by the caller"
+    elif bounds is None:
+        sampling = "uniform on the weight simplex"
+    else:
+        parts = ", ".join(f"{c} [{b[0]:.3g}, {b[1]:.3g}]" for c, b in zip(crits, bounds, strict=True))
+        sampling = f"uniform on the weight simplex within bounds: {parts}"
+    ii, jj = np.nonzero(unc)
+    return SMAAResult(
+        method=spec.name,
+        scaler=scaler,
+        alternatives=alts,
+        criteria=crits,
+        n_samples=n_samples,
+        seed=int(seed),
+        acceptability=frozen(rank_counts.reshape(m, m) / n_samples),
+        central_weights=tuple(None if c is None else tuple(float(v) for v in c) for c in central),
+        confidence=confidence,
+        sample_ranks=frozen_ranks(sample_ranks),
+        reference_weights=None if ref_w is None else tuple(float(v) for v in ref_w),
+        reference_ranks=reference_ranks,
+        weight_sampling=sampling,
+        uncertain_cells=tuple(
+            (alts[i], crits[j], float(lo[i, j]), float(hi[i, j])) for i, j in zip(ii, jj, strict=True)
+        ),
+    )
+
+
+def _confidence(
+    scorer: BatchScorer,
+    central: list[np.ndarray | None],
+    lo: np.ndarray,
+    hi: np.ndarray,
+    unc: np.ndarray,
+    n_samples: int,
+    chunk: int,
+    rng: np.random.Generator,
+) -> tuple[float | None, ...]:
+    m = len(central)
+    if not unc.any():
+        owners = [i for i, cw in enumerate(central) if cw is not None]
+        if not owners:
+            return (None,) * m
+        # every alternative's central weights scored in one batch: row r scores them for alternative owners[r]
+        first = scorer.first(np.array([central[i] for i in owners]))
+        firsts = dict(zip(owners, first[np.arange(len(owners)), owners].tolist(), strict=True))
+        return tuple(float(firsts[i]) if i in firsts else None for i in range(m))
+    hits = np.zeros(m, dtype=np.int64)
+    for start in range(0, n_samples, chunk):
+        size = min(chunk, n_samples - start)
+        # the same matrix draws serve every alternative (common random numbers)
+        prepared = scorer.prepare(sample_matrices(lo, hi, unc, size, rng))
+        for i, cw in enumerate(central):
+            if cw is not None:
+                first = scorer.first(np.broadcast_to(cw, (size, cw.size)), prepared)
+                hits[i] += int(first[:, i].sum())
+    return tuple(None if cw is None else float(hits[i] / n_samples) for i, cw in enumerate(central))

@@ -1,0 +1,210 @@
+"""Tipping points: the dimension shares at which the leader changes (exact for additive methods, bisection
+otherwise)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from selector import scoring
+from selector.robustness.dimensions import Dimensions
+from selector.robustness.scorer import BatchScorer, validated_inputs
+from selector.scoring import to_jsonable
+
+
+@dataclass(frozen=True)
+class TippingPoint:
+    """A dimension share at which the leader changes.
+
+    ``before`` leads just below ``weight`` and ``after`` just above it.
+    """
+
+    dimension: str
+    weight: float
+    current_weight: float
+    before: str
+    after: str
+    method: str
+    scaler: str
+    exact: bool
+
+    @property
+    def direction(self) -> str:
+        """``"exceeds"`` when the tipping share is above the current share, else ``"falls below"``."""
+        return "exceeds" if self.weight >= self.current_weight else "falls below"
+
+    @property
+    def sentence(self) -> str:
+        """E.g. "MI300X overtakes H200 when cost weight exceeds 34.0%"."""
+        pct = f"{100 * self.weight:.1f}%"
+        if self.direction == "exceeds":
+            return f"{self.after} overtakes {self.before} when {self.dimension} weight exceeds {pct}"
+        return f"{self.before} overtakes {self.after} when {self.dimension} weight falls below {pct}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-safe dict (with the sentence)."""
+        return to_jsonable(
+            {
+                "dimension": self.dimension,
+                "weight": self.weight,
+                "current_weight": self.current_weight,
+                "before": self.before,
+                "after": self.after,
+                "direction": self.direction,
+                "sentence": self.sentence,
+                "method": self.method,
+                "scaler": self.scaler,
+                "exact": self.exact,
+            }
+        )
+
+
+def _linear_utilities(scorer: BatchScorer) -> np.ndarray:
+    """(m, n) matrix G with score = G @ w, for the methods whose score is linear in the weights."""
+    p = scorer.prepared
+    if scorer.spec.name == "wpm":
+        return np.log10(p)
+    if scorer.spec.name == "moora":
+        return p * scorer.signs
+    return p
+
+
+def _linear_tips(a: np.ndarray, b: np.ndarray) -> list[tuple[float, int, int]]:
+    """Leader changes of the lines a_i + t b_i on [0, 1] (upper envelope), exactly."""
+    scale = max(1.0, float(np.abs(a).max() + np.abs(b).max()))
+    tol = scoring.TIE_RTOL * scale
+
+    def leader_right_of(t: float) -> int:
+        s = a + t * b
+        tied = np.nonzero(s >= s.max() - tol)[0]
+        # the leader just to the right of t is the tied one rising fastest (first in input order on equal slope)
+        return int(tied[np.argmax(b[tied])])
+
+    events: list[tuple[float, int, int]] = []
+    t = 0.0
+    lead = leader_right_of(t)
+    for _ in range(len(a) * len(a) + 1):
+        rise = b - b[lead]
+        cand = rise > tol
+        with np.errstate(divide="ignore", invalid="ignore"):
+            cross = np.where(cand, (a[lead] - a) / np.where(cand, rise, 1.0), np.inf)
+        cross[cross <= t] = np.inf
+        t_next = float(cross.min())
+        if not t_next < 1.0:
+            break
+        new = leader_right_of(t_next)
+        if new != lead:
+            events.append((t_next, lead, new))
+        t, lead = t_next, new
+    return events
+
+
+def _grid_tips(leader_at, grid_points: int, tol: float) -> list[tuple[float, int, int]]:
+    """Leader changes found on a grid and refined by bisection; changes closer than a grid step may be missed."""
+    grid = np.linspace(0.0, 1.0, grid_points)
+    leaders = leader_at(grid)
+    events: list[tuple[float, int, int]] = []
+
+    def refine(lo: float, hi: float, l_lo: int, l_hi: int) -> None:
+        while hi - lo > tol:
+            mid = 0.5 * (lo + hi)
+            l_mid = int(leader_at(np.array([mid]))[0])
+            if l_mid == l_lo:
+                lo = mid
+            elif l_mid == l_hi:
+                hi = mid
+            else:  # a third leader in between: two changes inside this interval
+                refine(lo, mid, l_lo, l_mid)
+                refine(mid, hi, l_mid, l_hi)
+                return
+        events.append((0.5 * (lo + hi), l_lo, l_hi))
+
+    for g in range(grid_points - 1):
+        if leaders[g] != leaders[g + 1]:
+            refine(float(grid[g]), float(grid[g + 1]), int(leaders[g]), int(leaders[g + 1]))
+    return events
+
+
+def tipping_points(
+    matrix: Any,
+    objectives: Sequence[Any],
+    dimension_of: Sequence[Any],
+    dimension_weights: Mapping[Any, float],
+    sub_weights: Sequence[float] | None = None,
+    method: str = "topsis",
+    scaler: str | None = None,
+    alternatives: Sequence[Any] | None = None,
+    criteria: Sequence[Any] | None = None,
+    *,
+    dimensions: Sequence[Any] | None = None,
+    grid_points: int = 201,
+    tol: float = 1e-9,
+) -> list[TippingPoint]:
+    """Find, for each dimension, every share (0..1) at which the leader changes.
+
+    The dimension's share varies from 0 to 1 while the other dimensions keep their relative proportions and
+    criteria keep their relative sub-weights within each dimension. For wsm, wpm and moora the score is linear
+    in the weights, so the crossings are solved exactly (``exact=True``); for topsis and vikor the leader is
+    evaluated on a grid of ``grid_points`` and every change is bisected to ``tol`` (two changes closer than a
+    grid step, e.g. A -> B -> A, can be missed).
+
+    Parameters
+    ----------
+    matrix, objectives, method, scaler, alternatives, criteria
+        As in ``scoring.score``.
+    dimension_of : sequence
+        Dimension id of each criterion.
+    dimension_weights : mapping
+        Dimension id -> current weight (any non-negative scale; normalised).
+    sub_weights : sequence of float, optional
+        Relative weight of each criterion within its dimension (default equal).
+    dimensions : sequence, optional
+        Only these dimensions (default all, in ``dimension_weights`` order).
+    grid_points : int
+        Grid size for topsis/vikor.
+    tol : float
+        Bisection tolerance on the share.
+
+    Returns
+    -------
+    list of TippingPoint
+        Ordered by dimension, then share.
+    """
+    spec, scaler, x, alts, crits, signs = validated_inputs(matrix, objectives, method, scaler, alternatives, criteria)
+    dims = Dimensions(dimension_of, dimension_weights, sub_weights, crits)
+    if len(dims.names) < 2:
+        return []
+    scorer = BatchScorer(x, signs, spec, scaler)
+    chosen = dims.names if dimensions is None else [dims.names[dims.index(d)] for d in dimensions]
+    out: list[TippingPoint] = []
+    for name in chosen:
+        d = dims.index(name)
+        if spec.name in ("wsm", "wpm", "moora"):
+            g = _linear_utilities(scorer)
+            w0, w1 = dims.at(d, np.array([0.0, 1.0]))
+            events = _linear_tips(g @ w0, g @ (w1 - w0))
+            exact = True
+        else:
+
+            def leader_at(ts: np.ndarray, d: int = d) -> np.ndarray:
+                return np.argmax(scorer.first(dims.at(d, ts)), axis=1)
+
+            events = _grid_tips(leader_at, max(2, int(grid_points)), tol)
+            exact = False
+        for t, before, after in events:
+            out.append(
+                TippingPoint(
+                    dimension=name,
+                    weight=float(t),
+                    current_weight=float(dims.shares[d]),
+                    before=alts[before],
+                    after=alts[after],
+                    method=spec.name,
+                    scaler=scaler,
+                    exact=exact,
+                )
+            )
+    return out
