@@ -9,9 +9,18 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import state
-from selector import charts, provenance, specs, views
+from selector import charts, provenance, specs
 from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.models import LOCATED_TIERS
+from selector.views.accelerators import (
+    accelerator_claims,
+    accelerator_efficiency,
+    dataset_numbers,
+    metric_frame,
+    pareto_mask,
+    spec_table,
+)
+from selector.views.labels import SEGMENT_LABELS, metric_label
 
 # The reference lines of the efficiency chart: the target and the average of article 000 (section 3.3).
 TARGET_CLAIM = "c000-green-ai-efficiency-target"
@@ -27,12 +36,12 @@ def _tables(
     # What depends on the knowledge alone (its hash is the key) and the date ages are counted to, built once
     # instead of on every visit: the claims, each segment's spec table as the articles state it, each segment's
     # dataset numbers with their footnotes, and the efficiency frame.
-    claims = views.accelerator_claims(_kb, today=today)
+    claims = accelerator_claims(_kb, today=today)
     stated = claims[~claims["tier"].isin(sorted(LOCATED_TIERS))]
-    segments = [s for s in views.SEGMENT_LABELS if (claims["segment"] == s).any()]
-    spec_tables = {segment: views.spec_table(stated, segment) for segment in segments}
-    located = {segment: views.dataset_numbers(_kb, claims, segment) for segment in segments}
-    return claims, spec_tables, located, views.accelerator_efficiency(_kb)
+    segments = [s for s in SEGMENT_LABELS if (claims["segment"] == s).any()]
+    spec_tables = {segment: spec_table(stated, segment) for segment in segments}
+    located = {segment: dataset_numbers(_kb, claims, segment) for segment in segments}
+    return claims, spec_tables, located, accelerator_efficiency(_kb)
 
 
 kb = state.session_kb()
@@ -59,8 +68,8 @@ else:
     with segment_col:
         segments = st.multiselect(
             "Segment",
-            options=[s for s in views.SEGMENT_LABELS if (first["segment"] == s).any()],
-            format_func=views.SEGMENT_LABELS.get,
+            options=[s for s in SEGMENT_LABELS if (first["segment"] == s).any()],
+            format_func=SEGMENT_LABELS.get,
             key="spec-segments",
             placeholder="all segments",
         )
@@ -151,7 +160,7 @@ st.subheader("Specifications by segment")
 segments = list(spec_tables)
 if not segments:
     st.info("No numeric claim about an accelerator yet.")
-for tab, segment in zip(st.tabs([views.SEGMENT_LABELS[s] for s in segments]), segments, strict=True):
+for tab, segment in zip(st.tabs([SEGMENT_LABELS[s] for s in segments]), segments, strict=True):
     with tab:
         table = spec_tables[segment]
         if len(table):
@@ -188,7 +197,7 @@ both = efficiency.dropna(subset=["tops", "watts"]).reset_index(drop=True)
 scatter_col, bars_col = st.columns(2, gap="large")
 with scatter_col:
     if len(both):
-        frontier = views.pareto_mask(both[["tops", "watts"]].to_numpy(), ["max", "min"])
+        frontier = pareto_mask(both[["tops", "watts"]].to_numpy(), ["max", "min"])
         st.plotly_chart(
             charts.efficiency_scatter(both, frontier, "INT8 compute against power (Pareto frontier dotted)"),
             key="tops-watts",
@@ -230,7 +239,7 @@ for column, metric, title in (
     (memory_col, "memory_capacity_gb", "On-package memory"),
     (bandwidth_col, "bandwidth_tbps", "Memory bandwidth"),
 ):
-    frame = views.metric_frame(kb, metric)
+    frame = metric_frame(kb, metric)
     frame = frame[~frame["tier"].isin(sorted(LOCATED_TIERS))]  # the datasheets' figures are in the explorer
     with column:
         if frame.empty:
@@ -238,7 +247,7 @@ for column, metric, title in (
             continue
         unit = frame["unit"].iloc[0]
         st.plotly_chart(
-            charts.metric_bars(frame, title, f"{views.metric_label(metric).lower()} ({unit})"),
+            charts.metric_bars(frame, title, f"{metric_label(metric).lower()} ({unit})"),
             key=f"metric-{metric}",
             config={"displaylogo": False},
         )

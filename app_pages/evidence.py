@@ -6,8 +6,10 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import state
-from selector import conflicts, csvsafe, provenance, views
+from selector import conflicts, csvsafe, provenance
 from selector.locators import RAW_DIR
+from selector.views.evidence import claims_table, filter_claims
+from selector.views.labels import conditions_text, document_label, value_text
 
 kb = state.session_kb()
 state.knowledge_caption(kb)
@@ -81,7 +83,7 @@ with doc_col:
         "Document",
         options=options["documents"],
         key="ev-docs",
-        format_func=lambda s: views.document_label(kb, s),
+        format_func=lambda s: document_label(kb, s),
         on_change=_on_filter_change,
     )
 with dataset_col:
@@ -113,7 +115,7 @@ with tier_col:
         on_change=_on_filter_change,
     )
 
-found = views.filter_claims(
+found = filter_claims(
     kb,
     text=text,
     documents=documents,
@@ -123,7 +125,7 @@ found = views.filter_claims(
     flagged={"all": None, "flagged": True, "unflagged": False}[flagged],
     datasets=chosen_datasets,
 )
-table = views.claims_table(kb, found, today)
+table = claims_table(kb, found, today)
 shown_ids = list(table["id"])
 ageing = int(table["ageing"].sum())
 st.caption(
@@ -198,8 +200,8 @@ if claim_id is not None:
             "about": ", ".join(f"{kb.entity_name(e)} ({e})" for e in claim.about),
             "subject": claim.subject or "",
             "metric": claim.metric or "",
-            "value": views.value_text(claim),
-            "conditions": views.conditions_text(claim.conditions),
+            "value": value_text(claim),
+            "conditions": conditions_text(claim.conditions),
             "based on": ", ".join(claim.based_on),
             "overrides": claim.overrides or "",
             "where it is defined": kb.locations.get(("claims", claim_id), ""),

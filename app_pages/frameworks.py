@@ -5,7 +5,10 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages import state
-from selector import charts, views
+from selector import charts
+from selector.views.evidence import claims_table
+from selector.views.frameworks import comparable_frame, comparable_sets, feature_hover, feature_matrix
+from selector.views.labels import LOWER_IS_BETTER, metric_label, value_text
 
 kb = state.session_kb()
 state.knowledge_caption(kb)
@@ -18,14 +21,14 @@ st.caption(
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Feature matrix")
-features = views.feature_matrix(kb, "framework")
+features = feature_matrix(kb, "framework")
 if features.values.empty:
     st.info("No framework has a rating yet.")
 else:
     figure = charts.feature_heatmap(
         features.values,
         features.objectives,
-        views.feature_hover(kb, features),
+        feature_hover(kb, features),
         "Ratings of frameworks (1-5): article 003's stars and the team's assessed ratings",
     )
     st.plotly_chart(figure, key="feature-heatmap", config={"displaylogo": False})
@@ -36,18 +39,18 @@ else:
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Benchmarks")
-comparable, alone = views.comparable_sets(kb)
+comparable, alone = comparable_sets(kb)
 if not comparable:
     st.info("No benchmark has two entities measured under the same conditions.")
 columns = st.columns(min(3, max(1, len(comparable))))
 for index, found in enumerate(comparable):
-    frame = views.comparable_frame(kb, found)
-    lower = found.metric in views.LOWER_IS_BETTER
+    frame = comparable_frame(kb, found)
+    lower = found.metric in LOWER_IS_BETTER
     with columns[index % len(columns)]:
         st.plotly_chart(
             charts.benchmark_bars(
                 frame,
-                f"{views.metric_label(found.metric)} ({found.unit})",
+                f"{metric_label(found.metric)} ({found.unit})",
                 found.unit,
                 lower_is_better=lower,
             ),
@@ -66,7 +69,7 @@ if alone:
             "so putting it next to another number would mislead."
         )
         st.dataframe(
-            views.claims_table(kb, [c for s in alone for c in s.claims])[
+            claims_table(kb, [c for s in alone for c in s.claims])[
                 ["id", "entities", "metric", "value", "unit", "conditions", "quote_zh", "flags"]
             ],
             hide_index=True,
@@ -83,7 +86,7 @@ for row_index, name in enumerate(features.values.index):
             choices[f"{name} - {column}: {features.values.iloc[row_index][column]:g}"] = tuple(ids)
 for found in comparable:
     for claim in found.claims:
-        label = f"{kb.entity_name(claim.subject_id)} - {views.metric_label(found.metric)}: {views.value_text(claim)}"
+        label = f"{kb.entity_name(claim.subject_id)} - {metric_label(found.metric)}: {value_text(claim)}"
         choices[label] = (claim.id,)
 if choices:
     picked = st.selectbox("Pick a value to see its full evidence", options=list(choices), key="fw-value")

@@ -6,7 +6,7 @@ import streamlit as st
 from pydantic import ValidationError
 
 from app_pages import state
-from selector import charts, decision_tree, matrix, recommend, scoring, verdict, views
+from selector import charts, decision_tree, matrix, recommend, scoring, verdict
 from selector.measure import compare
 from selector.preferences import (
     CRITERION_WEIGHT_RANGE,
@@ -15,6 +15,18 @@ from selector.preferences import (
     MISSING_POLICIES,
     PreferenceError,
     Preferences,
+)
+from selector.views.recommend import (
+    FILLED_MARK,
+    FLAG_MARK,
+    cell_choices,
+    cell_footnotes,
+    contributions_frame,
+    criterion_profile,
+    exclusions_table,
+    imputed_table,
+    matrix_display,
+    ranking_table,
 )
 
 kb = state.session_kb()
@@ -335,7 +347,7 @@ def weights_and_ranking() -> None:
         if judged.details:
             st.caption(state.md("  \n".join(judged.details)))
         st.dataframe(
-            views.ranking_table(rec.ranking),
+            ranking_table(rec.ranking),
             hide_index=True,
             width="stretch",
             column_config={
@@ -369,12 +381,12 @@ def weights_and_ranking() -> None:
             parts, title = result.contributions, f"What each criterion adds to the score ({spec.label})"
             x_title = "contribution to the score"
         else:
-            parts, title = views.criterion_profile(m), f"Criterion profile behind the {spec.label} score"
+            parts, title = criterion_profile(m), f"Criterion profile behind the {spec.label} score"
             x_title = "weighted min-max performance (not additive)"
         figure = state.session_figure(
             "contribution-figure",
             (kb.data_hash, m.group, m.alternatives, m.criteria, title, x_title),
-            lambda: charts.contribution_bars(views.contributions_frame(kb, m, parts), order, title, x_title),
+            lambda: charts.contribution_bars(contributions_frame(kb, m, parts), order, title, x_title),
         )
         values = {kb.entity_name(a): parts[i] for i, a in enumerate(m.alternatives)}
         charts.restack_contribution_bars(figure, values, order)
@@ -424,8 +436,8 @@ try:
 except PreferenceError:
     st.stop()
 
-imputed = views.imputed_table(kb, m)
-excluded = views.exclusions_table(kb, m)
+imputed = imputed_table(kb, m)
+excluded = exclusions_table(kb, m)
 if len(imputed) or len(excluded):
     with st.expander(
         f"Filled-in values ({len(imputed)}) and exclusions ({len(excluded)})", expanded=bool(len(imputed))
@@ -441,16 +453,13 @@ if len(imputed) or len(excluded):
 # Evidence behind every cell
 
 st.subheader("Evidence behind every number")
-st.dataframe(views.matrix_display(kb, m), width="stretch")
-st.caption(
-    f"{views.FILLED_MARK}: no evidence, filled in by the missing-value policy. "
-    f"{views.FLAG_MARK}: rests on a flagged claim."
-)
-footnotes = views.cell_footnotes(kb, m, state.today())
+st.dataframe(matrix_display(kb, m), width="stretch")
+st.caption(f"{FILLED_MARK}: no evidence, filled in by the missing-value policy. {FLAG_MARK}: rests on a flagged claim.")
+footnotes = cell_footnotes(kb, m, state.today())
 if len(footnotes):
     with st.expander(f"Footnotes of the numbers from public datasets ({len(footnotes)})"):
         st.dataframe(footnotes, hide_index=True, width="stretch", key="cell-footnotes")
-cells = views.cell_choices(kb, m)
+cells = cell_choices(kb, m)
 if st.session_state.get("cell") not in cells:
     st.session_state.pop("cell", None)
 chosen = st.selectbox("Show the evidence of a cell", options=list(cells), key="cell")

@@ -7,9 +7,10 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import state
-from selector import charts, scoring, verdict, views
+from selector import charts, scoring, verdict
 from selector.preferences import PreferenceError
 from selector.robustness.sweep import weight_sweep
+from selector.views.robustness import central_weights_table, sweep_frame
 
 kb = state.session_kb()
 state.knowledge_caption(kb)
@@ -140,7 +141,7 @@ with table_col:
     )
 
 st.markdown("**Central weights**: the average weighting under which each alternative ranks first.")
-central = views.central_weights_table(
+central = central_weights_table(
     kb,
     names,
     smaa.criteria,
@@ -186,7 +187,7 @@ if len(dimensions) >= 2:
         label = _dimension_name(dimension)
         st.plotly_chart(
             charts.weight_sweep_chart(
-                views.sweep_frame(names, sweep.grid, sweep.scores),
+                sweep_frame(names, sweep.grid, sweep.scores),
                 label,
                 sweep.current_weight,
                 [t.weight for t in tips if t.dimension == dimension],

@@ -13,12 +13,13 @@ from types import MappingProxyType
 import plotly.graph_objects as go
 import streamlit as st
 
-from selector import knowledge, limits, profile, provenance, recommend, scoring, verdict, views
+from selector import knowledge, limits, profile, provenance, recommend, scoring, verdict
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import KnowledgeBase
 from selector.preferences import PreferenceError, Preferences, check_slider_ranges, from_query, to_query
 from selector.robustness import analysis
 from selector.robustness.smaa import SMAAResult
+from selector.views.evidence import claim_evidence
 from selector.yamlio import Issue
 
 # The URL parameters that carry preferences (see selector.preferences.to_query); others are left alone.
@@ -271,7 +272,7 @@ def show_claim(kb: KnowledgeBase, claim_id: str) -> None:
     if claim_id not in kb.claims:
         st.warning(f"Claim {md(claim_id)} is not in the knowledge base.")
         return
-    ev = views.claim_evidence(kb, claim_id, today())
+    ev = claim_evidence(kb, claim_id, today())
     where = " · ".join(md(p) for p in (ev["document"], ev["section"]) if p)
     st.markdown(f"**{md(claim_id)}** · {ev['tier']} · {where}")
     if ev["quote_zh"]:

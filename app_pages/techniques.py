@@ -5,7 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages import state
-from selector import decision_tree, views
+from selector import decision_tree
+from selector.views.techniques import KIND_LABELS, TECHNIQUE_KINDS, scenario_label, techniques_table
 
 kb = state.session_kb()
 state.knowledge_caption(kb)
@@ -29,25 +30,25 @@ def _label(option: str) -> str:
     if option == EVERYTHING:
         return "Everything"
     question, answer = option.split("=", 1)
-    return views.scenario_label(kb, question, answer)
+    return scenario_label(kb, question, answer)
 
 
 scenario = st.selectbox("Show what serves", options=options, format_func=_label, key="tech-scenario")
 if scenario == YOURS:
     wanted = list(answers.items())
-    st.caption(state.md("Your answers: " + "; ".join(views.scenario_label(kb, q, a) for q, a in wanted)))
+    st.caption(state.md("Your answers: " + "; ".join(scenario_label(kb, q, a) for q, a in wanted)))
 elif scenario == EVERYTHING:
     wanted = None
 else:
     wanted = [tuple(scenario.split("=", 1))]
 
-table = views.techniques_table(kb, scenarios=wanted)
-kinds = [k for k in views.TECHNIQUE_KINDS if (table["kind"] == k).any()]
+table = techniques_table(kb, scenarios=wanted)
+kinds = [k for k in TECHNIQUE_KINDS if (table["kind"] == k).any()]
 if not kinds:
     st.info("Nothing in the knowledge base is linked to this scenario.")
     st.stop()
 
-tabs = st.tabs([f"{views.KIND_LABELS[k]} ({int((table['kind'] == k).sum())})" for k in kinds])
+tabs = st.tabs([f"{KIND_LABELS[k]} ({int((table['kind'] == k).sum())})" for k in kinds])
 for tab, kind in zip(tabs, kinds, strict=True):
     with tab:
         st.dataframe(
@@ -61,7 +62,7 @@ for tab, kind in zip(tabs, kinds, strict=True):
         )
 
 st.subheader("Claims about an item")
-ordered = table.assign(order=table["kind"].map(views.TECHNIQUE_KINDS.index)).sort_values("order", kind="stable")
+ordered = table.assign(order=table["kind"].map(TECHNIQUE_KINDS.index)).sort_values("order", kind="stable")
 names = dict(zip(ordered["id"], ordered["name"], strict=True))
 if st.session_state.get("tech-item") not in names:
     st.session_state.pop("tech-item", None)

@@ -130,7 +130,8 @@ def _empty(folder: Path) -> AppTest:
 _DRAWING_ALONE = """
 import streamlit as st
 from app_pages import state
-from selector import charts, views
+from selector import charts
+from selector.views.recommend import contributions_frame, ranking_table
 from selector.preferences import Preferences
 
 kb = state.bundled_kb()
@@ -138,7 +139,7 @@ rec = state.recommendation(kb, Preferences(group=next(iter(kb.groups))))
 parts = rec.result.contributions
 order = [r.name for r in rec.ranking]
 values = {kb.entity_name(a): parts[i] for i, a in enumerate(rec.matrix.alternatives)}
-figure = charts.contribution_bars(views.contributions_frame(kb, rec.matrix, parts), order, "contributions")
+figure = charts.contribution_bars(contributions_frame(kb, rec.matrix, parts), order, "contributions")
 
 
 @st.fragment
@@ -150,7 +151,7 @@ def weights_and_ranking():
     with table_col:
         st.subheader(f"Leader: {rec.leader.name}")
         st.badge("first in 97% of plausible weightings", color="green", help="SMAA")
-        st.dataframe(views.ranking_table(rec.ranking), hide_index=True, width="stretch")
+        st.dataframe(ranking_table(rec.ranking), hide_index=True, width="stretch")
         st.info(rec.why)
         st.caption("shares of the decision; method, scaler, policy")
     with chart_col:

@@ -248,7 +248,7 @@ def _bar_marker(flagged: Sequence[bool]) -> dict:
 def benchmark_bars(frame: pd.DataFrame, title: str, x_title: str, lower_is_better: bool = False) -> go.Figure:
     """Horizontal bars of one comparable set of claims; flagged claims hatched and red, quote on hover.
 
-    `frame` has the columns of :func:`selector.views.comparable_frame`.
+    `frame` has the columns of :func:`selector.views.frameworks.comparable_frame`.
     """
     frame = frame.sort_values("value", ascending=lower_is_better)
     trace = {
@@ -361,7 +361,7 @@ def efficiency_bars(
     Parameters
     ----------
     frame
-        Columns of :func:`selector.views.accelerator_efficiency`.
+        Columns of :func:`selector.views.accelerators.accelerator_efficiency`.
     target, average
         (label, TOPS/W) of the reference lines, or None to leave one out.
     """
@@ -414,7 +414,7 @@ def efficiency_bars(
 def metric_bars(frame: pd.DataFrame, title: str, x_title: str) -> go.Figure:
     """Bars of one metric per entity (memory, bandwidth...), flagged values hatched, setting and quote on hover.
 
-    `frame` has the columns of :func:`selector.views.metric_frame`.
+    `frame` has the columns of :func:`selector.views.accelerators.metric_frame`.
     """
     frame = frame.sort_values("value", ascending=False)
     trace = {

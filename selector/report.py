@@ -36,12 +36,13 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup
 
 import selector
-from selector import provenance, verdict, views
+from selector import provenance, verdict
 from selector.locators import RAW_DIR
 from selector.measure import compare
 from selector.models import KnowledgeBase
 from selector.preferences import MISSING_HELP, Preferences, to_query
 from selector.recommend import Recommendation, recommend
+from selector.views.labels import section_label, value_text
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 DEFAULT_APP_URL = "http://127.0.0.1:8501"
@@ -573,10 +574,10 @@ def _evidence(kb: KnowledgeBase, uses: Mapping[str, list[str]], today: date | No
                 document_id=claim.source,
                 document_title_en=source.title_en if source else claim.source,
                 document_title_zh=(source.title_zh or "") if source else "",
-                section=views.section_label(kb, claim),
+                section=section_label(kb, claim),
                 quote_zh=claim.quote or "",
                 text_en=claim.text_en,
-                value=views.value_text(claim),
+                value=value_text(claim),
                 tier=claim.tier,
                 flags=tuple(
                     f"{f.kind}: {f.reason}" + (f" (ref: {f.reference})" if f.reference else "") for f in claim.flags

@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from selector import knowledge, recommend, verdict, views
+from selector import knowledge, recommend, verdict
 from selector.knowledge import Upload
 from selector.preferences import Preferences, from_query
 from selector.robustness import analysis
+from selector.views.evidence import filter_claims
 from tests import fragment_rerun
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -324,7 +325,7 @@ def test_evidence_search_shows_the_matching_claims(app, kb):
     at = _ok(app.switch_page("app_pages/evidence.py").run())
     _ok(at.text_input(key="ev-text").input("能效比").run())
     table = next(d.value for d in at.dataframe if "quote_zh" in d.value.columns)
-    assert sorted(table["id"]) == sorted(c.id for c in views.filter_claims(kb, text="能效比"))
+    assert sorted(table["id"]) == sorted(c.id for c in filter_claims(kb, text="能效比"))
     _ok(at.selectbox(key="ev-flagged").set_value("flagged").run())
     table = next(d.value for d in at.dataframe if "quote_zh" in d.value.columns)
     assert table["flagged"].all()
@@ -335,7 +336,7 @@ def test_evidence_claim_picker_shows_the_claim_and_forgets_it_when_filtered_out(
     at = _ok(app.switch_page("app_pages/evidence.py").run())
     assert at.selectbox(key="ev-claim").value is None
     _ok(at.text_input(key="ev-text").input("能效比").run())
-    found = views.filter_claims(kb, text="能效比")
+    found = filter_claims(kb, text="能效比")
     assert at.selectbox(key="ev-claim").options == [f"{c.id}: {c.text_en[:90]}" for c in found]
     _ok(at.selectbox(key="ev-claim").set_value(found[1].id).run())
     assert any(h.value == f"Claim {found[1].id}".replace("-", "\\-") for h in at.subheader)
@@ -389,7 +390,7 @@ def test_evidence_filters_in_the_link_set_the_widgets_and_the_table(app, kb):
     assert at.text_input(key="ev-text").value == "TOPS"
     assert at.multiselect(key="ev-tiers").value == ["claimed"]
     assert at.selectbox(key="ev-flagged").value == "unflagged"
-    expected = views.filter_claims(kb, text="TOPS", tiers=["claimed"], flagged=False)
+    expected = filter_claims(kb, text="TOPS", tiers=["claimed"], flagged=False)
     assert expected, "the filters keep some claims"
     assert sorted(_claims_table(at)["id"]) == sorted(c.id for c in expected)
 

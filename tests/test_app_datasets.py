@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from selector import charts, knowledge, matrix, profile, provenance, specs, views
+from selector import charts, knowledge, matrix, profile, provenance, specs
 from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.preferences import Preferences
+from selector.views.evidence import filter_claims
+from selector.views.recommend import cell_footnotes
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -72,7 +74,7 @@ def test_picking_a_dataset_and_a_tier_filters_the_table_and_goes_into_the_link(a
     at.multiselect(key="ev-tiers").set_value(["benchmarked"]).run()
     _ok(at)
     table = _claims_table(at)
-    expected = views.filter_claims(kb, tiers=["benchmarked"], datasets=["mlperf-inference-v5.1"])
+    expected = filter_claims(kb, tiers=["benchmarked"], datasets=["mlperf-inference-v5.1"])
     assert expected and sorted(table["id"]) == sorted(c.id for c in expected)
     assert (table["footnote"] != "").all() and table["footnote"].str.contains("result ").all()
     assert profile.decode_filters(at.query_params["ev"]) == {
@@ -87,7 +89,7 @@ def test_a_link_and_a_profile_with_dataset_filters_round_trip_exactly(app, kb):
     at = _page(app, "evidence")
     assert at.multiselect(key="ev-datasets").value == ["accelmark", "fsdl-cloud-gpus"]
     assert at.multiselect(key="ev-tiers").value == ["reference"]
-    expected = views.filter_claims(kb, text="A100", tiers=["reference"], datasets=["accelmark", "fsdl-cloud-gpus"])
+    expected = filter_claims(kb, text="A100", tiers=["reference"], datasets=["accelmark", "fsdl-cloud-gpus"])
     assert expected and sorted(_claims_table(at)["id"]) == sorted(c.id for c in expected)
     # the session's filters, saved as a profile and shared again as a link, come back unchanged
     kept = at.session_state["ev-filters"]
@@ -214,7 +216,7 @@ def test_the_ranking_cells_evidence_shows_the_footnote(app, kb):
     # and every dataset number of the matrix has its footnote listed under it
     (table,) = [d.value for d in at.dataframe if "footnote" in d.value.columns and "alternative" in d.value.columns]
     m = matrix.build(kb, Preferences(group="llm-inference-accelerators"))
-    expected = views.cell_footnotes(kb, m, dt.date.fromisoformat(TODAY))
+    expected = cell_footnotes(kb, m, dt.date.fromisoformat(TODAY))
     assert list(table["footnote"]) == list(expected["footnote"]) and len(table)
 
 

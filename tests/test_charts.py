@@ -9,8 +9,11 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
-from selector import charts, knowledge, recommend, views
+from selector import charts, knowledge, recommend
 from selector.preferences import Preferences
+from selector.views.accelerators import metric_frame, pareto_mask
+from selector.views.recommend import contributions_frame, criterion_profile
+from selector.views.robustness import sweep_frame
 
 EVIL = "<img src=x onerror=alert(1)>"
 
@@ -52,7 +55,7 @@ def test_hover_text_breaks_long_chinese_runs():
 
 def test_contribution_bars_stack_each_alternatives_contributions(kb):
     rec = recommend.recommend(kb, Preferences(group="gpu-inference-runtimes", method="wsm"))
-    frame = views.contributions_frame(kb, rec.matrix, rec.result.contributions)
+    frame = contributions_frame(kb, rec.matrix, rec.result.contributions)
     order = [r.name for r in rec.ranking]
     fig = charts.contribution_bars(frame, order, "What each criterion adds")
     _titled(fig)
@@ -114,7 +117,7 @@ def test_efficiency_scatter_draws_the_frontier_through_its_points():
             "claims": ["a, b", "c, d", "e, f"],
         }
     )
-    mask = views.pareto_mask(frame[["tops", "watts"]].to_numpy(), ["max", "min"])
+    mask = pareto_mask(frame[["tops", "watts"]].to_numpy(), ["max", "min"])
     fig = charts.efficiency_scatter(frame, mask, "TOPS vs W")
     _titled(fig)
     line = next(t for t in fig.data if t.name == "Pareto frontier")
@@ -158,7 +161,7 @@ def test_acceptability_heatmap_writes_shares_as_percentages():
 
 
 def test_weight_sweep_marks_current_weight_and_every_tipping_point():
-    frame = views.sweep_frame(["A", "B"], np.linspace(0, 1, 3), np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]]))
+    frame = sweep_frame(["A", "B"], np.linspace(0, 1, 3), np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]]))
     fig = charts.weight_sweep_chart(frame, "Cost", 0.25, [0.5], "Sweep", score_title="score (higher is better)")
     _titled(fig)
     assert len(fig.data) == 2
@@ -168,7 +171,7 @@ def test_weight_sweep_marks_current_weight_and_every_tipping_point():
 
 
 def test_metric_bars_keep_the_setting_on_hover(kb):
-    frame = views.metric_frame(kb, "bandwidth_tbps")
+    frame = metric_frame(kb, "bandwidth_tbps")
     if frame.empty:
         pytest.skip("no bandwidth claim in the knowledge")
     fig = charts.metric_bars(frame, "Bandwidth", "bandwidth (TB/s)")
@@ -183,14 +186,14 @@ def test_every_group_draws_a_contribution_or_profile_chart(kb):
     for group in kb.groups:
         rec = recommend.recommend(kb, Preferences(group=group, method="topsis"))
         assert rec.result.contributions is None
-        parts = views.criterion_profile(rec.matrix)
-        frame = views.contributions_frame(kb, rec.matrix, parts)
+        parts = criterion_profile(rec.matrix)
+        frame = contributions_frame(kb, rec.matrix, parts)
         fig = charts.contribution_bars(frame, [r.name for r in rec.ranking], "profile")
         assert len(fig.data) == len(rec.matrix.criteria)
 
 
 def test_weight_sweep_keeps_close_labels_apart_and_inside_the_figure():
-    frame = views.sweep_frame(["A", "B"], np.linspace(0, 1, 3), np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]]))
+    frame = sweep_frame(["A", "B"], np.linspace(0, 1, 3), np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]]))
     fig = charts.weight_sweep_chart(frame, "Cost", 0.40, [0.428, 0.95], "Sweep")
     notes = {a.text: a for a in fig.layout.annotations}
     assert set(notes) == {"your weight 40%", "leader changes at 42.8%", "leader changes at 95.0%"}
@@ -203,7 +206,7 @@ def test_weight_sweep_keeps_close_labels_apart_and_inside_the_figure():
 
 def test_themed_attaches_the_built_in_template_for_stand_alone_rendering(kb):
     rec = recommend.recommend(kb, Preferences(group="gpu-inference-runtimes", method="wsm"))
-    frame = views.contributions_frame(kb, rec.matrix, rec.result.contributions)
+    frame = contributions_frame(kb, rec.matrix, rec.result.contributions)
     fig = charts.contribution_bars(frame, [r.name for r in rec.ranking], "t")
     plain = len(fig.to_json())
     assert charts.themed(fig) is fig
@@ -217,7 +220,7 @@ def test_restacking_a_kept_figure_draws_what_a_new_one_would(kb):
 
     def built(weights: dict[str, float]) -> tuple[go.Figure, dict[str, list[float]], list[str]]:
         rec = recommend.recommend(kb, Preferences(group="training-frameworks", dimension_weights=weights))
-        frame = views.contributions_frame(kb, rec.matrix, rec.result.contributions)
+        frame = contributions_frame(kb, rec.matrix, rec.result.contributions)
         order = [r.name for r in rec.ranking]
         values = {kb.entity_name(a): list(rec.result.contributions[i]) for i, a in enumerate(rec.matrix.alternatives)}
         return charts.contribution_bars(frame, order, "contributions"), values, order

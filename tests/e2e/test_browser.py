@@ -12,9 +12,10 @@ if not Path("/usr/bin/chromium").exists():
 
 from playwright.sync_api import Page, expect
 
-from selector import knowledge, recommend, views
+from selector import knowledge, recommend
 from selector.preferences import Preferences
 from selector.robustness import analysis
+from selector.views.evidence import filter_claims
 
 pytestmark = pytest.mark.e2e
 
@@ -141,7 +142,7 @@ def test_picking_a_claim_shows_its_quote(page: Page, app_url: str, kb):
     expect(search).to_be_visible(timeout=TIMEOUT_MS)
     search.fill("能效比")
     search.press("Enter")
-    found = views.filter_claims(kb, text="能效比")
+    found = filter_claims(kb, text="能效比")
     grid = page.locator("[data-testid=stDataFrame]").first
     expect(grid.locator("table tbody tr")).to_have_count(len(found), timeout=TIMEOUT_MS)
     _idle(page)

@@ -1,0 +1,256 @@
+"""The Accelerators screen's views: spec tables, dataset numbers, efficiency and the Pareto frontier."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from selector import provenance
+from selector.models import LOCATED_TIERS, KnowledgeBase
+from selector.views.labels import conditions_text, flags_text, metric_label
+
+
+def accelerator_claims(kb: KnowledgeBase, use_flagged: bool = True, today: dt.date | None = None) -> pd.DataFrame:
+    """Every numeric claim whose subject is an accelerator, one row each (long form).
+
+    A dataset's number also gives its ``source``, ``snapshot`` date, whether it is ``ageing`` at `today` and its
+    ``footnote`` (empty for the articles' and our claims).
+    """
+    rows = []
+    for claim in kb.claims.values():
+        entity = kb.entities.get(claim.subject_id)
+        if claim.value is None or entity is None or entity.kind != "accelerator":
+            continue
+        if claim.flagged and not use_flagged:
+            continue
+        rows.append(
+            {
+                "entity_id": entity.id,
+                "name": entity.name,
+                "segment": entity.segment,
+                "metric": claim.metric,
+                "label": metric_label(claim.metric, kb),
+                "value": float(claim.value),
+                "comparator": claim.comparator,
+                "unit": claim.unit,
+                "conditions": conditions_text(claim.conditions),
+                "claim": claim.id,
+                "tier": claim.tier,
+                "flagged": claim.flagged,
+                "flags": flags_text(claim),
+                "quote_zh": claim.quote or "",
+                "text_en": claim.text_en,
+                "source": claim.source,
+                "snapshot": provenance.snapshot_date(claim, kb),
+                "ageing": provenance.is_ageing(claim, kb, today),
+                "footnote": provenance.footnote(claim),
+            }
+        )
+    columns = [
+        "entity_id",
+        "name",
+        "segment",
+        "metric",
+        "label",
+        "value",
+        "comparator",
+        "unit",
+        "conditions",
+        "claim",
+        "tier",
+        "flagged",
+        "flags",
+        "quote_zh",
+        "text_en",
+        "source",
+        "snapshot",
+        "ageing",
+        "footnote",
+    ]
+    return pd.DataFrame(rows, columns=columns).astype({"ageing": "bool"})
+
+
+def dataset_numbers(kb: KnowledgeBase, claims: pd.DataFrame, segment: str | None = None) -> pd.DataFrame:
+    """The rows of :func:`accelerator_claims` that come from a bundled dataset, for reading: accelerator,
+    quantity, value, unit, setting, tier, dataset, snapshot date, ageing, footnote and claim id."""
+    frame = claims[claims["tier"].isin(sorted(LOCATED_TIERS))]
+    if segment is not None:
+        frame = frame[frame["segment"] == segment]
+    titles = {s.id: s.title_en for s in kb.sources.values()}
+    return pd.DataFrame(
+        {
+            "accelerator": frame["name"],
+            "quantity": frame["label"],
+            "value": frame["value"],
+            "unit": frame["unit"],
+            "setting": frame["conditions"],
+            "tier": frame["tier"],
+            "dataset": [titles.get(s, s) for s in frame["source"]],
+            "as of": frame["snapshot"],
+            "ageing": frame["ageing"],
+            "footnote": frame["footnote"],
+            "claim": frame["claim"],
+        }
+    ).reset_index(drop=True)
+
+
+def short_setting(conditions: str) -> str:
+    """A compact form of a :func:`conditions_text` string for column labels: ``vs A100, inference``."""
+    pairs = dict(part.split(": ", 1) for part in conditions.split("; ") if ": " in part)
+    parts = []
+    if "baseline" in pairs:
+        parts.append(f"vs {pairs['baseline']}")
+    parts += [pairs[k] for k in ("workload", "scope", "precision", "task", "scenario") if k in pairs]
+    return ", ".join(parts)
+
+
+def _column_label(metric: str, label: str, unit: str) -> str:
+    if unit == metric or unit.casefold() == label.casefold() or f"({unit})" in label:
+        return label
+    return f"{label} ({unit})"
+
+
+def spec_table(claims: pd.DataFrame, segment: str | None = None) -> pd.DataFrame:
+    """The accelerator claims pivoted: one column per accelerator, one row per metric (unit and setting).
+
+    A metric stated under several settings gets one row per setting, so unlike numbers never share a row.
+    Where one accelerator has several claims in a cell their median is shown. Flagged values are kept (the
+    Evidence page says why they are flagged); a last row counts each accelerator's flagged claims.
+    """
+    frame = claims if segment is None else claims[claims["segment"] == segment]
+    if frame.empty:
+        return pd.DataFrame(index=pd.Index([], name="metric"))
+    labels = {}
+    for metric, part in frame.groupby("metric", sort=False):
+        settings = list(dict.fromkeys(part["conditions"]))
+        short = [short_setting(s) for s in settings]
+        # Short labels are used only when they still tell every setting apart.
+        if len(settings) > 1 and len(set(short)) == len(short):
+            names = short
+        elif len(settings) > 1:
+            names = settings
+        else:
+            names = [""]
+        for setting, name in zip(settings, names, strict=True):
+            base = _column_label(metric, part["label"].iloc[0], part["unit"].iloc[0])
+            labels[(metric, setting)] = f"{base} [{name}]" if name else base
+    frame = frame.assign(column=[labels[(m, s)] for m, s in zip(frame["metric"], frame["conditions"], strict=True)])
+    table = frame.pivot_table(index="column", columns="name", values="value", aggfunc="median", sort=False)
+    table.loc["flagged claims"] = frame.groupby("name", sort=False)["flagged"].sum().reindex(table.columns)
+    table.index.name = "metric"
+    table.columns.name = None
+    return table
+
+
+def _dense_first(kb: KnowledgeBase, rows: pd.DataFrame) -> pd.DataFrame:
+    dense = rows[[kb.claims[c].conditions.sparsity == "dense" for c in rows["claim"]]]
+    return dense if len(dense) else rows
+
+
+def accelerator_efficiency(kb: KnowledgeBase, use_flagged: bool = True) -> pd.DataFrame:
+    """TOPS, watts and TOPS/W per accelerator: claimed efficiency where stated, else derived as TOPS / W.
+
+    Only accelerators with an efficiency claim or both a TOPS and a power claim appear. `basis` says which. Where
+    an accelerator has dense figures (``conditions.sparsity: dense``), only those are used.
+    """
+    claims = accelerator_claims(kb, use_flagged)
+    rows = []
+    for entity_id, own in claims.groupby("entity_id", sort=False):
+
+        def pick(metric: str, own: pd.DataFrame = own) -> pd.DataFrame:
+            return own[own["metric"] == metric]
+
+        # Peak TOPS are published dense or with 2:4 sparsity (twice as high); where a chip has a dense figure, the
+        # chart uses only that, so that chips are compared on one basis.
+        tops, watts, eff = (
+            _dense_first(kb, pick("tops_int8")),
+            pick("power_w"),
+            _dense_first(kb, pick("efficiency_tops_per_w")),
+        )
+        tops_v = float(tops["value"].median()) if len(tops) else np.nan
+        watts_v = float(watts["value"].median()) if len(watts) else np.nan
+        if len(eff):
+            used, value, basis = eff, float(eff["value"].median()), "claimed"
+        elif len(tops) and len(watts) and watts_v > 0:
+            used, value, basis = pd.concat([tops, watts]), tops_v / watts_v, "derived (TOPS / W)"
+        else:
+            continue
+        used = pd.concat([used, tops, watts]).drop_duplicates("claim")
+        first = own.iloc[0]
+        rows.append(
+            {
+                "entity_id": entity_id,
+                "name": first["name"],
+                "segment": first["segment"],
+                "tops": tops_v,
+                "watts": watts_v,
+                "tops_per_w": value,
+                "basis": basis,
+                "claims": ", ".join(used["claim"]),
+                "flagged": bool(used["flagged"].any()),
+                "flags": " | ".join(f for f in used["flags"] if f),
+            }
+        )
+    columns = ["entity_id", "name", "segment", "tops", "watts", "tops_per_w", "basis", "claims", "flagged", "flags"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def metric_frame(kb: KnowledgeBase, metric: str, kind: str = "accelerator", use_flagged: bool = True) -> pd.DataFrame:
+    """Every claim of `metric` about an entity of `kind`: name, value, unit, setting, claim, flags, quote."""
+    rows = []
+    for claim in kb.claims.values():
+        entity = kb.entities.get(claim.subject_id)
+        if claim.metric != metric or claim.value is None or entity is None or entity.kind != kind:
+            continue
+        if claim.flagged and not use_flagged:
+            continue
+        rows.append(
+            {
+                "name": entity.name,
+                "value": float(claim.value),
+                "unit": claim.unit,
+                "conditions": conditions_text(claim.conditions),
+                "claim": claim.id,
+                "flagged": claim.flagged,
+                "flags": flags_text(claim),
+                "quote_zh": claim.quote or "",
+                "tier": claim.tier,
+            }
+        )
+    columns = ["name", "value", "unit", "conditions", "claim", "flagged", "flags", "quote_zh", "tier"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def pareto_mask(points: np.ndarray, objectives: Sequence[str]) -> np.ndarray:
+    """Which points no other point dominates (at least as good on every axis and better on one).
+
+    Parameters
+    ----------
+    points
+        n x k array; rows with a NaN are never on the frontier.
+    objectives
+        ``"max"`` or ``"min"`` per column.
+
+    Returns
+    -------
+    numpy.ndarray
+        Boolean mask of length n; equal points do not dominate each other, so both stay on the frontier.
+    """
+    pts = np.asarray(points, dtype=float)
+    if pts.ndim != 2 or pts.shape[1] != len(objectives):
+        raise ValueError(f"points must be n x {len(objectives)} (one column per objective), got shape {pts.shape}")
+    bad = [o for o in objectives if o not in ("max", "min")]
+    if bad:
+        raise ValueError(f"objectives must be 'max' or 'min', got {bad}")
+    sign = np.array([1.0 if o == "max" else -1.0 for o in objectives])
+    gain = pts * sign
+    valid = ~np.isnan(gain).any(axis=1)
+    mask = valid.copy()
+    for i in np.flatnonzero(valid):
+        others = gain[valid]
+        dominated = np.any(np.all(others >= gain[i], axis=1) & np.any(others > gain[i], axis=1))
+        mask[i] = not dominated
+    return mask

@@ -1,0 +1,89 @@
+"""Labels shared by every screen's views: metric and segment names, conditions, flags, values, documents."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from selector.models import Claim, Conditions, KnowledgeBase
+
+METRIC_LABELS = {
+    "throughput": "Throughput",
+    "latency_ms": "Latency",
+    "gpu_memory_gb": "GPU memory used",
+    "tops_int8": "INT8 compute",
+    "tflops_fp8": "FP8 compute",
+    "power_w": "Power",
+    "efficiency_tops_per_w": "Energy efficiency",
+    "memory_capacity_gb": "Memory capacity",
+    "bandwidth_tbps": "Bandwidth",
+    "speedup": "Speed-up",
+    "cost_reduction_pct": "Cost reduction",
+    "latency_reduction_pct": "Latency reduction",
+    "sparsity_pct": "Sparsity",
+    "energy_reduction_factor": "Energy reduction",
+    "generation": "Generation",
+}
+SEGMENT_LABELS = {
+    "datacenter": "Datacenter",
+    "workstation": "Workstation and desktop",
+    "edge": "Edge",
+    "mobile_client": "Mobile and client",
+    "emerging": "Emerging",
+}
+# Metrics where a smaller number is the better one (for chart axis titles and sort order).
+LOWER_IS_BETTER = frozenset({"latency_ms", "gpu_memory_gb", "power_w"})
+
+
+def metric_label(metric: str, kb: KnowledgeBase | None = None) -> str:
+    """A readable name for a metric id: a known label, else the name of a criterion on it, else the id spaced."""
+    if metric in METRIC_LABELS:
+        return METRIC_LABELS[metric]
+    if kb is not None:
+        for criterion in kb.criteria.values():
+            if criterion.metric == metric and not criterion.conditions.key():
+                return criterion.name_en
+    return metric.replace("_", " ")
+
+
+def conditions_text(conditions: Conditions, skip: Iterable[str] = ()) -> str:
+    """The conditions as ``key: value`` pairs joined by ``; `` (empty when none are set)."""
+    skipped = set(skip)
+    return "; ".join(f"{k}: {v}" for k, v in conditions.key() if k not in skipped)
+
+
+def flags_text(claim: Claim) -> str:
+    """Every flag of a claim as ``kind: reason`` (with its reference), joined by `` | ``."""
+    parts = []
+    for flag in claim.flags:
+        text = f"{flag.kind}: {flag.reason}"
+        if flag.reference:
+            text += f" (ref: {flag.reference})"
+        parts.append(text)
+    return " | ".join(parts)
+
+
+def value_text(claim: Claim) -> str:
+    """The claim's number with comparator and unit, e.g. ``>= 50 TOPS/W``; empty for a claim without a value."""
+    if claim.value is None:
+        return ""
+    comparator = "" if claim.comparator == "=" else claim.comparator + " "
+    return f"{comparator}{claim.value:g} {claim.unit}"
+
+
+def document_label(kb: KnowledgeBase, source_id: str) -> str:
+    """``doc 004: AI tools compared ...`` for an article, the title alone for an assessment or a user source."""
+    source = kb.sources.get(source_id)
+    if source is None:
+        return source_id
+    return f"doc {source.id}: {source.title_en}" if source.kind == "article" else source.title_en
+
+
+def section_label(kb: KnowledgeBase, claim: Claim) -> str:
+    """The cited section as ``id heading_zh (heading_en)``; empty when the claim cites none."""
+    source = kb.sources.get(claim.source)
+    if source is None or claim.section is None:
+        return ""
+    for section in source.sections:
+        if section.id == claim.section:
+            return f"{section.id} {section.heading_zh} ({section.heading_en})"
+    return claim.section

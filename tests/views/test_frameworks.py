@@ -1,0 +1,75 @@
+"""selector.views.frameworks: the feature matrix and the benchmark sets measured alike."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from selector import knowledge, matrix
+from selector.views.frameworks import (
+    BENCHMARK_METRICS,
+    comparable_frame,
+    comparable_sets,
+    feature_hover,
+    feature_matrix,
+)
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return knowledge.load()
+
+
+def test_feature_matrix_cells_are_the_values_the_decision_matrix_uses(kb):
+    fm = feature_matrix(kb)
+    assert not fm.values.empty
+    for row, entity_id in enumerate(fm.entity_ids):
+        for col, criterion_id in enumerate(fm.criterion_ids):
+            value = fm.values.iat[row, col]
+            claims = matrix.claims_for_cell(kb, kb.criteria[criterion_id], entity_id)
+            if not claims:
+                assert math.isnan(value)
+                continue
+            best = [c.value for c in claims if c.tier == claims[0].tier]
+            assert value == pytest.approx(float(np.median(best)))
+            assert set(fm.claim_ids.iat[row, col]) == {c.id for c in claims if c.tier == claims[0].tier}
+
+
+def test_article_003_stars_are_in_the_feature_matrix(kb):
+    fm = feature_matrix(kb)
+    column = kb.criteria["stars-debugging"].name_en
+    assert fm.values.loc["PyTorch", column] == kb.claims["c003-stars-pytorch-debugging"].value
+    hover = feature_hover(kb, fm)
+    assert "c003-stars-pytorch-debugging" in hover.loc["PyTorch", column]
+    assert kb.claims["c003-stars-pytorch-debugging"].quote in hover.loc["PyTorch", column]
+
+
+def test_comparable_sets_share_metric_unit_and_conditions(kb):
+    comparable, alone = comparable_sets(kb)
+    seen = []
+    for found in comparable + alone:
+        for claim in found.claims:
+            assert claim.metric == found.metric and claim.unit == found.unit
+            setting = tuple((k, v) for k, v in claim.conditions.key() if k != "version")
+            assert setting == found.conditions
+            seen.append(claim.id)
+    assert all(len(s.subjects) >= 2 for s in comparable)
+    assert all(len(s.subjects) == 1 for s in alone)
+    numeric = [c.id for c in kb.claims.values() if c.metric in BENCHMARK_METRICS and c.value is not None]
+    assert sorted(seen) == sorted(numeric)
+
+
+def test_article_004_table_forms_one_comparable_throughput_chart(kb):
+    comparable, _ = comparable_sets(kb, metrics=("throughput",))
+    a100 = [s for s in comparable if ("hardware", "a100") in s.conditions]
+    assert len(a100) == 1
+    assert set(a100[0].subjects) >= {"tensorrt", "pytorch", "onnxruntime"}
+    frame = comparable_frame(kb, a100[0])
+    assert "PyTorch 2.0+Triton" in set(frame["entity"])
+
+
+def test_flagged_claims_can_be_left_out_of_the_benchmarks(kb):
+    comparable, alone = comparable_sets(kb, use_flagged=False)
+    assert not any(c.flagged for s in comparable + alone for c in s.claims)

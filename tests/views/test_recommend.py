@@ -1,0 +1,128 @@
+"""selector.views.recommend: the ranking table, the marked decision matrix, profiles and footnotes."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import numpy as np
+import pytest
+
+from selector import knowledge, matrix, provenance, recommend
+from selector.preferences import PreferenceError, Preferences
+from selector.views.recommend import (
+    FILLED_MARK,
+    FLAG_MARK,
+    cell_footnotes,
+    criterion_profile,
+    matrix_display,
+    matrix_status,
+    matrix_table,
+    ranking_table,
+)
+
+OLD = dt.date(2026, 11, 30)  # the cloud price list (2025-04-21) is 19 months old
+YOUNG = dt.date(2025, 12, 31)
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return knowledge.load()
+
+
+def test_matrix_table_is_the_decision_matrix_transposed(kb):
+    m = matrix.build(kb, Preferences(group="gpu-inference-runtimes"))
+    table = matrix_table(kb, m)
+    assert table.shape == (len(m.criteria), len(m.alternatives))
+    np.testing.assert_array_equal(table.to_numpy(), m.values.T)
+    status = matrix_status(m)
+    assert status.shape == table.shape
+    assert (status.to_numpy() == "imputed").sum() == len(m.imputed_cells)
+
+
+def test_criterion_profile_gives_the_best_of_a_column_its_weight():
+    m = _tiny_matrix([[1.0, 10.0], [3.0, 5.0], [2.0, 5.0]], ["max", "min"], [0.75, 0.25])
+    profile = criterion_profile(m)
+    np.testing.assert_allclose(profile[:, 0], [0.0, 0.75, 0.375])
+    np.testing.assert_allclose(profile[:, 1], [0.0, 0.25, 0.25])
+
+
+def _tiny_matrix(values, objectives, weights) -> matrix.DecisionMatrix:
+    cells = tuple(
+        tuple(matrix.Cell(f"a{i}", f"c{j}", v, ("x",)) for j, v in enumerate(row)) for i, row in enumerate(values)
+    )
+    n = len(objectives)
+    return matrix.DecisionMatrix(
+        group="g",
+        alternatives=tuple(f"a{i}" for i in range(len(values))),
+        criteria=tuple(f"c{j}" for j in range(n)),
+        objectives=tuple(objectives),
+        dimension_of=("performance",) * n,
+        cells=cells,
+        weights=np.array(weights),
+        dimension_weights={"performance": 1.0},
+        sub_weights=np.ones(n),
+        scales=np.full((n, 2), np.nan),
+        missing_policy="impute-worst",
+    )
+
+
+def test_matrix_display_marks_filled_in_and_flagged_cells(kb):
+    m = matrix.build(kb, Preferences(group="training-frameworks"))
+    shown = matrix_display(kb, m)
+    status = matrix_status(m).to_numpy()
+    table = matrix_table(kb, m)
+    for (i, j), state in np.ndenumerate(status):
+        text = shown.iat[i, j]
+        assert text.startswith(f"{table.iat[i, j]:g}")
+        assert text.endswith(FILLED_MARK) == (state == "imputed")
+        assert text.endswith(FLAG_MARK) == (state == "flagged")
+    assert (status == "imputed").any()
+
+
+def test_ranking_table_is_an_arrow_table_in_rank_order(kb):
+    answers = {"target": "edge", "edge-workload": "static"}
+    rec = recommend.recommend(kb, Preferences(group="edge-accelerators", answers=answers))
+    table = ranking_table(rec.ranking)
+    assert table.column_names == ["rank", "name", "score", "shortlisted"]
+    assert [str(t) for t in table.schema.types] == ["string", "string", "double", "string"]
+    assert table.column("name").to_pylist() == [r.name for r in rec.ranking]
+    assert table.column("rank").to_pylist() == [str(r.rank) for r in rec.ranking]
+    assert table.column("shortlisted").to_pylist() == ["✓" if r.shortlisted else "" for r in rec.ranking]
+    assert "✓" in table.column("shortlisted").to_pylist()
+
+
+def test_ranking_table_marks_exact_ties(kb):
+    marked = 0
+    for group in kb.groups:
+        for dim in kb.dimensions:
+            weights = {d: (100 if d == dim else 0) for d in kb.dimensions}
+            try:
+                rec = recommend.recommend(kb, Preferences(group=group, dimension_weights=weights))
+            except PreferenceError:  # no criterion of that dimension in this group
+                continue
+            ranks = ranking_table(rec.ranking).column("rank").to_pylist()
+            for shown, ranked in zip(ranks, rec.ranking, strict=True):
+                tied = sum(r.rank == ranked.rank for r in rec.ranking) > 1
+                assert shown == (f"{ranked.rank}=" if tied else str(ranked.rank))
+                marked += tied
+    assert marked, "some one-dimension weighting ties two alternatives"
+
+
+def test_cell_footnotes_list_every_dataset_claim_behind_the_matrix(kb):
+    from selector import matrix
+    from selector.preferences import Preferences
+
+    m = matrix.build(kb, Preferences(group="llm-inference-accelerators"))
+    table = cell_footnotes(kb, m, OLD)
+    located = [
+        (c.alternative, i) for row in m.cells for c in row for i in c.evidence if kb.claims[i].locator is not None
+    ]
+    assert len(table) == len(located) > 0
+    assert set(table["claim"]) == {i for _, i in located}
+    for _, row in table.iterrows():
+        claim = kb.claims[row["claim"]]
+        assert row["footnote"] == claim.locator.footnote()
+        assert bool(row["ageing"]) == provenance.is_ageing(claim, kb, OLD)
+    assert table["footnote"].str.contains("derived").any()
+    articles = matrix.build(kb, Preferences(group="gpu-inference-runtimes"))
+    assert cell_footnotes(kb, articles).empty
