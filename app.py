@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages import state
+from app_pages._session import knowledge_problems
+from app_pages._widgets import DATA_SOURCES_PAGE, data_sources_footer
 
 st.set_page_config(page_title="AI Stack Selector", page_icon=":material/explore:", layout="wide")
-if state.knowledge_problems():
+if knowledge_problems():
     # Every page needs the knowledge: one page that says what is wrong beats an exception box on each of them.
     pages = [st.Page("app_pages/broken_knowledge.py", title="Knowledge cannot be loaded", icon=":material/error:")]
     st.navigation(pages, position="top").run()
@@ -22,8 +23,8 @@ st.navigation(
         st.Page("app_pages/robustness.py", title="Robustness", icon=":material/balance:"),
         st.Page("app_pages/my_data.py", title="My data", icon=":material/upload_file:"),
         st.Page("app_pages/export.py", title="Export", icon=":material/download:"),
-        st.Page(state.DATA_SOURCES_PAGE, title="Data sources", icon=":material/license:"),
+        st.Page(DATA_SOURCES_PAGE, title="Data sources", icon=":material/license:"),
     ],
     position="top",
 ).run()
-state.data_sources_footer()
+data_sources_footer()

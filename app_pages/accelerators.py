@@ -8,7 +8,8 @@ import datetime as dt
 import pandas as pd
 import streamlit as st
 
-from app_pages import state
+from app_pages._session import session_kb
+from app_pages._widgets import knowledge_caption, md, reference_date, show_claim
 from selector import charts, provenance, specs
 from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.models import LOCATED_TIERS
@@ -44,9 +45,9 @@ def _tables(
     return claims, spec_tables, located, accelerator_efficiency(_kb)
 
 
-kb = state.session_kb()
-state.knowledge_caption(kb)
-today = state.today()
+kb = session_kb()
+knowledge_caption(kb)
+today = reference_date()
 claims, spec_tables, dataset_tables, efficiency = _tables(kb, kb.data_hash, today)
 
 st.title("Accelerators")
@@ -140,7 +141,7 @@ else:
         lacking = sorted(set(shown["name"]) - set(pairs["name"]), key=str.casefold)
         ageing = int((pairs["x_ageing"] | pairs["y_ageing"]).sum()) if len(pairs) else 0
         st.caption(
-            state.md(
+            md(
                 f"{len(pairs)} accelerators. Each value is the one a ranking would use (the strongest tier, the "
                 "median of its claims); hover a point for its dataset, row and dates. Hollow points rest on a "
                 f"snapshot older than {provenance.AGEING_MONTHS} months ({ageing} here, counted to {today})."
@@ -174,7 +175,7 @@ for tab, segment in zip(st.tabs([SEGMENT_LABELS[s] for s in segments]), segments
             if e.kind == "accelerator" and e.segment == segment and e.name not in set(claims["name"])
         ]
         if others:
-            st.caption(state.md("No numbers stated for: " + ", ".join(others)))
+            st.caption(md("No numbers stated for: " + ", ".join(others)))
         located = dataset_tables[segment]
         if len(located):
             st.markdown(f"**From public datasets** ({len(located)} numbers, each with its footnote and date)")
@@ -229,8 +230,8 @@ with bars_col:
         )
     for claim_id in (TARGET_CLAIM, AVERAGE_CLAIM):
         if claim_id in kb.claims:
-            with st.expander(state.md(f"Reference line: {kb.claims[claim_id].text_en}")):
-                state.show_claim(kb, claim_id)
+            with st.expander(md(f"Reference line: {kb.claims[claim_id].text_en}")):
+                show_claim(kb, claim_id)
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Memory and bandwidth, as the articles state them")
@@ -253,7 +254,7 @@ for column, metric, title in (
         )
         settings = [f"{n}: {c or 'none stated'}" for n, c in zip(frame["name"], frame["conditions"], strict=True)]
         if frame["conditions"].nunique() > 1 or frame["conditions"].iloc[0]:
-            st.caption(state.md("Settings: " + "; ".join(settings)))
+            st.caption(md("Settings: " + "; ".join(settings)))
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Evidence of a number")
@@ -264,4 +265,4 @@ if len(claims):
         for _, row in claims.iterrows()
     }
     picked = st.selectbox("Pick a number to see its full evidence", options=list(labels), key="acc-claim")
-    state.show_claim(kb, labels[picked])
+    show_claim(kb, labels[picked])

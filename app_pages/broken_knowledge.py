@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_pages import state
+from app_pages._session import knowledge_problems
 
-problems = state.knowledge_problems()
+problems = knowledge_problems()
 files = sorted({issue.file for issue in problems})
 st.title("The knowledge base cannot be loaded")
 st.error(

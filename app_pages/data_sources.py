@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages import state
+from app_pages._session import session_kb
+from app_pages._widgets import knowledge_caption, md, reference_date
 from selector import provenance
 from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.locators import RAW_DIR
 
-kb = state.session_kb()
-state.knowledge_caption(kb)
-today = state.today()
+kb = session_kb()
+knowledge_caption(kb)
+today = reference_date()
 
 st.title("Data sources and licences")
 st.caption(
@@ -27,21 +28,21 @@ if not found:
     st.info("This knowledge bundles no public dataset.")
 for data in found:
     with st.container(border=True, key=f"dataset-{data.id}"):
-        st.subheader(state.md(data.title))
+        st.subheader(md(data.title))
         licence_url = provenance.LICENCE_URLS.get(data.licence)
-        licence = f"[{data.licence}]({licence_url})" if licence_url else state.md(data.licence)
-        age = state.md(provenance.dataset_age_text(data, today))
+        licence = f"[{data.licence}]({licence_url})" if licence_url else md(data.licence)
+        age = md(provenance.dataset_age_text(data, today))
         st.markdown(f"**Licence:** {licence} · **{data.claims} claims** · {age}")
-        st.markdown(f"**Attribution:** {state.md(data.attribution)}")
+        st.markdown(f"**Attribution:** {md(data.attribution)}")
         changes = provenance.conversions_used(kb, data.id)
         if changes:
             st.markdown(
                 "**Changes made on import:** "
-                + state.md("; ".join(changes))
+                + md("; ".join(changes))
                 + ". Values are rounded to 6 decimals; nothing else is altered."
             )
         st.caption(
-            state.md(
+            md(
                 "Upstream: "
                 + "; ".join(data.upstream)
                 + (f" · page {data.url}" if data.url else "")
@@ -50,13 +51,11 @@ for data in found:
             )
         )
         for name, text in provenance.notices(data, DEFAULT_KNOWLEDGE):
-            with st.expander(f"NOTICE ({state.md(name)})"):
+            with st.expander(f"NOTICE ({md(name)})"):
                 st.code(text, language=None, wrap_lines=True)
 
 st.subheader("Tiers of evidence")
-st.markdown(
-    "\n".join(f"- **{tier}**: {state.md(provenance.TIER_DESCRIPTIONS[tier])}" for tier in provenance.tier_order())
-)
+st.markdown("\n".join(f"- **{tier}**: {md(provenance.TIER_DESCRIPTIONS[tier])}" for tier in provenance.tier_order()))
 st.caption(
     "A cell of a ranking takes its value from the strongest tier present. MLPerf figures per accelerator are "
     "derived (system result / accelerators), not results verified by MLCommons; their footnotes say so."

@@ -5,14 +5,22 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_pages import state
+from app_pages._session import (
+    EVIDENCE_FILTERS,
+    SCALAR_FILTERS,
+    current_filters,
+    filters_in_force,
+    session_kb,
+    set_filters,
+)
+from app_pages._widgets import knowledge_caption, md, reference_date, show_claim, sync_widget
 from selector import conflicts, csvsafe, provenance
 from selector.locators import RAW_DIR
 from selector.views.evidence import claims_table, filter_claims
 from selector.views.labels import conditions_text, document_label, value_text
 
-kb = state.session_kb()
-state.knowledge_caption(kb)
+kb = session_kb()
+knowledge_caption(kb)
 
 
 st.title("Evidence")
@@ -21,7 +29,7 @@ st.caption(
     "number taken from a public dataset with its footnote and snapshot date. Select a row, or pick a claim below "
     "the table, to see the full record."
 )
-today = state.today()
+today = reference_date()
 datasets = {d.id: d for d in provenance.datasets(kb)}
 
 # ----------------------------------------------------------------------------------------------------------
@@ -36,32 +44,32 @@ options = {
     "tiers": list(provenance.tier_order()),
     "datasets": list(datasets),
 }
-in_force = state.filters_in_force()
+in_force = filters_in_force()
 
 
 def _usable(name: str, values: list[str]) -> list[str]:
     # What a widget can show: a known value (the search text is free), one value for the single-choice filters.
     kept = [v for v in values if name == "text" or v in options.get(name, ())]
-    return kept[:1] if name in state.SCALAR_FILTERS else kept
+    return kept[:1] if name in SCALAR_FILTERS else kept
 
 
-shown_filters = {name: _usable(name, values) for name, values in in_force.items() if name in state.EVIDENCE_FILTERS}
+shown_filters = {name: _usable(name, values) for name, values in in_force.items() if name in EVIDENCE_FILTERS}
 unknown = {name: sorted(set(values) - set(shown_filters.get(name, ()))) for name, values in in_force.items()}
 unknown = {name: values for name, values in unknown.items() if values}
 if unknown:
     st.warning(
         "These filters of the link are not in this knowledge and are ignored: "
-        + state.md("; ".join(f"{name}: {', '.join(values)}" for name, values in unknown.items()))
+        + md("; ".join(f"{name}: {', '.join(values)}" for name, values in unknown.items()))
     )
-    state.set_filters(shown_filters)
-state.sync_widget("ev-text", (shown_filters.get("text") or [""])[0])
-state.sync_widget("ev-flagged", (shown_filters.get("flagged") or ["all"])[0])
+    set_filters(shown_filters)
+sync_widget("ev-text", (shown_filters.get("text") or [""])[0])
+sync_widget("ev-flagged", (shown_filters.get("flagged") or ["all"])[0])
 for name in ("documents", "entities", "kinds", "tiers", "datasets"):
-    state.sync_widget(state.EVIDENCE_FILTERS[name], shown_filters.get(name, []))
+    sync_widget(EVIDENCE_FILTERS[name], shown_filters.get(name, []))
 
 
 def _on_filter_change() -> None:
-    state.set_filters(state.current_filters())
+    set_filters(current_filters())
 
 
 search_col, flagged_col = st.columns([3, 1])
@@ -193,8 +201,8 @@ claim_id = st.selectbox(
 if claim_id is not None:
     claim = kb.claims[claim_id]
     with st.container(border=True):
-        st.subheader(f"Claim {state.md(claim_id)}")
-        state.show_claim(kb, claim_id)
+        st.subheader(f"Claim {md(claim_id)}")
+        show_claim(kb, claim_id)
         record = {
             "kind": claim.kind,
             "about": ", ".join(f"{kb.entity_name(e)} ({e})" for e in claim.about),

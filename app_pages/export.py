@@ -6,8 +6,9 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
-from app_pages import state
-from selector import exports, report, scoring
+from app_pages._session import current_prefs, link_note, profile_download, session_kb
+from app_pages._widgets import knowledge_caption, md
+from selector import exports, recommend, report, scoring
 from selector.models import KnowledgeBase
 from selector.preferences import PreferenceError, Preferences
 
@@ -16,11 +17,11 @@ REPORT_SAMPLES = 2000
 REPORT_SEED = 0
 
 ss = st.session_state
-kb = state.session_kb()
-state.knowledge_caption(kb)
-prefs = state.current_prefs(kb)
-if state.link_note():
-    st.info(state.link_note())
+kb = session_kb()
+knowledge_caption(kb)
+prefs = current_prefs(kb)
+if link_note():
+    st.info(link_note())
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -50,18 +51,18 @@ prefs_json = prefs.model_dump_json()
 try:
     with st.spinner("Building the report..."):
         built = cached_report(kb, kb.data_hash, prefs_json, app_url())
-    rec = state.recommendation(kb, prefs)
+    rec = recommend.recommend(kb, prefs)
 except (PreferenceError, scoring.ScoringError, ValueError) as exc:
-    st.error(f"These settings cannot be reported: {state.md(exc)}. Change them on the Recommend page.")
+    st.error(f"These settings cannot be reported: {md(exc)}. Change them on the Recommend page.")
     st.stop()
 
 rb = built.robustness
 first = "-" if rb.leader_acceptability is None else f"{rb.leader_acceptability:.0%}"
-st.subheader(state.md(built.verdict))
+st.subheader(md(built.verdict))
 if built.verdict_details:
-    st.caption(state.md("  \n".join(built.verdict_details)))
+    st.caption(md("  \n".join(built.verdict_details)))
 summary_cols = st.columns(4)
-summary_cols[0].metric("Recommended", built.recommended, help=state.md(f"{built.leader}: {built.verdict_badge}"))
+summary_cols[0].metric("Recommended", built.recommended, help=md(f"{built.leader}: {built.verdict_badge}"))
 summary_cols[1].metric("Method", f"{rec.result.method} / {rec.result.scaler}")
 summary_cols[2].metric(
     "Score leader first in",
@@ -70,7 +71,7 @@ summary_cols[2].metric(
 )
 summary_cols[3].metric("Claims cited", len(built.evidence))
 st.caption(
-    state.md(f"Group {built.group_name} · data {built.data_hash} · app {built.app_version}")
+    md(f"Group {built.group_name} · data {built.data_hash} · app {built.app_version}")
     + f" · [link that reproduces this ranking]({built.reproduce_url})"
 )
 
@@ -114,7 +115,7 @@ with pdf_col:
                 with st.spinner("Typesetting the PDF..."):
                     ss["export-pdf-bytes"] = (pdf_key, report.render_pdf(built))
             except report.ReportError as exc:
-                st.error(state.md(exc))
+                st.error(md(exc))
             else:
                 st.rerun()
     else:
@@ -165,4 +166,4 @@ st.caption(
     "the My data page or with `python -m selector report --profile FILE`. It also keeps the Evidence page's "
     "filters."
 )
-state.profile_download(prefs, label="Decision profile (YAML)", file_name=f"{stem}-profile.yaml", key="export-profile")
+profile_download(prefs, label="Decision profile (YAML)", file_name=f"{stem}-profile.yaml", key="export-profile")

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages import state
+from app_pages._session import session_kb
+from app_pages._widgets import knowledge_caption, md, show_claim
 from selector import charts
 from selector.views.evidence import claims_table
 from selector.views.frameworks import comparable_frame, comparable_sets, feature_hover, feature_matrix
 from selector.views.labels import LOWER_IS_BETTER, metric_label, value_text
 
-kb = state.session_kb()
-state.knowledge_caption(kb)
+kb = session_kb()
+knowledge_caption(kb)
 
 st.title("Frameworks and runtimes")
 st.caption(
@@ -57,7 +58,7 @@ for index, found in enumerate(comparable):
             key=f"bench-{index}",
             config={"displaylogo": False},
         )
-        st.caption(state.md("Measured under: " + "; ".join(f"{k}: {v}" for k, v in found.conditions)))
+        st.caption(md("Measured under: " + "; ".join(f"{k}: {v}" for k, v in found.conditions)))
 st.caption("Hatched red bars rest on a flagged claim. Hover a bar for its source and quote.")
 
 if alone:
@@ -91,4 +92,4 @@ for found in comparable:
 if choices:
     picked = st.selectbox("Pick a value to see its full evidence", options=list(choices), key="fw-value")
     for claim_id in choices[picked]:
-        state.show_claim(kb, claim_id)
+        show_claim(kb, claim_id)

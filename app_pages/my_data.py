@@ -5,7 +5,19 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_pages import state
+from app_pages._cached import bundled_kb, uses_uploads
+from app_pages._session import (
+    EVIDENCE_FILTERS,
+    SCALAR_FILTERS,
+    check_prefs,
+    current_prefs,
+    link_note,
+    profile_download,
+    session_kb,
+    set_filters,
+    set_prefs,
+)
+from app_pages._widgets import knowledge_caption, md
 from selector import measure, profile, uploads
 from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.measure import compare
@@ -15,8 +27,8 @@ ss = st.session_state
 ss.setdefault("uploads", [])
 ss.setdefault("upload_originals", {})  # file name -> the file as uploaded (what a saved profile embeds)
 
-kb = state.session_kb()
-state.knowledge_caption(kb)
+kb = session_kb()
+knowledge_caption(kb)
 
 
 def issues_frame(issues) -> pd.DataFrame:  # noqa: ANN001 - iterable of selector.yamlio.Issue
@@ -58,22 +70,22 @@ def apply_profile(name: str, data: bytes) -> None:
     except profile.ProfileError as exc:
         ss["my-data-profile-result"] = (False, list(exc.issues), "")
         return
-    merged = results[-1].kb if results else state.bundled_kb()
+    merged = results[-1].kb if results else bundled_kb()
     try:
-        prefs = state.check_prefs(merged, loaded.to_preferences())
+        prefs = check_prefs(merged, loaded.to_preferences())
     except PreferenceError as exc:
         ss["my-data-profile-result"] = (False, [], f"the preferences in {name} do not fit the knowledge: {exc}")
         return
     ss["uploads"] = [r.upload for r in results]
     ss["upload_originals"] = {r.original.name: r.original for r in results}
-    for name, key in state.EVIDENCE_FILTERS.items():
+    for name, key in EVIDENCE_FILTERS.items():
         values = list(loaded.filters.get(name, ()))
-        if name in state.SCALAR_FILTERS:
+        if name in SCALAR_FILTERS:
             ss[key] = values[0] if values else ("all" if name == "flagged" else "")
         else:
             ss[key] = values
-    state.set_filters(dict(loaded.filters))
-    state.set_prefs(prefs)
+    set_filters(dict(loaded.filters))
+    set_prefs(prefs)
     ss["my-data-profile-result"] = (True, [], f"profile loaded: group {prefs.group}, {len(results)} file(s)")
 
 
@@ -133,16 +145,16 @@ options = measure.Options(entity=entity, workload=model.strip() or None, acceler
 if file is not None and ss.get("my-data-last-file") != (file.file_id, options):
     ss["my-data-last-file"] = (file.file_id, options)  # a new choice of hardware re-reads the same file
     accept(file.name, file.getvalue(), options)
-    kb = state.session_kb()
+    kb = session_kb()
 
 if "my-data-last-result" in ss:
     name, ok, issues, failure = ss["my-data-last-result"]
     if failure:
-        st.error(f"{state.md(name)}: {state.md(failure)}")
+        st.error(f"{md(name)}: {md(failure)}")
     elif ok:
-        st.success(f"{state.md(name)} is valid and now part of this session's knowledge.")
+        st.success(f"{md(name)} is valid and now part of this session's knowledge.")
     else:
-        st.error(f"{state.md(name)} was not added: fix the problems below and upload it again.")
+        st.error(f"{md(name)} was not added: fix the problems below and upload it again.")
     if issues:
         st.dataframe(issues_frame(issues), hide_index=True, width="stretch", key="my-data-issues")
 if ss.get("upload_issues") and any(i.level == "ERROR" for i in ss["upload_issues"]):
@@ -158,12 +170,12 @@ for index, item in enumerate(ss["uploads"]):
     name_col.text(item.name)
     size_col.text(f"{len(ss['upload_originals'].get(item.name, item).data):,} bytes")
     button_col.button("Remove", key=f"my-data-remove-{index}", on_click=remove, args=(item.name,))
-if state.link_note():
-    st.info(state.link_note(), icon=":material/link_off:")
+if link_note():
+    st.info(link_note(), icon=":material/link_off:")
 elif ss["uploads"]:
     st.caption("The address of this page carries your files: copy it to share your settings and data together.")
 
-source_ids = uploads.user_source_ids(kb) if state.uses_uploads(kb) else ()
+source_ids = uploads.user_source_ids(kb) if uses_uploads(kb) else ()
 if source_ids:
     st.subheader("Your values beside the bundled ones")
     st.caption(
@@ -172,14 +184,12 @@ if source_ids:
         "ranking (group and criterion) reads each value; a value no ranking reads is stored, not ranked."
     )
     feeding = uploads.ranked_metrics(kb)
-    st.caption(
-        state.md("Metrics that feed a ranking: " + "; ".join(f"{m} ({', '.join(g)})" for m, g in feeding.items()))
-    )
+    st.caption(md("Metrics that feed a ranking: " + "; ".join(f"{m} ({', '.join(g)})" for m, g in feeding.items())))
     rows = uploads.comparison_rows(kb, source_ids)
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="my-data-items")
     new_entities = uploads.user_entities(kb, [u.name for u in ss["uploads"]])
     if new_entities:
-        st.caption("New entities from your files: " + state.md(", ".join(f"{e.name} ({e.id})" for e in new_entities)))
+        st.caption("New entities from your files: " + md(", ".join(f"{e.name} ({e.id})" for e in new_entities)))
     found = uploads.user_vs_article_conflicts(kb, source_ids)
     st.subheader("Where your values differ from the articles")
     if found:
@@ -201,9 +211,9 @@ if source_ids:
         for item in side_by_side[:40]:
             where = f" (fills {', '.join(item.criteria)} in the ranking)" if item.criteria else ""
             line = f"{item.metric}: {item.sentence}{where}"
-            st.markdown(f"- **{state.md(item.entity_name)}**, {state.md(line)}")
+            st.markdown(f"- **{md(item.entity_name)}**, {md(line)}")
             for warning in item.warnings:
-                st.markdown(f"    - :warning: {state.md(warning)}")
+                st.markdown(f"    - :warning: {md(warning)}")
         if len(side_by_side) > 40:
             st.caption(f"{len(side_by_side) - 40} more in the table below.")
         st.dataframe(
@@ -219,8 +229,8 @@ st.caption(
 )
 save_col, load_col = st.columns(2)
 with save_col:
-    prefs = state.current_prefs(kb)
-    state.profile_download(prefs, label="Save profile", file_name="decision_profile.yaml", key="my-data-save-profile")
+    prefs = current_prefs(kb)
+    profile_download(prefs, label="Save profile", file_name="decision_profile.yaml", key="my-data-save-profile")
 with load_col:
     saved = st.file_uploader("Load a profile", type=["yaml", "yml"], key="my-data-profile")
     if saved is not None and ss.get("my-data-last-profile") != saved.file_id:
@@ -230,8 +240,8 @@ with load_col:
     if "my-data-profile-result" in ss:
         ok, issues, message = ss["my-data-profile-result"]
         if ok:
-            st.success(state.md(message))
+            st.success(md(message))
         else:
-            st.error("The profile was not loaded" + (f": {state.md(message)}" if message else "; the problems:"))
+            st.error("The profile was not loaded" + (f": {md(message)}" if message else "; the problems:"))
             if issues:
                 st.dataframe(issues_frame(issues), hide_index=True, width="stretch", key="my-data-profile-issues")

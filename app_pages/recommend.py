@@ -5,7 +5,9 @@ from __future__ import annotations
 import streamlit as st
 from pydantic import ValidationError
 
-from app_pages import state
+from app_pages._cached import uses_uploads, whole_simplex_share
+from app_pages._session import check_prefs, current_prefs, prefs_in_force, reset_prefs, session_kb, set_prefs
+from app_pages._widgets import knowledge_caption, md, reference_date, session_figure, show_claim, sync_widget
 from selector import charts, decision_tree, matrix, recommend, scoring, verdict
 from selector.measure import compare
 from selector.preferences import (
@@ -28,10 +30,11 @@ from selector.views.recommend import (
     matrix_display,
     ranking_table,
 )
+from selector.views.robustness import SPACE_LABELS
 
-kb = state.session_kb()
-state.knowledge_caption(kb)
-prefs = state.current_prefs(kb)
+kb = session_kb()
+knowledge_caption(kb)
+prefs = current_prefs(kb)
 group = kb.groups[prefs.group]
 answers = decision_tree.resolve_answers(kb, prefs.answers)
 criterion_weights = prefs.resolved_criterion_weights(kb)
@@ -52,7 +55,7 @@ def on_control_change(changed: str = "") -> None:
     if changed == "dimension":
         # The hottest path, every move of the four main sliders: only the dimension weights changed. The sliders
         # give finite values in 0..100, so the preferences in force are copied rather than rebuilt and validated.
-        candidate = state.prefs_in_force(kb).model_copy(update={"dimension_weights": dims})
+        candidate = prefs_in_force(kb).model_copy(update={"dimension_weights": dims})
     else:
         chosen = {q.id: ss.get(f"q-{q.id}") for q in kb.questions.values()}
         new_answers = {q: a for q, a in chosen.items() if a is not None}
@@ -82,12 +85,12 @@ def on_control_change(changed: str = "") -> None:
             ss["control-error"] = "; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())
             return
     try:
-        state.check_prefs(kb, candidate)
+        check_prefs(kb, candidate)
     except PreferenceError as exc:
         ss["control-error"] = str(exc)
         return
     ss.pop("control-error", None)
-    state.set_prefs(candidate)
+    set_prefs(candidate)
 
 
 def on_clear_answers() -> None:
@@ -100,7 +103,7 @@ def on_clear_answers() -> None:
 def on_reset() -> None:
     """The reset button: back to the default answers, weights, method and policy."""
     st.session_state.pop("control-error", None)
-    state.reset_prefs()
+    reset_prefs()
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -108,22 +111,22 @@ def on_reset() -> None:
 
 with st.sidebar:
     st.header("Fine-tune the criteria")
-    with st.expander(state.md(f"Sub-criterion weights ({group.name_en})")):
+    with st.expander(md(f"Sub-criterion weights ({group.name_en})")):
         st.caption("Relative weights inside each dimension; 0 leaves a criterion out.")
         for gc in group.criteria:
             criterion = kb.criteria[gc.criterion]
-            state.sync_widget(f"cw-{gc.criterion}", float(criterion_weights[gc.criterion]))
+            sync_widget(f"cw-{gc.criterion}", float(criterion_weights[gc.criterion]))
             st.slider(
-                state.md(f"{criterion.name_en} [{kb.dimensions[criterion.dimension].name_en}]"),
+                md(f"{criterion.name_en} [{kb.dimensions[criterion.dimension].name_en}]"),
                 min_value=CRITERION_WEIGHT_RANGE[0],
                 max_value=CRITERION_WEIGHT_RANGE[1],
                 step=0.5,
                 key=f"cw-{gc.criterion}",
                 on_change=on_control_change,
-                help=state.md(f"{criterion.unit}, {'higher' if criterion.objective == 'max' else 'lower'} is better"),
+                help=md(f"{criterion.unit}, {'higher' if criterion.objective == 'max' else 'lower'} is better"),
             )
     st.header("How to score")
-    state.sync_widget("method", prefs.method)
+    sync_widget("method", prefs.method)
     st.selectbox(
         "Method",
         options=list(scoring.METHODS),
@@ -133,7 +136,7 @@ with st.sidebar:
         kwargs={"changed": "method"},
         help=spec.rationale,
     )
-    state.sync_widget("scaler", prefs.scaler or "default")
+    sync_widget("scaler", prefs.scaler or "default")
     st.selectbox(
         "Normalisation (scaler)",
         options=["default", *spec.scalers],
@@ -142,15 +145,15 @@ with st.sidebar:
         on_change=on_control_change,
         help="The normalisation can decide the winner: the result always states which one was used.",
     )
-    state.sync_widget("missing", prefs.missing)
+    sync_widget("missing", prefs.missing)
     st.selectbox(
         "Missing values",
         options=list(MISSING_POLICIES),
         key="missing",
         on_change=on_control_change,
     )
-    st.caption(state.md(MISSING_HELP[prefs.missing]))
-    state.sync_widget("use-flagged", prefs.use_flagged)
+    st.caption(md(MISSING_HELP[prefs.missing]))
+    sync_widget("use-flagged", prefs.use_flagged)
     st.toggle(
         "Use flagged claims",
         key="use-flagged",
@@ -169,22 +172,22 @@ def _must_have() -> None:
         criteria = [kb.criteria[gc.criterion] for gc in group.criteria]
         numeric = [c for c in criteria if not c.unit.startswith("rating")]
         examples = ", ".join(f"{c.id} ({c.unit})" for c in numeric) or "any criterion id"
-        state.sync_widget("must", ", ".join(prefs.constraints))
+        sync_widget("must", ", ".join(prefs.constraints))
         st.text_input(
             "Limits (comma-separated)",
             key="must",
             placeholder="e.g. power-w<=10",
             on_change=on_control_change,
-            help=state.md(f"CRITERION then <=, >=, <, > or = then a number. Criteria here: {examples}."),
+            help=md(f"CRITERION then <=, >=, <, > or = then a number. Criteria here: {examples}."),
         )
-        state.sync_widget("must-keep-unknown", prefs.keep_unknown)
+        sync_widget("must-keep-unknown", prefs.keep_unknown)
         st.toggle(
             "Keep alternatives whose value is unknown",
             key="must-keep-unknown",
             on_change=on_control_change,
             help="By default an alternative without evidence for a constrained criterion is removed as unknown.",
         )
-        state.sync_widget("must-vendors", list(prefs.exclude_vendors))
+        sync_widget("must-vendors", list(prefs.exclude_vendors))
         st.multiselect(
             "Exclude vendors",
             options=vendors,
@@ -192,7 +195,7 @@ def _must_have() -> None:
             key="must-vendors",
             on_change=on_control_change,
         )
-        state.sync_widget("must-exclude", [e for e in prefs.exclude if e in members])
+        sync_widget("must-exclude", [e for e in prefs.exclude if e in members])
         st.multiselect(
             "Exclude alternatives",
             options=list(members),
@@ -218,11 +221,11 @@ with ask:
     st.caption("Answer only what you know: a question left open fires no rule.")
     for question in kb.questions.values():
         options = {o.id: o for o in question.options}
-        state.sync_widget(f"q-{question.id}", answers.get(question.id))
+        sync_widget(f"q-{question.id}", answers.get(question.id))
         st.radio(
-            state.md(f"{question.text_en} {question.text_zh or ''}"),
+            md(f"{question.text_en} {question.text_zh or ''}"),
             options=list(options),
-            format_func=lambda o, options=options: state.md(options[o].label_en),
+            format_func=lambda o, options=options: md(options[o].label_en),
             key=f"q-{question.id}",
             index=None,
             on_change=on_control_change,
@@ -234,10 +237,10 @@ def _rule_card(rule: decision_tree.FiredRule, elsewhere: bool) -> None:
     with st.container(border=True):
         if elsewhere:
             applies = ", ".join(kb.groups[g].name_en for g in rule.groups) or "no ranked group"
-            st.markdown(f"**Applies to {state.md(applies)}** (not advice for {state.md(group.name_en)})")
-            st.caption(state.md(rule.rationale))
+            st.markdown(f"**Applies to {md(applies)}** (not advice for {md(group.name_en)})")
+            st.caption(md(rule.rationale))
         else:
-            st.markdown(f"**{state.md(rule.rationale)}**")
+            st.markdown(f"**{md(rule.rationale)}**")
         matched = ", ".join(
             next(o.label_en for o in kb.questions[q].options if o.id == a) for q, a in rule.matched.items()
         )
@@ -246,10 +249,10 @@ def _rule_card(rule: decision_tree.FiredRule, elsewhere: bool) -> None:
             line += f" → shortlists {', '.join(kb.entity_name(e) for e in rule.recommend)}"
         if rule.exclude:
             line += f"; excludes {', '.join(kb.entity_name(e) for e in rule.exclude)}"
-        st.caption(state.md(line) + f" · rule `{rule.id}`")
+        st.caption(md(line) + f" · rule `{rule.id}`")
         with st.expander(f"Sources ({len(rule.claims)})"):
             for claim_id in rule.claims:
-                state.show_claim(kb, claim_id)
+                show_claim(kb, claim_id)
 
 
 with why_path:
@@ -258,7 +261,7 @@ with why_path:
     if not path.fired:
         st.info("No rule of the articles' decision trees fires for these answers.")
     elif not here:
-        st.info(state.md(f"No rule that fired speaks for {group.name_en}."))
+        st.info(md(f"No rule that fired speaks for {group.name_en}."))
     for rule in here:
         _rule_card(rule, elsewhere=False)
     if elsewhere:
@@ -268,21 +271,21 @@ with why_path:
     sharpen = decision_tree.sharpening_questions(kb, answers, group.id)
     if sharpen:
         st.caption(
-            state.md(
+            md(
                 f"Answering these would sharpen the advice for {group.name_en}: "
                 + "; ".join(kb.questions[q].text_en for q in sharpen)
             )
         )
     if path.other_candidates:
         names = ", ".join(kb.entity_name(e) for e in path.other_candidates)
-        st.caption(state.md(f"Also recommended, outside the ranked groups: {names}"))
+        st.caption(md(f"Also recommended, outside the ranked groups: {names}"))
 
 # ----------------------------------------------------------------------------------------------------------
 # Ranking
 
 st.divider()
 choices = {c.id: c for c in decision_tree.group_order(kb, answers)}
-state.sync_widget("group", prefs.group)
+sync_widget("group", prefs.group)
 st.selectbox(
     "What are you choosing?",
     options=list(choices),
@@ -297,11 +300,9 @@ st.selectbox(
     help="Groups your answers point at come first.",
 )
 why_group = choices[group.id].reasons
-st.caption(
-    state.md((group.description_en or "") + (f" Offered first because {'; '.join(why_group)}." if why_group else ""))
-)
+st.caption(md((group.description_en or "") + (f" Offered first because {'; '.join(why_group)}." if why_group else "")))
 if not path.shortlisted(group.id):
-    st.caption(state.md(f"Decision trees: {decision_tree.NO_ADVICE}."))
+    st.caption(md(f"Decision trees: {decision_tree.NO_ADVICE}."))
 _must_have()
 
 
@@ -313,39 +314,39 @@ def weights_and_ranking() -> None:
     path and the evidence below do not depend on the dimension weights). It reads the preferences afresh:
     values computed by the page around it date from the page's last full run.
     """
-    prefs = state.prefs_in_force(kb)
+    prefs = prefs_in_force(kb)
     dimension_weights = prefs.resolved_dimension_weights(kb)
     # One wide row (a slider needs its width for single steps of the 0-100 scale), as one flex container: a
     # column layout would send five layout blocks on every move.
     with st.container(horizontal=True, gap="large"):
         for dim in kb.dimensions.values():
-            state.sync_widget(f"w-{dim.id}", _number(round(dimension_weights[dim.id])))
+            sync_widget(f"w-{dim.id}", _number(round(dimension_weights[dim.id])))
             st.slider(
-                state.md(f"{dim.name_en} ({dim.name_zh})"),
+                md(f"{dim.name_en} ({dim.name_zh})"),
                 min_value=DIMENSION_WEIGHT_RANGE[0],
                 max_value=DIMENSION_WEIGHT_RANGE[1],
                 step=1,
                 key=f"w-{dim.id}",
                 on_change=on_control_change,
                 kwargs={"changed": "dimension"},
-                help=state.md(dim.description_en or ""),
+                help=md(dim.description_en or ""),
             )
     if "control-error" in st.session_state:
-        st.error(state.md(st.session_state["control-error"]))
+        st.error(md(st.session_state["control-error"]))
     try:
-        rec = state.recommendation(kb, prefs)
+        rec = recommend.recommend(kb, prefs)
     except (PreferenceError, scoring.ScoringError) as exc:
-        st.error(f"This combination cannot be ranked: {state.md(exc)}")
+        st.error(f"This combination cannot be ranked: {md(exc)}")
         return
     table_col, chart_col = st.columns([2, 3], gap="large")
     result, m = rec.result, rec.matrix
     direction = "higher is better" if result.higher_is_better else "lower is better"
     with table_col:
         judged = _verdict(prefs, rec)
-        st.subheader(state.md(judged.headline))
+        st.subheader(md(judged.headline))
         _robustness_badge(judged)
         if judged.details:
-            st.caption(state.md("  \n".join(judged.details)))
+            st.caption(md("  \n".join(judged.details)))
         st.dataframe(
             ranking_table(rec.ranking),
             hide_index=True,
@@ -356,15 +357,15 @@ def weights_and_ranking() -> None:
                 "shortlisted": st.column_config.TextColumn("shortlisted", help="shortlisted by the decision path"),
             },
         )
-        st.info(state.md(rec.why), icon=":material/lightbulb:")
+        st.info(md(rec.why), icon=":material/lightbulb:")
         total = sum(dimension_weights.values())
         shares = ", ".join(f"{kb.dimensions[d].name_en} {w / total:.0%}" for d, w in dimension_weights.items())
         notes = [
             f"Shares of the decision: {shares} (defaults 40/25/20/15 from article 004, section 5; the sidebar "
             "refines each dimension).",
-            f"Method **{state.md(spec.label)}** · scaler **{result.scaler}** · score: {direction} · missing values: "
+            f"Method **{md(spec.label)}** · scaler **{result.scaler}** · score: {direction} · missing values: "
             f"**{m.missing_policy}** · flagged claims {'used' if prefs.use_flagged else 'left out'}.",
-            *(state.md(note) for note in m.notes),
+            *(md(note) for note in m.notes),
         ]
         st.caption("  \n".join(notes))
     with chart_col:
@@ -383,7 +384,7 @@ def weights_and_ranking() -> None:
         else:
             parts, title = criterion_profile(m), f"Criterion profile behind the {spec.label} score"
             x_title = "weighted min-max performance (not additive)"
-        figure = state.session_figure(
+        figure = session_figure(
             "contribution-figure",
             (kb.data_hash, m.group, m.alternatives, m.criteria, title, x_title),
             lambda: charts.contribution_bars(contributions_frame(kb, m, parts), order, title, x_title),
@@ -401,7 +402,7 @@ def weights_and_ranking() -> None:
 def _verdict(prefs: Preferences, rec: recommend.Recommendation) -> verdict.Verdict:
     """The verdict the Export page, the report and `rank` give for the same preferences (selector.verdict)."""
     try:
-        whole = state.whole_simplex_share(kb, prefs, rec.leader.name)
+        whole = whole_simplex_share(kb, prefs, rec.leader.name)
         return verdict.judge(rec, local_share=verdict.local_share(rec), global_share=whole)
     except (PreferenceError, scoring.ScoringError, ValueError):
         return verdict.judge(rec, compute=False)
@@ -418,7 +419,7 @@ def _robustness_badge(judged: verdict.Verdict) -> None:
         color="green" if share >= 0.7 else "orange" if share >= 0.4 else "red",
         icon=":material/balance:",
         help=(
-            f"{verdict.SAMPLES:,} weightings of {state.SPACE_LABELS['dimensions']} drawn uniformly within ±10 "
+            f"{verdict.SAMPLES:,} weightings of {SPACE_LABELS['dimensions']} drawn uniformly within ±10 "
             f"percentage points of yours, and {verdict.SAMPLES:,} anywhere on the whole weight simplex (every "
             "split of 100%); cells without evidence drawn across their plausible range; seed "
             f"{verdict.SEED}. The Robustness page shows the same two figures."
@@ -455,7 +456,7 @@ if len(imputed) or len(excluded):
 st.subheader("Evidence behind every number")
 st.dataframe(matrix_display(kb, m), width="stretch")
 st.caption(f"{FILLED_MARK}: no evidence, filled in by the missing-value policy. {FLAG_MARK}: rests on a flagged claim.")
-footnotes = cell_footnotes(kb, m, state.today())
+footnotes = cell_footnotes(kb, m, reference_date())
 if len(footnotes):
     with st.expander(f"Footnotes of the numbers from public datasets ({len(footnotes)})"):
         st.dataframe(footnotes, hide_index=True, width="stretch", key="cell-footnotes")
@@ -466,16 +467,13 @@ chosen = st.selectbox("Show the evidence of a cell", options=list(cells), key="c
 row, col = cells[chosen]
 cell = m.cells[row][col]
 criterion = kb.criteria[cell.criterion]
-st.markdown(
-    f"**{state.md(chosen)}**: {cell.value:g} {state.md(criterion.unit)}"
-    + (f" · {state.md(cell.note)}" if cell.note else "")
-)
+st.markdown(f"**{md(chosen)}**: {cell.value:g} {md(criterion.unit)}" + (f" · {md(cell.note)}" if cell.note else ""))
 if not cell.evidence:
     st.caption("No claim supports this cell; its value comes from the missing-value policy.")
 for claim_id in cell.evidence:
-    state.show_claim(kb, claim_id)
+    show_claim(kb, claim_id)
 
-measured = compare.for_entities(compare.comparisons(kb), m.alternatives) if state.uses_uploads(kb) else []
+measured = compare.for_entities(compare.comparisons(kb), m.alternatives) if uses_uploads(kb) else []
 yours = [(r, c) for r, row_cells in enumerate(m.cells) for c in row_cells if c.tier == "measured"]
 if measured or yours:
     st.subheader("Your measurements beside the published figures")
@@ -483,8 +481,8 @@ if measured or yours:
         cells_text = ", ".join(
             f"{kb.entity_name(c.alternative)} / {kb.criteria[c.criterion].name_en}" for _, c in yours
         )
-        st.caption(state.md(f"Cells filled by your own measurements (tier measured, ranked first): {cells_text}."))
+        st.caption(md(f"Cells filled by your own measurements (tier measured, ranked first): {cells_text}."))
     for item in measured:
-        st.markdown(f"- **{state.md(item.entity_name)}**, {state.md(f'{item.metric}: {item.sentence}')}")
+        st.markdown(f"- **{md(item.entity_name)}**, {md(f'{item.metric}: {item.sentence}')}")
         for warning in item.warnings:
-            st.markdown(f"    - :warning: {state.md(warning)}")
+            st.markdown(f"    - :warning: {md(warning)}")

@@ -6,25 +6,27 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from app_pages import state
-from selector import charts, scoring, verdict
+from app_pages._cached import PAGE_SAMPLES, SEED, robustness_of
+from app_pages._session import current_prefs, session_kb
+from app_pages._widgets import knowledge_caption, md
+from selector import charts, recommend, scoring, verdict
 from selector.preferences import PreferenceError
 from selector.robustness.sweep import weight_sweep
-from selector.views.robustness import central_weights_table, sweep_frame
+from selector.views.robustness import SPACE_LABELS, central_weights_table, sampling_text, sweep_frame
 
-kb = state.session_kb()
-state.knowledge_caption(kb)
-prefs = state.current_prefs(kb)
+kb = session_kb()
+knowledge_caption(kb)
+prefs = current_prefs(kb)
 
 st.title("How robust is the ranking?")
 try:
-    rec = state.recommendation(kb, prefs)
+    rec = recommend.recommend(kb, prefs)
 except (PreferenceError, scoring.ScoringError) as exc:
-    st.error(f"The current settings cannot be ranked: {state.md(exc)}. Change them on the Recommend page.")
+    st.error(f"The current settings cannot be ranked: {md(exc)}. Change them on the Recommend page.")
     st.stop()
 try:
     judged = verdict.judge(rec)
-    st.markdown(state.md(f"**{judged.headline}** · {rec.leader.name}: {judged.badge} (the Recommend page's badge)"))
+    st.markdown(md(f"**{judged.headline}** · {rec.leader.name}: {judged.badge} (the Recommend page's badge)"))
 except (scoring.ScoringError, ValueError):
     pass
 
@@ -38,7 +40,7 @@ def _dimension_name(dimension: str) -> str:
 
 
 st.caption(
-    state.md(
+    md(
         f"{group.name_en}, {scoring.METHODS[method].label} with {scaler} scaling, "
         + ", ".join(f"{_dimension_name(d)} {w:.0%}" for d, w in m.dimension_weights.items())
         + ". Change these on the Recommend page. The same analysis runs in the report and in "
@@ -54,14 +56,14 @@ st.subheader("Rank acceptability (SMAA)")
 samples_col, seed_col, space_col, range_col = st.columns(4)
 with samples_col:
     n_samples = st.number_input(
-        "Samples", min_value=200, max_value=50_000, value=state.PAGE_SAMPLES, step=1_000, key="rb-samples"
+        "Samples", min_value=200, max_value=50_000, value=PAGE_SAMPLES, step=1_000, key="rb-samples"
     )
 with seed_col:
-    seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=state.SEED, step=1, key="rb-seed")
+    seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=SEED, step=1, key="rb-seed")
 with space_col:
     space = st.radio(
         "Weights sampled",
-        options=list(state.SPACE_LABELS),
+        options=list(SPACE_LABELS),
         format_func=lambda s: {"dimensions": "the four dimensions", "criteria": "every criterion"}[s],
         key="rb-space",
         help="Dimensions: the weights people argue about (performance, cost, ecosystem, risk), each spread over "
@@ -85,18 +87,18 @@ with range_col:
     )
 try:
     with st.spinner("Sampling weightings..."):
-        robust = state.robustness_of(
+        robust = robustness_of(
             kb, prefs, samples=int(n_samples), seed=int(seed), spread=None if whole else spread / 100, space=space
         )
 except (scoring.ScoringError, ValueError) as exc:
-    st.error(f"The robustness analyses cannot run with these inputs: {state.md(exc)}")
+    st.error(f"The robustness analyses cannot run with these inputs: {md(exc)}")
     st.stop()
 
 smaa = robust.smaa
 names = smaa.alternatives
 share = robust.leader_share
-(st.success if share >= 0.7 else st.warning)(state.md(f"{robust.leader} is {robust.badge}."), icon=":material/balance:")
-st.caption(state.md("Sampled: " + state.sampling_text(robust.smaa, robust.space, robust.spread)))
+(st.success if share >= 0.7 else st.warning)(md(f"{robust.leader} is {robust.badge}."), icon=":material/balance:")
+st.caption(md("Sampled: " + sampling_text(robust.smaa, robust.space, robust.spread)))
 
 heat_col, table_col = st.columns([1, 1], gap="large")
 with heat_col:
@@ -159,7 +161,7 @@ st.dataframe(
 st.subheader("Tipping points")
 tips = robust.tipping_points
 if tips:
-    st.markdown("\n".join(f"- {state.md(t.sentence)}" for t in tips))
+    st.markdown("\n".join(f"- {md(t.sentence)}" for t in tips))
 else:
     st.success("Moving one dimension's weight anywhere between 0% and 100% (others in proportion) keeps the leader.")
 dimensions = list(m.dimension_weights)
@@ -182,7 +184,7 @@ if len(dimensions) >= 2:
             m.criteria,
         )
     except scoring.ScoringError as exc:
-        st.caption(f"No sweep: {state.md(exc)}")
+        st.caption(f"No sweep: {md(exc)}")
     else:
         label = _dimension_name(dimension)
         st.plotly_chart(
@@ -202,10 +204,10 @@ if len(dimensions) >= 2:
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Do the methods agree?")
 agreement = robust.agreement
-st.markdown(state.md(agreement.summary))
+st.markdown(md(agreement.summary))
 labels = [f"{k.upper()} / {s}" for k, s in zip(agreement.methods, agreement.scalers, strict=True)]
 named = [f"{k.upper()} = {label}" for k in agreement.methods if (label := scoring.METHODS[k].label) != k.upper()]
-st.caption(state.md("Each method with its default scaler (method / scaler). " + "; ".join(named) + "."))
+st.caption(md("Each method with its default scaler (method / scaler). " + "; ".join(named) + "."))
 st.markdown("**Rank under each method**")
 st.dataframe(
     pd.DataFrame(agreement.ranks.T, index=pd.Index(agreement.alternatives, name="alternative"), columns=labels),
@@ -219,11 +221,11 @@ st.dataframe(
     width="stretch",
 )
 for skipped, why in agreement.skipped.items():
-    st.caption(state.md(f"{skipped} skipped: {why}"))
+    st.caption(md(f"{skipped} skipped: {why}"))
 
 st.subheader("Rank reversal")
 reversal = robust.reversal
-(st.warning if reversal.any_reversal else st.success)(state.md(reversal.summary))
+(st.warning if reversal.any_reversal else st.success)(md(reversal.summary))
 st.dataframe(
     pd.DataFrame(
         [

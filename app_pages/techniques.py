@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages import state
+from app_pages._session import current_prefs, session_kb
+from app_pages._widgets import knowledge_caption, md, show_claim
 from selector import decision_tree
 from selector.views.techniques import KIND_LABELS, TECHNIQUE_KINDS, scenario_label, techniques_table
 
-kb = state.session_kb()
-state.knowledge_caption(kb)
-prefs = state.current_prefs(kb)
+kb = session_kb()
+knowledge_caption(kb)
+prefs = current_prefs(kb)
 answers = decision_tree.resolve_answers(kb, prefs.answers)
 
 st.title("Techniques, cases and resources")
@@ -36,7 +37,7 @@ def _label(option: str) -> str:
 scenario = st.selectbox("Show what serves", options=options, format_func=_label, key="tech-scenario")
 if scenario == YOURS:
     wanted = list(answers.items())
-    st.caption(state.md("Your answers: " + "; ".join(scenario_label(kb, q, a) for q, a in wanted)))
+    st.caption(md("Your answers: " + "; ".join(scenario_label(kb, q, a) for q, a in wanted)))
 elif scenario == EVERYTHING:
     wanted = None
 else:
@@ -72,4 +73,4 @@ if not claims:
     st.caption("The articles name it without saying anything measurable about it.")
 for claim in claims:
     with st.container(border=True):
-        state.show_claim(kb, claim.id)
+        show_claim(kb, claim.id)

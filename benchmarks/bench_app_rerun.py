@@ -129,13 +129,13 @@ def _empty(folder: Path) -> AppTest:
 # the fragment would cost if computing the new ranking, its chart data and the badge took no time at all.
 _DRAWING_ALONE = """
 import streamlit as st
-from app_pages import state
-from selector import charts
+from app_pages._cached import bundled_kb
+from selector import charts, recommend
 from selector.views.recommend import contributions_frame, ranking_table
 from selector.preferences import Preferences
 
-kb = state.bundled_kb()
-rec = state.recommendation(kb, Preferences(group=next(iter(kb.groups))))
+kb = bundled_kb()
+rec = recommend.recommend(kb, Preferences(group=next(iter(kb.groups))))
 parts = rec.result.contributions
 order = [r.name for r in rec.ranking]
 values = {kb.entity_name(a): parts[i] for i, a in enumerate(rec.matrix.alternatives)}

@@ -21,7 +21,7 @@ APP = str(ROOT / "app.py")
 # Every page module the app may register (pages added by other parts of the project included); the broken-knowledge
 # page is registered only when the knowledge does not load (tests/test_app_broken_knowledge.py).
 PAGES = sorted(
-    p.stem for p in (ROOT / "app_pages").glob("*.py") if p.stem not in ("__init__", "state", "broken_knowledge")
+    p.stem for p in (ROOT / "app_pages").glob("*.py") if not p.stem.startswith("_") and p.stem != "broken_knowledge"
 )
 DIMENSIONS = ("performance", "cost", "ecosystem", "risk")
 

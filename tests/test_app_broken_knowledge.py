@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app_pages import state
+from app_pages._cached import bundled_kb
+from app_pages._session import knowledge_problems
 from selector import knowledge
 from selector.__main__ import main
 from tests.conftest import KNOWLEDGE, ROOT
@@ -55,9 +56,9 @@ def broken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.Fixt
     file, fragment = _damage(target, request.param)
     original = knowledge.load
     monkeypatch.setattr(knowledge, "load", lambda directory=target, extra=(): original(directory, extra))
-    state.bundled_kb.clear()
+    bundled_kb.clear()
     yield target, file, fragment
-    state.bundled_kb.clear()
+    bundled_kb.clear()
 
 
 @pytest.mark.parametrize("broken", HOW, indirect=True)
@@ -77,7 +78,7 @@ def test_the_app_shows_one_page_saying_what_is_wrong_and_how_to_fix_it(broken) -
 @pytest.mark.parametrize("broken", HOW, indirect=True)
 def test_the_cli_exits_2_with_the_same_list(broken, capsys: pytest.CaptureFixture) -> None:
     directory, _, fragment = broken
-    problems = [str(i) for i in state.knowledge_problems()]
+    problems = [str(i) for i in knowledge_problems()]
     assert problems and any(fragment in p for p in problems)
     assert main(["validate", "--knowledge", str(directory)]) == 2
     out = capsys.readouterr().out
@@ -95,7 +96,7 @@ def test_the_app_recovers_once_the_files_are_fixed(tmp_path: Path, monkeypatch: 
     claims.write_bytes(good + b"\n  - id: [unclosed\n")
     original = knowledge.load
     monkeypatch.setattr(knowledge, "load", lambda directory=target, extra=(): original(directory, extra))
-    state.bundled_kb.clear()
+    bundled_kb.clear()
     try:
         at = AppTest.from_file(APP, default_timeout=60).run()
         assert [t.value for t in at.title] == ["The knowledge base cannot be loaded"]
@@ -105,4 +106,4 @@ def test_the_app_recovers_once_the_files_are_fixed(tmp_path: Path, monkeypatch: 
         assert "The knowledge base cannot be loaded" not in [t.value for t in at.title]
         assert at.slider, "the Recommend page is back"
     finally:
-        state.bundled_kb.clear()
+        bundled_kb.clear()

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
 # The broken-knowledge page is registered only when the knowledge does not load (tests/test_app_broken_knowledge.py).
 PAGES = sorted(
-    p.stem for p in (ROOT / "app_pages").glob("*.py") if p.stem not in ("__init__", "state", "broken_knowledge")
+    p.stem for p in (ROOT / "app_pages").glob("*.py") if not p.stem.startswith("_") and p.stem != "broken_knowledge"
 )
 KB = knowledge.load()
 DEFAULT_GROUP = next(iter(KB.groups))

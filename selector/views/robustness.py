@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from selector.models import KnowledgeBase
+from selector.robustness.smaa import SMAAResult
 
 
 def central_weights_table(
@@ -52,3 +53,22 @@ def sweep_frame(names: Sequence[str], grid: np.ndarray, scores: np.ndarray) -> p
         for k, t in enumerate(grid)
     ]
     return pd.DataFrame(rows, columns=["weight", "alternative", "score"])
+
+
+SPACE_LABELS = {"dimensions": "the four dimension weights", "criteria": "every criterion weight"}
+
+
+def sampling_text(smaa: SMAAResult, space: str, spread: float | None) -> str:
+    """What an SMAA run sampled, in one sentence (for the badge's help and the Robustness page)."""
+    where = (
+        "anywhere on the whole weight simplex (every split of 100%)"
+        if spread is None
+        else f"within ±{spread * 100:g} percentage points of your current weights"
+    )
+    text = f"{smaa.n_samples:,} weightings of {SPACE_LABELS.get(space, space)}, drawn uniformly {where}"
+    if space == "dimensions":
+        text += ", each dimension's share spread over its criteria by your sub-criterion weights"
+    text += f"; method {smaa.method} with {smaa.scaler} scaling; seed {smaa.seed}"
+    if smaa.uncertain_cells:
+        text += f"; {len(smaa.uncertain_cells)} cell(s) without evidence drawn across their plausible range"
+    return text + "."

@@ -1,0 +1,137 @@
+"""Every Streamlit cache of the app in one place: the bundled knowledge, the knowledge merged with uploads, the
+robustness analyses (each keyed by what it depends on; what they return is shared by every session, never mutated)."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Mapping
+from types import MappingProxyType
+
+import streamlit as st
+
+from selector import knowledge, limits, recommend, verdict
+from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
+from selector.models import KnowledgeBase
+from selector.preferences import Preferences
+from selector.robustness import analysis
+from selector.views.robustness import sampling_text
+
+
+@st.cache_resource(show_spinner="Loading the knowledge base...")
+def bundled_kb() -> KnowledgeBase:
+    """The knowledge shipped with the app, loaded once per server and shared by every session (never mutate it).
+
+    Once it is loaded, everything alive (the knowledge and the modules imported so far) lives as long as the
+    server: it is frozen out of the garbage collector, so a full collection no longer walks it.
+    """
+    kb = knowledge.load()
+    gc.collect()  # what is garbage now would be frozen with the rest and never freed
+    gc.freeze()
+    return kb
+
+
+@st.cache_resource(max_entries=16, show_spinner="Checking your files...")
+def merged_kb(digest: str, _uploads: tuple[Upload, ...]) -> tuple[KnowledgeBase | None, list]:
+    """The bundled knowledge merged with `_uploads` and every issue found (the knowledge is None on an error).
+
+    `digest` (:func:`app_pages._session.uploads_digest`) is the key; the uploads themselves (underscore) are not
+    hashed by streamlit.
+
+    Raises
+    ------
+    selector.limits.Busy
+        When the server is checking too many files at once: raised, not returned, so that it is not cached.
+    """
+    with limits.checking():
+        return knowledge.collect(DEFAULT_KNOWLEDGE, extra=_uploads)
+
+
+def uses_uploads(kb: KnowledgeBase) -> bool:
+    """Whether `kb` includes the user's uploads (it is not the bundled knowledge)."""
+    return kb is not bundled_kb()
+
+
+PAGE_SAMPLES = analysis.DEFAULT_SAMPLES  # the Robustness page's default, as `python -m selector sensitivity`
+SEED = 0
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def _cached_robustness(
+    _kb: KnowledgeBase,
+    data_hash: str,
+    prefs_json: str,
+    samples: int,
+    seed: int,
+    spread: float | None,
+    space: analysis.Space,
+) -> analysis.Robustness:
+    # Keyed by the knowledge hash and the preferences (the underscore keeps the knowledge itself out of the key).
+    rec = recommend.recommend(_kb, Preferences.model_validate_json(prefs_json))
+    return analysis.analyse(rec, samples=samples, seed=seed, spread=spread, space=space)
+
+
+def robustness_of(
+    kb: KnowledgeBase,
+    prefs: Preferences,
+    *,
+    samples: int = verdict.SAMPLES,
+    seed: int = SEED,
+    spread: float | None = None,
+    space: analysis.Space = "dimensions",
+) -> analysis.Robustness:
+    """:func:`selector.robustness.analysis.analyse` of the recommendation for `prefs`, cached per input.
+
+    Parameters
+    ----------
+    kb, prefs
+        The knowledge and the preferences in force (their recommendation is the one analysed).
+    samples, seed
+        Monte Carlo sample count and seed.
+    spread
+        None samples the whole weight simplex; a share d samples within +/- d of the current weights.
+    space
+        ``"dimensions"`` or ``"criteria"``: which weights are sampled.
+
+    Raises
+    ------
+    selector.scoring.ScoringError, ValueError
+        When the analyses cannot run on this ranking (the message says why).
+    """
+    return _cached_robustness(
+        kb,
+        kb.data_hash,
+        prefs.model_dump_json(),
+        int(samples),
+        int(seed),
+        None if spread is None else float(spread),
+        space,
+    )
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def _cached_first_rank_shares(
+    _kb: KnowledgeBase, data_hash: str, prefs_json: str, samples: int, seed: int
+) -> tuple[Mapping[str, float], str]:
+    # Each name's share of first places (read-only, shared by every session) and what was sampled: the badge
+    # reads it on every slider move, and cache_data would copy it on every read.
+    rec = recommend.recommend(_kb, Preferences.model_validate_json(prefs_json))
+    smaa = analysis.acceptability(rec, samples=samples, seed=seed)
+    shares = dict(zip(smaa.alternatives, map(float, smaa.first_rank_acceptability), strict=True))
+    return MappingProxyType(shares), sampling_text(smaa, "dimensions", None)
+
+
+def whole_simplex_share(kb: KnowledgeBase, prefs: Preferences, leader: str) -> float:
+    """`leader`'s share of first places over any weighting of the four dimensions (:func:`verdict.global_share`).
+
+    Sampling the whole simplex does not depend on where the current dimension weights stand, and neither does the
+    matrix, so the shares are looked up with the dimension weights left at their defaults and the current leader's
+    is read from them: moving one of the four main sliders is answered from the cache.
+
+    Raises
+    ------
+    selector.scoring.ScoringError, ValueError
+        When the analysis cannot run on this ranking.
+    """
+    base_json = prefs.model_dump_json(exclude={"dimension_weights"})
+    shares, _ = _cached_first_rank_shares(kb, kb.data_hash, base_json, verdict.SAMPLES, verdict.SEED)
+    return shares[leader]

@@ -1,0 +1,310 @@
+"""One user's session: the knowledge it sees (bundled + uploads), the preferences and Evidence filters in force, and
+the shareable link that carries them (the URL), the decision profile."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+import streamlit as st
+
+from app_pages import _cached
+from app_pages._widgets import md
+from selector import knowledge, limits, profile, scoring
+from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
+from selector.models import KnowledgeBase
+from selector.preferences import PreferenceError, Preferences, check_slider_ranges, from_query, to_query
+from selector.yamlio import Issue
+
+# The URL parameters that carry preferences (see selector.preferences.to_query); others are left alone.
+PREF_KEYS = ("group", "answers", "w", "cw", "method", "scaler", "missing", "flagged", "must", "xv", "x", "unknown")
+
+
+_PREFS = "prefs"  # session_state: the last preferences in force, so a page switch (which clears the URL) keeps them
+
+
+# The Evidence page's filter widgets; a saved profile keeps their values.
+EVIDENCE_FILTERS = {
+    "text": "ev-text",
+    "flagged": "ev-flagged",
+    "documents": "ev-docs",
+    "entities": "ev-entities",
+    "kinds": "ev-kinds",
+    "tiers": "ev-tiers",
+    "datasets": "ev-datasets",
+}
+
+
+SCALAR_FILTERS = ("text", "flagged")
+
+
+_FILTERS = "ev-filters"  # session_state: the Evidence filters in force (a page switch clears the URL)
+
+
+_LINK_DATA = "link-data"  # session_state: the last `data` read from or written to the URL
+
+
+_LINK_ENCODED = "link-encoded"  # session_state: (digest of the uploads, their `data` or None), encoded once
+
+
+TOO_LARGE_FOR_A_LINK = (
+    "The link carries your settings but not your files (too large for a link): share the decision profile file instead."
+)
+
+
+def knowledge_problems() -> list[Issue]:
+    """Why the bundled knowledge does not load (empty when it does): what app.py shows instead of the pages.
+
+    A failed load is not cached (``st.cache_resource`` keeps only results), so fixing the files and reloading the
+    page is enough.
+    """
+    try:
+        _cached.bundled_kb()
+    except knowledge.KnowledgeError as exc:
+        return [i for i in exc.issues if i.level == "ERROR"]
+    except Exception as exc:  # an unforeseen failure still gets the one page instead of a red box on every page
+        message = (
+            f"the knowledge could not be loaded ({exc.__class__.__name__}: {exc}); run python -m selector validate"
+        )
+        return [Issue("ERROR", "knowledge/", None, None, message)]
+    return []
+
+
+def uploads_digest(uploads: Sequence[Upload]) -> str:
+    """A hash of the uploads' names and bytes: the cache key of the knowledge they produce."""
+    digest = hashlib.sha256()
+    for upload in uploads:
+        digest.update(upload.name.encode() + b"\0" + hashlib.sha256(upload.data).digest())
+    return digest.hexdigest()
+
+
+def session_kb() -> KnowledgeBase:
+    """The knowledge this session sees: the bundled one, merged with the user's uploads when they validate.
+
+    ``st.session_state["uploads"]`` holds the uploads (a list of :class:`selector.knowledge.Upload`); every issue
+    the check found is kept in ``st.session_state["upload_issues"]``. Uploads with an error are not used: the
+    bundled knowledge is returned and the issues say what to fix.
+    """
+    _read_link()
+    uploads = tuple(st.session_state.get("uploads") or ())
+    _write_link_data()
+    if not uploads:
+        st.session_state["upload_issues"] = []
+        return _cached.bundled_kb()
+    try:
+        kb, issues = _cached.merged_kb(uploads_digest(uploads), uploads)
+    except limits.Busy as exc:
+        st.warning(f"Your files could not be merged just now: {md(exc)}. Showing the bundled knowledge.")
+        return _cached.bundled_kb()
+    st.session_state["upload_issues"] = list(issues)
+    return kb if kb is not None else _cached.bundled_kb()
+
+
+def default_prefs(kb: KnowledgeBase) -> Preferences:
+    """The defaults: the first group of the knowledge, default answers, weights, method and policy."""
+    return Preferences(group=next(iter(kb.groups)))
+
+
+def check_prefs(kb: KnowledgeBase, prefs: Preferences) -> Preferences:
+    """Raise :class:`PreferenceError` unless `prefs` fits `kb`, names a known method and allowed scaler, and its
+    weights fit the sliders (a link or profile is checked here before any widget sees its values)."""
+    prefs.check(kb)
+    check_slider_ranges(prefs)
+    try:
+        scoring.resolve_method(prefs.method, prefs.scaler)
+    except scoring.ScoringError as exc:
+        raise PreferenceError(str(exc)) from None
+    return prefs
+
+
+def _write_query(prefs: Preferences) -> None:
+    wanted = to_query(prefs)
+    for key in PREF_KEYS:
+        if key in st.query_params and key not in wanted:
+            del st.query_params[key]
+    changed = {k: v for k, v in wanted.items() if st.query_params.get(k) != v}
+    if changed:
+        st.query_params.update(changed)
+
+
+def current_prefs(kb: KnowledgeBase) -> Preferences:
+    """The preferences in force: from the URL (so a link reproduces a ranking), else this session's last ones.
+
+    A malformed or unusable link shows an error saying what is wrong and falls back to the defaults.
+    """
+    query = {k: st.query_params[k] for k in PREF_KEYS if k in st.query_params}
+    remembered = st.session_state.get(_PREFS)
+    if not query and remembered is not None:
+        # Switching pages clears the URL; carry the session's choice over and put it back in the address.
+        try:
+            prefs = check_prefs(kb, remembered)
+        except PreferenceError:
+            prefs = default_prefs(kb)
+        _write_query(prefs)
+    else:
+        try:
+            prefs = check_prefs(kb, from_query(query, next(iter(kb.groups))))
+        except PreferenceError as exc:
+            st.error(f"The settings in this link cannot be used: {md(exc)}. Showing the default settings instead.")
+            prefs = default_prefs(kb)
+    st.session_state[_PREFS] = prefs
+    return prefs
+
+
+def prefs_in_force(kb: KnowledgeBase) -> Preferences:
+    """The preferences the page's run (:func:`current_prefs`) or a control's callback (:func:`set_prefs`) settled on.
+
+    For fragments: they rerun without the page, after their own widgets' callbacks, and must not read the URL a
+    second time (a malformed link would be reported twice).
+    """
+    remembered = st.session_state.get(_PREFS)
+    return remembered if remembered is not None else current_prefs(kb)
+
+
+def set_prefs(prefs: Preferences) -> None:
+    """Make `prefs` the preferences in force: written to the URL and remembered for this session."""
+    st.session_state[_PREFS] = prefs
+    _write_query(prefs)
+
+
+def reset_prefs() -> None:
+    """Back to the defaults: the preference parameters leave the URL and the session forgets its choice."""
+    for key in PREF_KEYS:
+        if key in st.query_params:
+            del st.query_params[key]
+    st.session_state.pop(_PREFS, None)
+
+
+def current_filters() -> dict[str, list[str]]:
+    """The Evidence page's filters as a plain dict of lists (only those set)."""
+    found = {}
+    for name, key in EVIDENCE_FILTERS.items():
+        value = st.session_state.get(key)
+        if name in SCALAR_FILTERS:
+            if value and value != "all":
+                found[name] = [str(value)]
+        elif value:
+            found[name] = [str(v) for v in value]
+    return found
+
+
+def filters_in_force() -> dict[str, list[str]]:
+    """The Evidence filters in force: the link's `ev` as read by :func:`session_kb`, else the widgets' values."""
+    remembered = st.session_state.get(_FILTERS)
+    return {k: list(v) for k, v in remembered.items()} if remembered is not None else current_filters()
+
+
+def set_filters(filters: dict[str, Sequence[str]]) -> None:
+    """Make `filters` the Evidence filters in force: remembered for this session and written to the URL (`ev`)."""
+    kept = {k: [str(x) for x in v] for k, v in filters.items() if v}
+    st.session_state[_FILTERS] = kept
+    wanted = profile.encode_filters(kept)
+    if wanted is None:
+        if profile.FILTERS_PARAM in st.query_params:
+            del st.query_params[profile.FILTERS_PARAM]
+    elif st.query_params.get(profile.FILTERS_PARAM) != wanted:
+        st.query_params[profile.FILTERS_PARAM] = wanted
+
+
+def _errors_text(exc: profile.ProfileError, most: int = 5) -> str:
+    errors = [str(i) for i in exc.issues if i.level == "ERROR"] or [str(exc)]
+    more = f"; and {len(errors) - most} more" if len(errors) > most else ""
+    return md("; ".join(errors[:most]) + more)
+
+
+def _read_link() -> None:
+    # The link's own parameters: `ev` is read on every run (a page switch clears the URL: the session's filters
+    # go back into it); `data` is applied once per distinct value, so the files are not re-checked every rerun.
+    raw_filters = st.query_params.get(profile.FILTERS_PARAM)
+    if raw_filters is None:
+        set_filters(st.session_state.get(_FILTERS) or {})
+    else:
+        try:
+            set_filters(profile.decode_filters(raw_filters))
+        except profile.ProfileError as exc:
+            st.error(f"The Evidence filters in this link cannot be used: {_errors_text(exc)}. Showing every claim.")
+            set_filters({})
+    raw_data = st.query_params.get(profile.DATA_PARAM)
+    if raw_data is None or raw_data == st.session_state.get(_LINK_DATA):
+        return
+    st.session_state[_LINK_DATA] = raw_data
+    try:
+        embedded = profile.decode_uploads(raw_data)
+        # Exactly the checks of a profile load, each file against the bundled knowledge and the files before it.
+        carrier = profile.Profile(preferences=default_prefs(_cached.bundled_kb()), uploads=embedded)
+        results = profile.check(carrier, DEFAULT_KNOWLEDGE)
+    except profile.ProfileError as exc:
+        st.error(
+            f"The files in this link were not loaded: {_errors_text(exc)}. The app continues with the bundled "
+            "knowledge; ask for the decision profile file instead."
+        )
+        return
+    st.session_state["uploads"] = [r.upload for r in results]
+    st.session_state["upload_originals"] = {r.original.name: r.original for r in results}
+
+
+def link_data() -> str | None:
+    """This session's uploads as the link's `data` value; None when there are none or they are too large."""
+    uploads = list(st.session_state.get("uploads") or ())
+    if not uploads:
+        return None
+    originals = st.session_state.get("upload_originals") or {}
+    files = [originals.get(u.name, u) for u in uploads]
+    digest = uploads_digest(files)
+    memo = st.session_state.get(_LINK_ENCODED)
+    if memo is None or memo[0] != digest:
+        try:
+            encoded = profile.encode_uploads(tuple(profile.EmbeddedUpload.from_upload(f) for f in files))
+        except (ValueError, UnicodeDecodeError):
+            encoded = None  # not embeddable text: only a profile file can say why (see profile_text)
+        memo = (digest, encoded)
+        st.session_state[_LINK_ENCODED] = memo
+    return memo[1]
+
+
+def link_note() -> str | None:
+    """The sentence to show when this session has files that the link cannot carry; None when it carries them."""
+    if st.session_state.get("uploads") and link_data() is None:
+        return TOO_LARGE_FOR_A_LINK
+    return None
+
+
+def _write_link_data() -> None:
+    wanted = link_data()
+    if wanted is None:
+        if profile.DATA_PARAM in st.query_params:
+            del st.query_params[profile.DATA_PARAM]
+    elif st.query_params.get(profile.DATA_PARAM) != wanted:
+        st.query_params[profile.DATA_PARAM] = wanted
+    st.session_state[_LINK_DATA] = wanted
+
+
+def profile_text(prefs: Preferences) -> str:
+    """This session as a decision profile (YAML): preferences, Evidence filters and the files as uploaded.
+
+    Raises
+    ------
+    ValueError
+        When an uploaded file cannot be embedded (the message says why).
+    """
+    originals = st.session_state.get("upload_originals", {})
+    files = [originals.get(u.name, u) for u in st.session_state.get("uploads") or ()]
+    return profile.dump(profile.make(prefs, filters_in_force(), files))
+
+
+def profile_download(prefs: Preferences, *, label: str, file_name: str, key: str) -> None:
+    """A download button for this session's decision profile, or the reason it cannot be saved."""
+    try:
+        text = profile_text(prefs)
+    except (ValueError, UnicodeDecodeError) as exc:
+        st.error(f"This session cannot be saved as a profile: {md(exc)}")
+        return
+    st.download_button(
+        label,
+        data=text.encode("utf-8"),
+        file_name=file_name,
+        mime="application/x-yaml",
+        icon=":material/save:",
+        on_click="ignore",
+        key=key,
+    )

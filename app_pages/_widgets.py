@@ -1,0 +1,105 @@
+"""Widget helpers shared by the pages: safe Markdown, widgets that follow the preferences, a claim as evidence, the
+sidebar caption and the data-sources footer."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from collections.abc import Callable
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from app_pages import _cached
+from selector import provenance
+from selector.models import KnowledgeBase
+from selector.views.evidence import claim_evidence
+
+# Markdown and Streamlit's own directives (:red[...], :material/icon:) are neutralised by escaping every
+# ASCII punctuation character that could start them; CommonMark shows an escaped character literally.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=])")
+
+
+def md(text: object) -> str:
+    """`text` escaped for ``st.markdown``/``st.caption``: knowledge and upload text is shown, never interpreted."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text)).replace("\n", "  \n")
+
+
+def sync_widget(key: str, value: object) -> None:
+    """Make the widget `key` show `value` (the preferences' value) before it is drawn.
+
+    Widgets carry no default of their own: their state is set from the preferences, so the URL, the reset button
+    and a page switch all show up in the widgets.
+    """
+    if key not in st.session_state or st.session_state[key] != value:
+        st.session_state[key] = value
+
+
+def reference_date() -> dt.date:
+    """The date numbers' ages are counted to: ``SELECTOR_TODAY`` (ISO date, for tests and reproducible
+    screenshots) when set, else today in UTC."""
+    fixed = os.environ.get("SELECTOR_TODAY")
+    return dt.date.fromisoformat(fixed) if fixed else dt.datetime.now(dt.UTC).date()
+
+
+def show_claim(kb: KnowledgeBase, claim_id: str) -> None:
+    """One claim as evidence: document and section, the Chinese quote, the English text, any flags, and for a
+    dataset's number its footnote and snapshot date (marked when ageing)."""
+    if claim_id not in kb.claims:
+        st.warning(f"Claim {md(claim_id)} is not in the knowledge base.")
+        return
+    ev = claim_evidence(kb, claim_id, reference_date())
+    where = " · ".join(md(p) for p in (ev["document"], ev["section"]) if p)
+    st.markdown(f"**{md(claim_id)}** · {ev['tier']} · {where}")
+    if ev["quote_zh"]:
+        st.markdown("> " + md(ev["quote_zh"]))
+    st.markdown(md(ev["text_en"]) + (f" — **{md(ev['value'])}**" if ev["value"] else ""))
+    details = [f"conditions: {ev['conditions']}" if ev["conditions"] else "", ev["rationale"], ev["note"]]
+    details = [d for d in details if d]
+    if details:
+        st.caption(md(" · ".join(details)))
+    if ev["footnote"]:
+        st.caption(f"Footnote: {md(ev['footnote'])} · {md(ev['age'])}")
+    if provenance.AGEING_LABEL in ev["age"]:
+        st.warning(
+            f"Ageing number: its snapshot is older than {provenance.AGEING_MONTHS} months ({md(ev['age'])}).",
+            icon=":material/history:",
+        )
+    if ev["flags"]:
+        st.warning(md(ev["flags"]), icon=":material/flag:")
+
+
+def knowledge_caption(kb: KnowledgeBase) -> None:
+    """A line in the sidebar saying which knowledge the page shows."""
+    where = "bundled knowledge + your files" if _cached.uses_uploads(kb) else "bundled knowledge"
+    st.sidebar.caption(f"{where} · {len(kb.claims)} claims · {len(kb.entities)} entities · data {md(kb.data_hash)}")
+
+
+def session_figure(slot: str, key: tuple, build: Callable[[], go.Figure]) -> go.Figure:
+    """The figure this session keeps in `slot`, built anew only when `key` (what shapes the figure) changes.
+
+    For charts redrawn on every slider move: updating a kept figure's data in place costs a fifth of building
+    one (see selector.charts.restack_contribution_bars). A session runs one script at a time, so its figure
+    is never shared; it is serialised by ``st.plotly_chart`` during the call that draws it.
+    """
+    kept = st.session_state.get(slot)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    figure = build()
+    st.session_state[slot] = (key, figure)
+    return figure
+
+
+DATA_SOURCES_PAGE = "app_pages/data_sources.py"
+
+
+def data_sources_footer() -> None:
+    """One line under every page naming each bundled dataset's licence, linking to "Data sources and licences"."""
+    found = provenance.datasets(_cached.bundled_kb())
+    if not found:
+        return
+    st.divider()
+    names = "; ".join(f"{d.title} ({d.licence})" for d in found)
+    st.caption(f"Data: {md(names)}. Each figure from them keeps its source, row and date.")
+    st.page_link(DATA_SOURCES_PAGE, label="Data sources and licences", icon=":material/license:")
