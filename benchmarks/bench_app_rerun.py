@@ -20,7 +20,7 @@ robustness badge, the contribution chart once asked for) are one ``st.fragment``
 benchmark asks for the chart, so it times the heavier fragment. When the user moves one of
 them, the browser sends the fragment's id with the rerun request and the server runs that fragment alone. AppTest
 always reruns the whole script, so the benchmark sends the browser's request itself
-(``tests/fragment_rerun.py``: ``RerunData(fragment_id=...)``, what ``AppSession`` builds from the browser's
+(``tests/app/fragment_rerun.py``: ``RerunData(fragment_id=...)``, what ``AppSession`` builds from the browser's
 message). The whole-page rerun (what a sub-criterion weight, method or scenario change costs) is printed too.
 
 How it is measured. A server compiles each script once; AppTest makes a new ScriptCache on every run and so
@@ -70,7 +70,7 @@ from streamlit.runtime.scriptrunner import script_runner
 from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest, app_test, local_script_runner
 
-from tests.fragment_rerun import fragment_reruns
+from tests.app.fragment_rerun import fragment_reruns
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT / "app.py"

@@ -3,21 +3,14 @@ link shows a message, never an exception box, on every page."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from selector import knowledge
+from tests.app.helpers import APP, PAGES
 
-ROOT = Path(__file__).resolve().parent.parent
-APP = str(ROOT / "app.py")
-# The broken-knowledge page is registered only when the knowledge does not load (tests/test_app_broken_knowledge.py).
-PAGES = sorted(
-    p.stem for p in (ROOT / "app_pages").glob("*.py") if not p.stem.startswith("_") and p.stem != "broken_knowledge"
-)
 KB = knowledge.load()
 DEFAULT_GROUP = next(iter(KB.groups))
 CRITERION = KB.groups[DEFAULT_GROUP].criteria[0].criterion

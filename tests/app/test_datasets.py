@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -16,9 +15,8 @@ from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.preferences import Preferences
 from selector.views.evidence import filter_claims
 from selector.views.recommend import cell_footnotes
+from tests.app.helpers import APP
 
-ROOT = Path(__file__).resolve().parent.parent
-APP = str(ROOT / "app.py")
 TODAY = "2026-11-30"  # the cloud price list (2025-04-21) is 19 months old: ageing
 
 

@@ -4,6 +4,8 @@ AppTest always reruns the whole script. In the browser, a change of a widget dra
 sends the fragment's id with the rerun request, and the server's ScriptRunner runs that fragment alone; the
 helper below sends the same request (``RerunData(fragment_id=...)``, what ``AppSession`` builds from the
 browser's message) so that tests and benchmarks see what a user's slider move runs.
+
+Why not public API: AppTest (streamlit 1.67) offers no way to rerun one fragment, so this sends the server's request.
 """
 
 from __future__ import annotations

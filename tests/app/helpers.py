@@ -1,0 +1,54 @@
+"""What the AppTest tests of the pages share: where the app is, its pages, and how a page's ranking, badge and
+claims table are read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from selector import recommend
+from selector.preferences import Preferences
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = str(ROOT / "app.py")
+# Every page module the app may register (pages added by other parts of the project included); the broken-knowledge
+# page is registered only when the knowledge does not load (tests/app/test_broken_knowledge.py).
+PAGES = sorted(
+    p.stem for p in (ROOT / "app_pages").glob("*.py") if not p.stem.startswith("_") and p.stem != "broken_knowledge"
+)
+DIMENSIONS = ("performance", "cost", "ecosystem", "risk")
+UPLOADS = ROOT / "tests" / "fixtures" / "uploads"
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def shown_ranking(at: AppTest) -> list[tuple[str, float]]:
+    tables = [d.value for d in at.dataframe if list(d.value.columns) == ["rank", "name", "score", "shortlisted"]]
+    assert len(tables) == 1, "the Recommend page shows exactly one ranking table"
+    return [(row["name"], float(row["score"])) for _, row in tables[0].iterrows()]
+
+
+def expected_ranking(kb, prefs: Preferences) -> list[tuple[str, float]]:
+    return [(r.name, r.score) for r in recommend.recommend(kb, prefs).ranking]
+
+
+def same_ranking(shown: list[tuple[str, float]], expected: list[tuple[str, float]]) -> None:
+    assert [n for n, _ in shown] == [n for n, _ in expected]
+    assert [s for _, s in shown] == pytest.approx([s for _, s in expected], rel=1e-12, abs=1e-12)
+
+
+def pref_params(at: AppTest) -> dict[str, str]:
+    return {k: v for k, v in at.query_params.items() if k in ("group", "answers", "w", "cw", "method", "scaler")}
+
+
+def shown_badges(at: AppTest) -> list:
+    return [x for x in at.markdown if "weightings within ±10 points of yours" in x.value]
+
+
+def shown_claims(at: AppTest):
+    return next(d.value for d in at.dataframe if "quote_zh" in d.value.columns)

@@ -1,0 +1,80 @@
+"""The Evidence page through AppTest: search, the claim picker and the filters carried by the link (`ev`)."""
+
+from __future__ import annotations
+
+from selector.views.evidence import filter_claims
+from tests.app.helpers import (
+    ok,
+    shown_claims,
+)
+
+
+def test_evidence_search_shows_the_matching_claims(app, kb):
+    ok(app.run())
+    at = ok(app.switch_page("app_pages/evidence.py").run())
+    ok(at.text_input(key="ev-text").input("能效比").run())
+    table = next(d.value for d in at.dataframe if "quote_zh" in d.value.columns)
+    assert sorted(table["id"]) == sorted(c.id for c in filter_claims(kb, text="能效比"))
+    ok(at.selectbox(key="ev-flagged").set_value("flagged").run())
+    table = next(d.value for d in at.dataframe if "quote_zh" in d.value.columns)
+    assert table["flagged"].all()
+
+
+def test_evidence_claim_picker_shows_the_claim_and_forgets_it_when_filtered_out(app, kb):
+    ok(app.run())
+    at = ok(app.switch_page("app_pages/evidence.py").run())
+    assert at.selectbox(key="ev-claim").value is None
+    ok(at.text_input(key="ev-text").input("能效比").run())
+    found = filter_claims(kb, text="能效比")
+    assert at.selectbox(key="ev-claim").options == [f"{c.id}: {c.text_en[:90]}" for c in found]
+    ok(at.selectbox(key="ev-claim").set_value(found[1].id).run())
+    assert any(h.value == f"Claim {found[1].id}".replace("-", "\\-") for h in at.subheader)
+    shown = " ".join(m.value for m in at.markdown).replace("\\", "")
+    assert found[1].quote in shown
+    ok(at.text_input(key="ev-text").input("no claim says this").run())
+    assert at.selectbox(key="ev-claim").value is None
+    assert not any(h.value.startswith("Claim ") for h in at.subheader)
+
+
+def test_evidence_filters_in_the_link_set_the_widgets_and_the_table(app, kb):
+    from selector import profile
+
+    filters = {"text": ["TOPS"], "tiers": ["claimed"], "flagged": ["unflagged"]}
+    app.query_params["ev"] = profile.encode_filters(filters)
+    ok(app.run())
+    at = ok(app.switch_page("app_pages/evidence.py").run())
+    assert at.text_input(key="ev-text").value == "TOPS"
+    assert at.multiselect(key="ev-tiers").value == ["claimed"]
+    assert at.selectbox(key="ev-flagged").value == "unflagged"
+    expected = filter_claims(kb, text="TOPS", tiers=["claimed"], flagged=False)
+    assert expected, "the filters keep some claims"
+    assert sorted(shown_claims(at)["id"]) == sorted(c.id for c in expected)
+
+
+def test_changing_an_evidence_filter_writes_it_to_the_link_and_a_page_switch_keeps_it(app):
+    from selector import profile
+
+    ok(app.run())
+    at = ok(app.switch_page("app_pages/evidence.py").run())
+    assert "ev" not in at.query_params
+    ok(at.multiselect(key="ev-kinds").set_value(["benchmark"]).run())
+    ok(at.text_input(key="ev-text").input("吞吐").run())
+    assert profile.decode_filters(at.query_params["ev"]) == {"kinds": ("benchmark",), "text": ("吞吐",)}
+    at.query_params.clear()  # a page switch in the browser drops the query string
+    ok(at.switch_page("app_pages/recommend.py").run())
+    assert profile.decode_filters(at.query_params["ev"]) == {"kinds": ("benchmark",), "text": ("吞吐",)}
+    at = ok(at.switch_page("app_pages/evidence.py").run())
+    ok(at.multiselect(key="ev-kinds").set_value([]).run())
+    ok(at.text_input(key="ev-text").input("").run())
+    assert "ev" not in at.query_params
+
+
+def test_unknown_filter_values_in_the_link_are_reported_and_dropped(app):
+    from selector import profile
+
+    app.query_params["ev"] = profile.encode_filters({"tiers": ["claimed", "imaginary"]})
+    ok(app.run())
+    at = ok(app.switch_page("app_pages/evidence.py").run())
+    assert any("imaginary" in w.value for w in at.warning)
+    assert at.multiselect(key="ev-tiers").value == ["claimed"]
+    assert profile.decode_filters(at.query_params["ev"]) == {"tiers": ("claimed",)}

@@ -1,0 +1,81 @@
+"""The Robustness page through AppTest: what it shows is what selector.robustness computes for the preferences
+in force."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from selector import recommend
+from selector.preferences import Preferences
+from tests.app.helpers import (
+    ok,
+)
+
+
+def test_robustness_page_shows_what_robustness_analyse_computes(app, kb):
+    app.query_params["group"] = "edge-accelerators"
+    at = ok(app.run())
+    ok(at.switch_page("app_pages/robustness.py").run())
+    assert at.number_input(key="rb-samples").value == 10_000
+    assert at.radio(key="rb-space").value == "dimensions"
+    assert at.toggle(key="rb-whole").value is True
+    rec = recommend.recommend(kb, Preferences(group="edge-accelerators"))
+    expected = analysis.analyse(rec, samples=10_000, seed=0)
+    assert expected.tipping_points, "edge-accelerators has tipping points to show"
+    shown = " ".join(x.value for x in at.markdown).replace("\\", "")
+    for tip in expected.tipping_points:
+        assert tip.sentence in shown
+    assert any(
+        f"{expected.leader} is {expected.badge}" in x.value.replace("\\", "") for x in [*at.success, *at.warning]
+    )
+    # the sweep chart marks the tipping points of the swept dimension as vertical lines
+    swept = at.selectbox(key="rb-dimension").value
+    lines = [t.weight for t in expected.tipping_points if t.dimension == swept]
+    assert lines, "the page opens on a dimension with a tipping point"
+    chart = next(c for c in at.get("plotly_chart") if "Scores as the weight" in c.proto.spec)
+    shapes = json.loads(chart.proto.spec)["layout"]["shapes"]
+    dashed = sorted(s["x0"] for s in shapes if s["line"]["dash"] == "dash")
+    assert dashed == pytest.approx(sorted(100 * w for w in lines))
+    # method agreement with Kendall's tau, and central weights per dimension
+    tau = next(d.value for d in at.dataframe if d.value.shape == expected.agreement.kendall_tau.shape)
+    assert tau.to_numpy() == pytest.approx(expected.agreement.kendall_tau, nan_ok=True)
+    dimensions = [kb.dimensions[d].name_en for d in rec.matrix.dimension_weights]
+    central = next(d.value for d in at.dataframe if list(d.value.columns) == dimensions)
+    of = np.array(rec.matrix.dimension_of)
+    for name, weights in zip(expected.smaa.alternatives, expected.smaa.central_weights, strict=True):
+        row = central.loc[name].to_numpy(dtype=float)
+        if weights is None:
+            assert np.isnan(row).all()
+        else:
+            sums = [np.asarray(weights)[of == d].sum() for d in rec.matrix.dimension_weights]
+            assert row == pytest.approx(sums)
+
+
+def test_robustness_page_samples_criteria_within_a_spread(app, kb):
+    app.query_params["group"] = "edge-accelerators"
+    at = ok(app.run())
+    ok(at.switch_page("app_pages/robustness.py").run())
+    at.number_input(key="rb-samples").set_value(3000)
+    at.radio(key="rb-space").set_value("criteria")
+    ok(at.toggle(key="rb-whole").set_value(False).run())
+    ok(at.slider(key="rb-spread").set_value(20).run())
+    rec = recommend.recommend(kb, Preferences(group="edge-accelerators"))
+    expected = analysis.analyse(rec, samples=3000, seed=0, spread=0.2, space="criteria")
+    summary = next(d.value for d in at.dataframe if "expected rank" in d.value.columns)
+    first = dict(zip(summary["alternative"], summary["first"], strict=True))
+    assert [first[n] for n in expected.smaa.alternatives] == pytest.approx(expected.smaa.first_rank_acceptability)
+    assert any("every criterion weight" in c.value and "20 percentage points" in c.value for c in at.caption)
+
+
+def test_preferences_follow_the_user_to_the_robustness_page(app):
+    at = ok(app.run())
+    ok(at.slider(key="w-performance").set_value(90).run())
+    at.query_params.clear()  # a page switch in the browser drops the query string
+    ok(at.switch_page("app_pages/robustness.py").run())
+    # The default group (training frameworks) has no cost criterion, so cost's weight passes on:
+    # 90 / (90 + 20 + 15) = 72%
+    assert any("Performance 72%" in c.value for c in at.caption)
+    assert at.query_params["w"] == "performance=90"
