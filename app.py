@@ -1,11 +1,12 @@
-"""Entry point of the Streamlit app: page setup and navigation; every screen lives in app_pages/."""
+"""Entry point of the Streamlit app: page setup, navigation and what every page shares (the session's knowledge,
+the sidebar caption, the data-sources footer); every screen lives in app_pages/."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from app_pages._session import knowledge_problems
-from app_pages._widgets import DATA_SOURCES_PAGE, data_sources_footer
+from app_pages._session import knowledge_problems, load_session_kb
+from app_pages._widgets import DATA_SOURCES_PAGE, data_sources_footer, knowledge_caption
 
 st.set_page_config(page_title="AI Stack Selector", page_icon=":material/explore:", layout="wide")
 if knowledge_problems():
@@ -13,7 +14,7 @@ if knowledge_problems():
     pages = [st.Page("app_pages/broken_knowledge.py", title="Knowledge cannot be loaded", icon=":material/error:")]
     st.navigation(pages, position="top").run()
     st.stop()
-st.navigation(
+page = st.navigation(
     [
         st.Page("app_pages/recommend.py", title="Recommend", icon=":material/recommend:", default=True),
         st.Page("app_pages/frameworks.py", title="Frameworks", icon=":material/view_module:"),
@@ -26,5 +27,8 @@ st.navigation(
         st.Page(DATA_SOURCES_PAGE, title="Data sources", icon=":material/license:"),
     ],
     position="top",
-).run()
+)
+# Before the page: the link is read and the uploads merged once per run, whichever page runs.
+knowledge_caption(load_session_kb())
+page.run()
 data_sources_footer()

@@ -41,6 +41,7 @@ SCALAR_FILTERS = ("text", "flagged")
 _FILTERS = "ev-filters"  # session_state: the Evidence filters in force (a page switch clears the URL)
 
 
+_KB = "session-kb"  # session_state: the knowledge app.py settled on for this run (a reference, never a copy)
 _LINK_DATA = "link-data"  # session_state: the last `data` read from or written to the URL
 
 
@@ -78,13 +79,25 @@ def uploads_digest(uploads: Sequence[Upload]) -> str:
     return digest.hexdigest()
 
 
-def session_kb() -> KnowledgeBase:
-    """The knowledge this session sees: the bundled one, merged with the user's uploads when they validate.
+def load_session_kb() -> KnowledgeBase:
+    """Settle the knowledge this session sees in this run: the bundled one, merged with the user's uploads when
+    they validate. app.py calls it before the page; the page reads it with :func:`session_kb`.
 
     ``st.session_state["uploads"]`` holds the uploads (a list of :class:`selector.knowledge.Upload`); every issue
     the check found is kept in ``st.session_state["upload_issues"]``. Uploads with an error are not used: the
     bundled knowledge is returned and the issues say what to fix.
     """
+    kb = _merged_with_uploads()
+    st.session_state[_KB] = kb
+    return kb
+
+
+def session_kb() -> KnowledgeBase:
+    """The knowledge this session sees in this run, as app.py settled it before the page (:func:`load_session_kb`)."""
+    return st.session_state[_KB]
+
+
+def _merged_with_uploads() -> KnowledgeBase:
     _read_link()
     uploads = tuple(st.session_state.get("uploads") or ())
     _write_link_data()
@@ -189,7 +202,7 @@ def current_filters() -> dict[str, list[str]]:
 
 
 def filters_in_force() -> dict[str, list[str]]:
-    """The Evidence filters in force: the link's `ev` as read by :func:`session_kb`, else the widgets' values."""
+    """The Evidence filters in force: the link's `ev` as read by :func:`load_session_kb`, else the widgets' values."""
     remembered = st.session_state.get(_FILTERS)
     return {k: list(v) for k, v in remembered.items()} if remembered is not None else current_filters()
 

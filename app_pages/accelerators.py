@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages._session import session_kb
-from app_pages._widgets import knowledge_caption, md, reference_date, show_claim
+from app_pages._widgets import md, reference_date, show_claim
 from selector import charts, provenance, specs
 from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.models import LOCATED_TIERS
@@ -46,7 +46,6 @@ def _tables(
 
 
 kb = session_kb()
-knowledge_caption(kb)
 today = reference_date()
 claims, spec_tables, dataset_tables, efficiency = _tables(kb, kb.data_hash, today)
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages._session import session_kb
-from app_pages._widgets import knowledge_caption, md, reference_date
+from app_pages._widgets import md, reference_date
 from selector import provenance
 from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.locators import RAW_DIR
 
 kb = session_kb()
-knowledge_caption(kb)
 today = reference_date()
 
 st.title("Data sources and licences")

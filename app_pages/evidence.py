@@ -13,14 +13,13 @@ from app_pages._session import (
     session_kb,
     set_filters,
 )
-from app_pages._widgets import knowledge_caption, md, reference_date, show_claim, sync_widget
+from app_pages._widgets import md, reference_date, show_claim, sync_widget
 from selector import conflicts, csvsafe, provenance
 from selector.locators import RAW_DIR
 from selector.views.evidence import claims_table, filter_claims
 from selector.views.labels import conditions_text, document_label, value_text
 
 kb = session_kb()
-knowledge_caption(kb)
 
 
 st.title("Evidence")

@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 from app_pages._session import current_prefs, link_note, profile_download, session_kb
-from app_pages._widgets import knowledge_caption, md
+from app_pages._widgets import md
 from selector import exports, recommend, report, scoring
 from selector.models import KnowledgeBase
 from selector.preferences import PreferenceError, Preferences
@@ -18,7 +18,6 @@ REPORT_SEED = 0
 
 ss = st.session_state
 kb = session_kb()
-knowledge_caption(kb)
 prefs = current_prefs(kb)
 if link_note():
     st.info(link_note())

@@ -5,14 +5,13 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages._session import session_kb
-from app_pages._widgets import knowledge_caption, md, show_claim
+from app_pages._widgets import md, show_claim
 from selector import charts
 from selector.views.evidence import claims_table
 from selector.views.frameworks import comparable_frame, comparable_sets, feature_hover, feature_matrix
 from selector.views.labels import LOWER_IS_BETTER, metric_label, value_text
 
 kb = session_kb()
-knowledge_caption(kb)
 
 st.title("Frameworks and runtimes")
 st.caption(

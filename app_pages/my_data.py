@@ -12,12 +12,13 @@ from app_pages._session import (
     check_prefs,
     current_prefs,
     link_note,
+    load_session_kb,
     profile_download,
     session_kb,
     set_filters,
     set_prefs,
 )
-from app_pages._widgets import knowledge_caption, md
+from app_pages._widgets import md
 from selector import measure, profile, uploads
 from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.measure import compare
@@ -28,7 +29,6 @@ ss.setdefault("uploads", [])
 ss.setdefault("upload_originals", {})  # file name -> the file as uploaded (what a saved profile embeds)
 
 kb = session_kb()
-knowledge_caption(kb)
 
 
 def issues_frame(issues) -> pd.DataFrame:  # noqa: ANN001 - iterable of selector.yamlio.Issue
@@ -145,7 +145,7 @@ options = measure.Options(entity=entity, workload=model.strip() or None, acceler
 if file is not None and ss.get("my-data-last-file") != (file.file_id, options):
     ss["my-data-last-file"] = (file.file_id, options)  # a new choice of hardware re-reads the same file
     accept(file.name, file.getvalue(), options)
-    kb = session_kb()
+    kb = load_session_kb()
 
 if "my-data-last-result" in ss:
     name, ok, issues, failure = ss["my-data-last-result"]

@@ -7,7 +7,7 @@ from pydantic import ValidationError
 
 from app_pages._cached import uses_uploads, whole_simplex_share
 from app_pages._session import check_prefs, current_prefs, prefs_in_force, reset_prefs, session_kb, set_prefs
-from app_pages._widgets import knowledge_caption, md, reference_date, session_figure, show_claim, sync_widget
+from app_pages._widgets import md, reference_date, session_figure, show_claim, sync_widget
 from selector import charts, decision_tree, matrix, recommend, scoring, verdict
 from selector.measure import compare
 from selector.preferences import (
@@ -33,7 +33,6 @@ from selector.views.recommend import (
 from selector.views.robustness import SPACE_LABELS
 
 kb = session_kb()
-knowledge_caption(kb)
 prefs = current_prefs(kb)
 group = kb.groups[prefs.group]
 answers = decision_tree.resolve_answers(kb, prefs.answers)

@@ -8,14 +8,13 @@ import streamlit as st
 
 from app_pages._cached import PAGE_SAMPLES, SEED, robustness_of
 from app_pages._session import current_prefs, session_kb
-from app_pages._widgets import knowledge_caption, md
+from app_pages._widgets import md
 from selector import charts, recommend, scoring, verdict
 from selector.preferences import PreferenceError
 from selector.robustness.sweep import weight_sweep
 from selector.views.robustness import SPACE_LABELS, central_weights_table, sampling_text, sweep_frame
 
 kb = session_kb()
-knowledge_caption(kb)
 prefs = current_prefs(kb)
 
 st.title("How robust is the ranking?")

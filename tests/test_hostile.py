@@ -99,8 +99,9 @@ def test_the_upload_checker_refuses_at_the_marked_line(name: str, fragment: str)
 def page():
     from streamlit.testing.v1 import AppTest
 
-    app = AppTest.from_file(str(ROOT / "app_pages" / "my_data.py"), default_timeout=60)
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     app.run()
+    app.switch_page("app_pages/my_data.py").run()
     assert not app.exception, app.exception
     return app
 

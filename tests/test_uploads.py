@@ -457,14 +457,13 @@ def test_a_session_that_uploads_overrides_and_exports_leaves_knowledge_byte_iden
 # ----------------------------------------------------------------------------------------------------------
 # The My data page keeps running on hostile input
 
-PAGE = ROOT / "app_pages" / "my_data.py"
-
 
 def _page():
     from streamlit.testing.v1 import AppTest
 
-    app = AppTest.from_file(str(PAGE), default_timeout=60)
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     app.run()
+    app.switch_page("app_pages/my_data.py").run()
     assert not app.exception, app.exception
     return app
 
