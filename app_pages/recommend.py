@@ -44,59 +44,80 @@ def _number(value: float) -> float | int:
     return int(value) if float(value).is_integer() else float(value)
 
 
-def on_control_change(changed: str = "") -> None:
-    """Every control's callback: rebuild the preferences from the widgets and put them in the URL.
-
-    A combination that cannot be ranked (every weight zero) is refused with a message and the widgets go back.
-    """
+def _dimension_weights_from_widgets() -> dict[str, float]:
     ss = st.session_state
-    dims = {d.id: float(ss[f"w-{d.id}"]) for d in kb.dimensions.values() if float(ss[f"w-{d.id}"]) != d.weight}
-    if changed == "dimension":
-        # The hottest path, every move of the four main sliders: only the dimension weights changed. The sliders
-        # give finite values in 0..100, so the preferences in force are copied rather than rebuilt and validated.
-        candidate = prefs_in_force(kb).model_copy(update={"dimension_weights": dims})
-    else:
-        chosen = {q.id: ss.get(f"q-{q.id}") for q in kb.questions.values()}
-        new_answers = {q: a for q, a in chosen.items() if a is not None}
-        crits = {}
-        if changed != "group":  # sub-criterion weights belong to a group; a new group starts from its defaults
-            for gc in group.criteria:
-                value = ss.get(f"cw-{gc.criterion}", gc.weight)
-                if float(value) != gc.weight:
-                    crits[gc.criterion] = float(value)
-        scaler = None if changed == "method" or ss["scaler"] == "default" else ss["scaler"]
-        try:
-            candidate = Preferences(
-                group=ss["group"],
-                answers=new_answers,
-                dimension_weights=dims,
-                criterion_weights=crits,
-                method=ss["method"],
-                scaler=scaler,
-                missing=ss["missing"],
-                use_flagged=ss["use-flagged"],
-                constraints=[c for c in ss.get("must", "").replace(";", ",").split(",") if c.strip()],
-                exclude_vendors=ss.get("must-vendors", []),
-                exclude=ss.get("must-exclude", []),
-                keep_unknown=ss.get("must-keep-unknown", False),
-            )
-        except ValidationError as exc:
-            ss["control-error"] = "; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())
-            return
+    return {d.id: float(ss[f"w-{d.id}"]) for d in kb.dimensions.values() if float(ss[f"w-{d.id}"]) != d.weight}
+
+
+def _prefs_from_widgets(*, keep_sub_weights: bool = True, keep_scaler: bool = True) -> Preferences | None:
+    """The preferences the widgets show; None (the reason kept for the page) when they do not validate."""
+    ss = st.session_state
+    chosen = {q.id: ss.get(f"q-{q.id}") for q in kb.questions.values()}
+    crits = {}
+    if keep_sub_weights:
+        for gc in group.criteria:
+            value = ss.get(f"cw-{gc.criterion}", gc.weight)
+            if float(value) != gc.weight:
+                crits[gc.criterion] = float(value)
+    try:
+        return Preferences(
+            group=ss["group"],
+            answers={q: a for q, a in chosen.items() if a is not None},
+            dimension_weights=_dimension_weights_from_widgets(),
+            criterion_weights=crits,
+            method=ss["method"],
+            scaler=None if not keep_scaler or ss["scaler"] == "default" else ss["scaler"],
+            missing=ss["missing"],
+            use_flagged=ss["use-flagged"],
+            constraints=[c for c in ss.get("must", "").replace(";", ",").split(",") if c.strip()],
+            exclude_vendors=ss.get("must-vendors", []),
+            exclude=ss.get("must-exclude", []),
+            keep_unknown=ss.get("must-keep-unknown", False),
+        )
+    except ValidationError as exc:
+        ss["control-error"] = "; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())
+        return None
+
+
+def _apply(candidate: Preferences | None) -> None:
+    """Make `candidate` the preferences in force (in the URL), or keep the page's and say why it cannot be ranked."""
+    if candidate is None:
+        return
     try:
         check_prefs(kb, candidate)
     except PreferenceError as exc:
-        ss["control-error"] = str(exc)
+        st.session_state["control-error"] = str(exc)
         return
-    ss.pop("control-error", None)
+    st.session_state.pop("control-error", None)
     set_prefs(candidate)
+
+
+def on_dimension_weight() -> None:
+    """The four dimension sliders, the hottest path: only the dimension weights changed. The sliders give finite
+    values in 0..100, so the preferences in force are copied rather than rebuilt and validated."""
+    _apply(prefs_in_force(kb).model_copy(update={"dimension_weights": _dimension_weights_from_widgets()}))
+
+
+def on_group() -> None:
+    """The group picker: sub-criterion weights belong to a group, so a new group starts from its defaults."""
+    _apply(_prefs_from_widgets(keep_sub_weights=False))
+
+
+def on_method() -> None:
+    """The method picker: the scaler goes back to the new method's default."""
+    _apply(_prefs_from_widgets(keep_scaler=False))
+
+
+def on_setting() -> None:
+    """Every other control (answers, sub-criterion weights, scaler, missing values, flagged claims, must-haves)."""
+    _apply(_prefs_from_widgets())
 
 
 def on_clear_answers() -> None:
     """The "clear my answers" button: every scenario question back to unanswered."""
     for question in kb.questions.values():
         st.session_state[f"q-{question.id}"] = None
-    on_control_change()
+    on_setting()
 
 
 def on_reset() -> None:
@@ -121,7 +142,7 @@ with st.sidebar:
                 max_value=CRITERION_WEIGHT_RANGE[1],
                 step=0.5,
                 key=f"cw-{gc.criterion}",
-                on_change=on_control_change,
+                on_change=on_setting,
                 help=md(f"{criterion.unit}, {'higher' if criterion.objective == 'max' else 'lower'} is better"),
             )
     st.header("How to score")
@@ -131,8 +152,7 @@ with st.sidebar:
         options=list(scoring.METHODS),
         format_func=lambda m: scoring.METHODS[m].label,
         key="method",
-        on_change=on_control_change,
-        kwargs={"changed": "method"},
+        on_change=on_method,
         help=spec.rationale,
     )
     sync_widget("scaler", prefs.scaler or "default")
@@ -141,7 +161,7 @@ with st.sidebar:
         options=["default", *spec.scalers],
         format_func=lambda s: f"default ({spec.default_scaler})" if s == "default" else s,
         key="scaler",
-        on_change=on_control_change,
+        on_change=on_setting,
         help="The normalisation can decide the winner: the result always states which one was used.",
     )
     sync_widget("missing", prefs.missing)
@@ -149,14 +169,14 @@ with st.sidebar:
         "Missing values",
         options=list(MISSING_POLICIES),
         key="missing",
-        on_change=on_control_change,
+        on_change=on_setting,
     )
     st.caption(md(MISSING_HELP[prefs.missing]))
     sync_widget("use-flagged", prefs.use_flagged)
     st.toggle(
         "Use flagged claims",
         key="use-flagged",
-        on_change=on_control_change,
+        on_change=on_setting,
         help="Flagged claims contradict a datasheet, cannot be verified or look implausible (see Evidence).",
     )
     st.button("Reset to defaults", key="reset", on_click=on_reset, icon=":material/restart_alt:")
@@ -176,14 +196,14 @@ def _must_have() -> None:
             "Limits (comma-separated)",
             key="must",
             placeholder="e.g. power-w<=10",
-            on_change=on_control_change,
+            on_change=on_setting,
             help=md(f"CRITERION then <=, >=, <, > or = then a number. Criteria here: {examples}."),
         )
         sync_widget("must-keep-unknown", prefs.keep_unknown)
         st.toggle(
             "Keep alternatives whose value is unknown",
             key="must-keep-unknown",
-            on_change=on_control_change,
+            on_change=on_setting,
             help="By default an alternative without evidence for a constrained criterion is removed as unknown.",
         )
         sync_widget("must-vendors", list(prefs.exclude_vendors))
@@ -192,7 +212,7 @@ def _must_have() -> None:
             options=vendors,
             format_func=kb.entity_name,
             key="must-vendors",
-            on_change=on_control_change,
+            on_change=on_setting,
         )
         sync_widget("must-exclude", [e for e in prefs.exclude if e in members])
         st.multiselect(
@@ -200,7 +220,7 @@ def _must_have() -> None:
             options=list(members),
             format_func=kb.entity_name,
             key="must-exclude",
-            on_change=on_control_change,
+            on_change=on_setting,
         )
 
 
@@ -227,7 +247,7 @@ with ask:
             format_func=lambda o, options=options: md(options[o].label_en),
             key=f"q-{question.id}",
             index=None,
-            on_change=on_control_change,
+            on_change=on_setting,
         )
     st.button("Clear my answers", key="clear-answers", on_click=on_clear_answers, disabled=not answers)
 
@@ -294,8 +314,7 @@ st.selectbox(
         + (" ★ your answers point here" if choices[g].pointed_at else "")
     ),
     key="group",
-    on_change=on_control_change,
-    kwargs={"changed": "group"},
+    on_change=on_group,
     help="Groups your answers point at come first.",
 )
 why_group = choices[group.id].reasons
@@ -326,8 +345,7 @@ def weights_and_ranking() -> None:
                 max_value=DIMENSION_WEIGHT_RANGE[1],
                 step=1,
                 key=f"w-{dim.id}",
-                on_change=on_control_change,
-                kwargs={"changed": "dimension"},
+                on_change=on_dimension_weight,
                 help=md(dim.description_en or ""),
             )
     if "control-error" in st.session_state:
@@ -368,34 +386,40 @@ def weights_and_ranking() -> None:
         ]
         st.caption("  \n".join(notes))
     with chart_col:
-        # The chart waits for the user: drawing it first would load plotly's ~4.7 MB script with the page and hold
-        # up the ranking beside it (benchmarks/bench_browser.py).
-        if not st.toggle(
-            "Show what each criterion adds (chart)",
-            key="show-contribution-chart",
-            help="A stacked bar per option: each criterion's share of its score. It follows the weights.",
-        ):
-            return
-        order = [r.name for r in rec.ranking]
-        if result.contributions is not None:
-            parts, title = result.contributions, f"What each criterion adds to the score ({spec.label})"
-            x_title = "contribution to the score"
-        else:
-            parts, title = criterion_profile(m), f"Criterion profile behind the {spec.label} score"
-            x_title = "weighted min-max performance (not additive)"
-        figure = session_figure(
-            "contribution-figure",
-            (kb.data_hash, m.group, m.alternatives, m.criteria, title, x_title),
-            lambda: charts.contribution_bars(contributions_frame(kb, m, parts), order, title, x_title),
+        _contribution_chart(rec)
+
+
+def _contribution_chart(rec: recommend.Recommendation) -> None:
+    """What each criterion adds to each option's score, as stacked bars, when asked for (it follows the weights)."""
+    # The chart waits for the user: drawing it first would load plotly's ~4.7 MB script with the page and hold
+    # up the ranking beside it (benchmarks/bench_browser.py).
+    if not st.toggle(
+        "Show what each criterion adds (chart)",
+        key="show-contribution-chart",
+        help="A stacked bar per option: each criterion's share of its score. It follows the weights.",
+    ):
+        return
+    result, m = rec.result, rec.matrix
+    order = [r.name for r in rec.ranking]
+    if result.contributions is not None:
+        parts, title = result.contributions, f"What each criterion adds to the score ({spec.label})"
+        x_title = "contribution to the score"
+    else:
+        parts, title = criterion_profile(m), f"Criterion profile behind the {spec.label} score"
+        x_title = "weighted min-max performance (not additive)"
+    figure = session_figure(
+        "contribution-figure",
+        (kb.data_hash, m.group, m.alternatives, m.criteria, title, x_title),
+        lambda: charts.contribution_bars(contributions_frame(kb, m, parts), order, title, x_title),
+    )
+    values = {kb.entity_name(a): parts[i] for i, a in enumerate(m.alternatives)}
+    charts.restack_contribution_bars(figure, values, order)
+    st.plotly_chart(figure, key="contribution-chart", config={"displaylogo": False})
+    if result.contributions is None:
+        st.caption(
+            f"{spec.label} does not add criteria up; the bars show each criterion's weighted min-max "
+            "performance (1 = best in its column, times its weight) as a picture of the profile."
         )
-        values = {kb.entity_name(a): parts[i] for i, a in enumerate(m.alternatives)}
-        charts.restack_contribution_bars(figure, values, order)
-        st.plotly_chart(figure, key="contribution-chart", config={"displaylogo": False})
-        if result.contributions is None:
-            st.caption(
-                f"{spec.label} does not add criteria up; the bars show each criterion's weighted min-max "
-                "performance (1 = best in its column, times its weight) as a picture of the profile."
-            )
 
 
 def _verdict(prefs: Preferences, rec: recommend.Recommendation) -> verdict.Verdict:
