@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 from selector.views.evidence import filter_claims
-from tests.app.helpers import (
-    ok,
-    shown_claims,
-)
+from tests.app.helpers import ok, shown_claims
 
 
 def test_evidence_search_shows_the_matching_claims(app, kb):

@@ -7,13 +7,7 @@ import pytest
 from selector import knowledge
 from selector.knowledge import Upload
 from selector.preferences import Preferences
-from tests.app.helpers import (
-    UPLOADS,
-    expected_ranking,
-    ok,
-    same_ranking,
-    shown_ranking,
-)
+from tests.app.helpers import UPLOADS, expected_ranking, ok, same_ranking, shown_ranking
 
 
 def test_a_link_with_data_ranks_with_the_uploaded_files(app, kb):

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.app.helpers import (
-    PAGES,
-    ok,
-)
+from tests.app.helpers import PAGES, ok
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -12,15 +12,7 @@ from selector import recommend, verdict
 from selector.preferences import Preferences, from_query
 from selector.robustness import analysis
 from tests.app import fragment_rerun
-from tests.app.helpers import (
-    DIMENSIONS,
-    expected_ranking,
-    ok,
-    pref_params,
-    same_ranking,
-    shown_badges,
-    shown_ranking,
-)
+from tests.app.helpers import DIMENSIONS, expected_ranking, ok, pref_params, same_ranking, shown_badges, shown_ranking
 
 
 def test_default_ranking_is_the_pure_recommendation(app, kb):

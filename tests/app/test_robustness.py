@@ -10,9 +10,8 @@ import pytest
 
 from selector import recommend
 from selector.preferences import Preferences
-from tests.app.helpers import (
-    ok,
-)
+from selector.robustness import analysis
+from tests.app.helpers import ok
 
 
 def test_robustness_page_shows_what_robustness_analyse_computes(app, kb):
