@@ -8,17 +8,13 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from app_pages import _cached
+from app_pages import _cached, _link
 from app_pages._widgets import md
 from selector import knowledge, limits, profile, scoring
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import KnowledgeBase
-from selector.preferences import PreferenceError, Preferences, check_slider_ranges, from_query, to_query
+from selector.preferences import PreferenceError, Preferences, check_slider_ranges
 from selector.yamlio import Issue
-
-# The URL parameters that carry preferences (see selector.preferences.to_query); others are left alone.
-PREF_KEYS = ("group", "answers", "w", "cw", "method", "scaler", "missing", "flagged", "must", "xv", "x", "unknown")
-
 
 _PREFS = "prefs"  # session_state: the last preferences in force, so a page switch (which clears the URL) keeps them
 
@@ -33,21 +29,11 @@ EVIDENCE_FILTERS = {
     "tiers": "ev-tiers",
     "datasets": "ev-datasets",
 }
-
-
 SCALAR_FILTERS = ("text", "flagged")
-
-
 _FILTERS = "ev-filters"  # session_state: the Evidence filters in force (a page switch clears the URL)
-
-
 _KB = "session-kb"  # session_state: the knowledge app.py settled on for this run (a reference, never a copy)
 _LINK_DATA = "link-data"  # session_state: the last `data` read from or written to the URL
-
-
 _LINK_ENCODED = "link-encoded"  # session_state: (digest of the uploads, their `data` or None), encoded once
-
-
 TOO_LARGE_FOR_A_LINK = (
     "The link carries your settings but not your files (too large for a link): share the decision profile file instead."
 )
@@ -131,13 +117,7 @@ def check_prefs(kb: KnowledgeBase, prefs: Preferences) -> Preferences:
 
 
 def _write_query(prefs: Preferences) -> None:
-    wanted = to_query(prefs)
-    for key in PREF_KEYS:
-        if key in st.query_params and key not in wanted:
-            del st.query_params[key]
-    changed = {k: v for k, v in wanted.items() if st.query_params.get(k) != v}
-    if changed:
-        st.query_params.update(changed)
+    _link.write(_link.params(prefs), _link.PREFERENCES)
 
 
 def current_prefs(kb: KnowledgeBase) -> Preferences:
@@ -145,9 +125,13 @@ def current_prefs(kb: KnowledgeBase) -> Preferences:
 
     A malformed or unusable link shows an error saying what is wrong and falls back to the defaults.
     """
-    query = {k: st.query_params[k] for k in PREF_KEYS if k in st.query_params}
+    default_group = next(iter(kb.groups))
+    try:
+        linked, link_error = _link.read_preferences(default_group), None
+    except PreferenceError as exc:
+        linked, link_error = None, exc
     remembered = st.session_state.get(_PREFS)
-    if not query and remembered is not None:
+    if linked is None and link_error is None and remembered is not None:
         # Switching pages clears the URL; carry the session's choice over and put it back in the address.
         try:
             prefs = check_prefs(kb, remembered)
@@ -156,7 +140,9 @@ def current_prefs(kb: KnowledgeBase) -> Preferences:
         _write_query(prefs)
     else:
         try:
-            prefs = check_prefs(kb, from_query(query, next(iter(kb.groups))))
+            if link_error is not None:
+                raise link_error
+            prefs = check_prefs(kb, linked or Preferences(group=default_group))
         except PreferenceError as exc:
             st.error(f"The settings in this link cannot be used: {md(exc)}. Showing the default settings instead.")
             prefs = default_prefs(kb)
@@ -182,9 +168,7 @@ def set_prefs(prefs: Preferences) -> None:
 
 def reset_prefs() -> None:
     """Back to the defaults: the preference parameters leave the URL and the session forgets its choice."""
-    for key in PREF_KEYS:
-        if key in st.query_params:
-            del st.query_params[key]
+    _link.write({}, _link.PREFERENCES)
     st.session_state.pop(_PREFS, None)
 
 
@@ -211,12 +195,7 @@ def set_filters(filters: dict[str, Sequence[str]]) -> None:
     """Make `filters` the Evidence filters in force: remembered for this session and written to the URL (`ev`)."""
     kept = {k: [str(x) for x in v] for k, v in filters.items() if v}
     st.session_state[_FILTERS] = kept
-    wanted = profile.encode_filters(kept)
-    if wanted is None:
-        if profile.FILTERS_PARAM in st.query_params:
-            del st.query_params[profile.FILTERS_PARAM]
-    elif st.query_params.get(profile.FILTERS_PARAM) != wanted:
-        st.query_params[profile.FILTERS_PARAM] = wanted
+    _link.write(_link.params(_carrier_prefs(), filters=kept), _link.FILTERS)
 
 
 def _errors_text(exc: profile.ProfileError, most: int = 5) -> str:
@@ -228,21 +207,19 @@ def _errors_text(exc: profile.ProfileError, most: int = 5) -> str:
 def _read_link() -> None:
     # The link's own parameters: `ev` is read on every run (a page switch clears the URL: the session's filters
     # go back into it); `data` is applied once per distinct value, so the files are not re-checked every rerun.
-    raw_filters = st.query_params.get(profile.FILTERS_PARAM)
-    if raw_filters is None:
-        set_filters(st.session_state.get(_FILTERS) or {})
-    else:
-        try:
-            set_filters(profile.decode_filters(raw_filters))
-        except profile.ProfileError as exc:
-            st.error(f"The Evidence filters in this link cannot be used: {_errors_text(exc)}. Showing every claim.")
-            set_filters({})
-    raw_data = st.query_params.get(profile.DATA_PARAM)
+    default_group = _carrier_prefs().group
+    try:
+        linked_filters = _link.read_filters(default_group)
+    except profile.ProfileError as exc:
+        st.error(f"The Evidence filters in this link cannot be used: {_errors_text(exc)}. Showing every claim.")
+        linked_filters = {}
+    set_filters((st.session_state.get(_FILTERS) or {}) if linked_filters is None else linked_filters)
+    raw_data = _link.raw(profile.DATA_PARAM)
     if raw_data is None or raw_data == st.session_state.get(_LINK_DATA):
         return
     st.session_state[_LINK_DATA] = raw_data
     try:
-        embedded = profile.decode_uploads(raw_data)
+        embedded = _link.read_uploads(default_group) or ()
         # Exactly the checks of a profile load, each file against the bundled knowledge and the files before it.
         carrier = profile.Profile(preferences=default_prefs(_cached.bundled_kb()), uploads=embedded)
         results = profile.check(carrier, DEFAULT_KNOWLEDGE)
@@ -267,7 +244,8 @@ def link_data() -> str | None:
     memo = st.session_state.get(_LINK_ENCODED)
     if memo is None or memo[0] != digest:
         try:
-            encoded = profile.encode_uploads(tuple(profile.EmbeddedUpload.from_upload(f) for f in files))
+            embedded = tuple(profile.EmbeddedUpload.from_upload(f) for f in files)
+            encoded = _link.params(_carrier_prefs(), uploads=embedded).get(profile.DATA_PARAM)
         except (ValueError, UnicodeDecodeError):
             encoded = None  # not embeddable text: only a profile file can say why (see profile_text)
         memo = (digest, encoded)
@@ -284,12 +262,14 @@ def link_note() -> str | None:
 
 def _write_link_data() -> None:
     wanted = link_data()
-    if wanted is None:
-        if profile.DATA_PARAM in st.query_params:
-            del st.query_params[profile.DATA_PARAM]
-    elif st.query_params.get(profile.DATA_PARAM) != wanted:
-        st.query_params[profile.DATA_PARAM] = wanted
+    _link.write({} if wanted is None else {profile.DATA_PARAM: wanted}, _link.DATA)
     st.session_state[_LINK_DATA] = wanted
+
+
+def _carrier_prefs() -> Preferences:
+    # Preferences to carry a link part other than theirs (only that part is read or written): those in force,
+    # else the defaults; the link's own preferences are settled later, by current_prefs.
+    return st.session_state.get(_PREFS) or default_prefs(_cached.bundled_kb())
 
 
 def profile_text(prefs: Preferences) -> str:

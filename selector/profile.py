@@ -39,7 +39,22 @@ MAX_EMBEDDED_UPLOADS = 8
 #: Embedded uploads dominate a profile's size; YAML quoting may add a little to each.
 MAX_PROFILE_BYTES = MAX_EMBEDDED_UPLOADS * MAX_UPLOAD_BYTES * 2
 PROFILE_NAME = "profile.yaml"
-#: The link's own parameters beside the preferences' (selector.preferences.to_query): Evidence filters and uploads.
+#: The parameters that carry the preferences (every key selector.preferences.to_query may write).
+PREFERENCE_PARAMS = (
+    "group",
+    "answers",
+    "w",
+    "cw",
+    "method",
+    "scaler",
+    "missing",
+    "flagged",
+    "must",
+    "xv",
+    "x",
+    "unknown",
+)
+#: The link's own parameters beside the preferences': Evidence filters and uploads.
 FILTERS_PARAM = "ev"
 DATA_PARAM = "data"
 LINK_PARAMS = (FILTERS_PARAM, DATA_PARAM)

@@ -253,6 +253,26 @@ def test_link_params_keep_the_preference_parameters_unchanged() -> None:
     assert set(params) - set(to_query(prefs)) == {"ev", "data"}
 
 
+def test_preference_params_name_every_parameter_the_preferences_write() -> None:
+    # The app clears and reads exactly these keys: one the preferences write but the list lacks would linger in a
+    # link after a reset.
+    every_field = Preferences(
+        group="g",
+        answers={"target": "edge"},
+        dimension_weights={"cost": 70},
+        criterion_weights={"power-w": 2},
+        method="topsis",
+        scaler="vector",
+        missing="impute-median",
+        use_flagged=False,
+        constraints=["power-w<=10"],
+        exclude_vendors=["nvidia"],
+        exclude=["h200"],
+        keep_unknown=True,
+    )
+    assert set(profile.to_link_params(profile.make(every_field))) == set(profile.PREFERENCE_PARAMS)
+
+
 def test_uploads_too_large_for_a_link_are_left_out() -> None:
     import os
 

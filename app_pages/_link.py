@@ -1,0 +1,97 @@
+"""The shareable link: the address bar's parameters, read and written only through selector.profile's
+``from_link_params`` and ``to_link_params`` (the same functions the tests and a saved link use), one part at a time.
+
+The parts are read apart so that a bad part is reported on its own and the others still apply: the preferences
+(checked against the session's knowledge by the caller), the Evidence filters (`ev`) and the uploads (`data`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+
+import streamlit as st
+
+from selector import profile
+from selector.preferences import PreferenceError, Preferences
+
+PREFERENCES = profile.PREFERENCE_PARAMS
+FILTERS = (profile.FILTERS_PARAM,)
+DATA = (profile.DATA_PARAM,)
+
+
+def _read(keys: Sequence[str], default_group: str) -> profile.Profile | None:
+    params = {k: st.query_params[k] for k in keys if k in st.query_params}
+    if not params:
+        return None
+    return profile.from_link_params(params, default_group, check_uploads=False)
+
+
+def read_preferences(default_group: str) -> Preferences | None:
+    """The preferences the link carries; None when it carries none.
+
+    Raises
+    ------
+    PreferenceError
+        When they are malformed (the message says why).
+    """
+    try:
+        found = _read(PREFERENCES, default_group)
+    except profile.ProfileError as exc:
+        raise PreferenceError("; ".join(i.message for i in exc.issues)) from None
+    return None if found is None else found.preferences
+
+
+def read_filters(default_group: str) -> dict[str, tuple[str, ...]] | None:
+    """The Evidence filters the link carries (`ev`); None when it carries none.
+
+    Raises
+    ------
+    selector.profile.ProfileError
+        When `ev` is malformed.
+    """
+    found = _read(FILTERS, default_group)
+    return None if found is None else dict(found.filters)
+
+
+def read_uploads(default_group: str) -> tuple[profile.EmbeddedUpload, ...] | None:
+    """The files the link carries (`data`), not yet checked against the knowledge; None when it carries none.
+
+    Raises
+    ------
+    selector.profile.ProfileError
+        When `data` is malformed, too long or inflates past the cap.
+    """
+    found = _read(DATA, default_group)
+    return None if found is None else found.uploads
+
+
+def raw(key: str) -> str | None:
+    """The link's value of `key` as it stands (to notice that it changed)."""
+    return st.query_params.get(key)
+
+
+def params(
+    prefs: Preferences,
+    filters: Mapping[str, Sequence[str]] | None = None,
+    uploads: Sequence[profile.EmbeddedUpload] = (),
+) -> dict[str, str]:
+    """What the link carries for this state (:func:`selector.profile.to_link_params`).
+
+    The state is not validated again: the preferences in force are checked already, and the Evidence filters are
+    carried as the user typed them (the reader reports one that cannot be used, as for any link).
+    """
+    carried = profile.Profile.model_construct(
+        preferences=prefs, filters={k: tuple(v) for k, v in (filters or {}).items()}, uploads=tuple(uploads)
+    )
+    return profile.to_link_params(carried)
+
+
+def write(wanted: Mapping[str, str], keys: Collection[str]) -> None:
+    """Make the link's `keys` what `wanted` says: absent ones leave the address, changed ones are set in one go;
+    other parameters are left alone."""
+    for key in keys:
+        if key in st.query_params and key not in wanted:
+            del st.query_params[key]
+    changed = {k: v for k, v in wanted.items() if k in keys and st.query_params.get(k) != v}
+    if changed:
+        st.query_params.update(changed)
