@@ -1,20 +1,29 @@
 """Every Streamlit cache of the app in one place: the bundled knowledge, the knowledge merged with uploads, the
-robustness analyses (each keyed by what it depends on; what they return is shared by every session, never mutated)."""
+robustness analyses, the Accelerators page's tables and the Export page's report (each keyed by what it depends on;
+what they return is shared by every session, never mutated)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import gc
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
+import pandas as pd
 import streamlit as st
 
 from selector import knowledge, limits, recommend, verdict
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
-from selector.models import KnowledgeBase
+from selector.models import LOCATED_TIERS, KnowledgeBase
 from selector.preferences import Preferences
 from selector.robustness import analysis
+from selector.views.accelerators import accelerator_claims, accelerator_efficiency, dataset_numbers, spec_table
+from selector.views.labels import SEGMENT_LABELS
 from selector.views.robustness import sampling_text
+
+if TYPE_CHECKING:
+    from selector.report import Report
 
 
 @st.cache_resource(show_spinner="Loading the knowledge base...")
@@ -135,3 +144,33 @@ def whole_simplex_share(kb: KnowledgeBase, prefs: Preferences, leader: str) -> f
     base_json = prefs.model_dump_json(exclude={"dimension_weights"})
     shares, _ = _cached_first_rank_shares(kb, kb.data_hash, base_json, verdict.SAMPLES, verdict.SEED)
     return shares[leader]
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def accelerator_tables(
+    _kb, data_hash: str, today: dt.date
+) -> tuple[pd.DataFrame, dict[str, pd.DataFrame], dict[str, pd.DataFrame], pd.DataFrame]:  # noqa: ANN001
+    """The Accelerators page's tables, built once per knowledge (its hash is the key) and date ages are counted to
+    rather than on every visit: the claims, each segment's spec table as the articles state it, each segment's
+    dataset numbers with their footnotes, and the efficiency frame."""
+    claims = accelerator_claims(_kb, today=today)
+    stated = claims[~claims["tier"].isin(sorted(LOCATED_TIERS))]
+    segments = [s for s in SEGMENT_LABELS if (claims["segment"] == s).any()]
+    spec_tables = {segment: spec_table(stated, segment) for segment in segments}
+    located = {segment: dataset_numbers(_kb, claims, segment) for segment in segments}
+    return claims, spec_tables, located, accelerator_efficiency(_kb)
+
+
+# The report's robustness section: the same sampling as `python -m selector report` (seeded: same inputs, same report).
+REPORT_SAMPLES = 2000
+REPORT_SEED = 0
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def report_for(_kb: KnowledgeBase, data_hash: str, prefs_json: str, app_url: str) -> Report:
+    """:func:`selector.report.build_report` once per knowledge, preferences and app address (reports are frozen)."""
+    from selector import report  # the report's modules load with the Export page, not with every page
+
+    return report.build_report(
+        _kb, Preferences.model_validate_json(prefs_json), samples=REPORT_SAMPLES, seed=REPORT_SEED, app_url=app_url
+    )

@@ -3,23 +3,18 @@ Pareto frontier, efficiency and memory."""
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pandas as pd
 import streamlit as st
 
+from app_pages._cached import accelerator_tables
 from app_pages._session import session_kb
 from app_pages._widgets import md, reference_date, show_claim
 from selector import charts, provenance, specs
 from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.models import LOCATED_TIERS
 from selector.views.accelerators import (
-    accelerator_claims,
-    accelerator_efficiency,
-    dataset_numbers,
     metric_frame,
     pareto_mask,
-    spec_table,
 )
 from selector.views.labels import SEGMENT_LABELS, metric_label
 
@@ -30,24 +25,9 @@ AVERAGE_CLAIM = "c000-industry-avg-efficiency"
 DEFAULT_AXES = ("memory-bandwidth", "bf16-tflops")
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def _tables(
-    _kb, data_hash: str, today: dt.date
-) -> tuple[pd.DataFrame, dict[str, pd.DataFrame], dict[str, pd.DataFrame], pd.DataFrame]:  # noqa: ANN001
-    # What depends on the knowledge alone (its hash is the key) and the date ages are counted to, built once
-    # instead of on every visit: the claims, each segment's spec table as the articles state it, each segment's
-    # dataset numbers with their footnotes, and the efficiency frame.
-    claims = accelerator_claims(_kb, today=today)
-    stated = claims[~claims["tier"].isin(sorted(LOCATED_TIERS))]
-    segments = [s for s in SEGMENT_LABELS if (claims["segment"] == s).any()]
-    spec_tables = {segment: spec_table(stated, segment) for segment in segments}
-    located = {segment: dataset_numbers(_kb, claims, segment) for segment in segments}
-    return claims, spec_tables, located, accelerator_efficiency(_kb)
-
-
 kb = session_kb()
 today = reference_date()
-claims, spec_tables, dataset_tables, efficiency = _tables(kb, kb.data_hash, today)
+claims, spec_tables, dataset_tables, efficiency = accelerator_tables(kb, kb.data_hash, today)
 
 st.title("Accelerators")
 st.caption(

@@ -6,29 +6,17 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
+from app_pages._cached import report_for
 from app_pages._session import current_prefs, link_note, profile_download, session_kb
 from app_pages._widgets import md
 from selector import exports, recommend, report, scoring
-from selector.models import KnowledgeBase
-from selector.preferences import PreferenceError, Preferences
-
-# The report's robustness section: the same sampling as `python -m selector report` (seeded: same inputs, same report).
-REPORT_SAMPLES = 2000
-REPORT_SEED = 0
+from selector.preferences import PreferenceError
 
 ss = st.session_state
 kb = session_kb()
 prefs = current_prefs(kb)
 if link_note():
     st.info(link_note())
-
-
-@st.cache_resource(max_entries=32, show_spinner=False)
-def cached_report(_kb: KnowledgeBase, data_hash: str, prefs_json: str, app_url: str) -> report.Report:
-    """:func:`selector.report.build_report` once per knowledge, preferences and app address (reports are frozen)."""
-    return report.build_report(
-        _kb, Preferences.model_validate_json(prefs_json), samples=REPORT_SAMPLES, seed=REPORT_SEED, app_url=app_url
-    )
 
 
 def app_url() -> str:
@@ -49,7 +37,7 @@ st.caption(
 prefs_json = prefs.model_dump_json()
 try:
     with st.spinner("Building the report..."):
-        built = cached_report(kb, kb.data_hash, prefs_json, app_url())
+        built = report_for(kb, kb.data_hash, prefs_json, app_url())
     rec = recommend.recommend(kb, prefs)
 except (PreferenceError, scoring.ScoringError, ValueError) as exc:
     st.error(f"These settings cannot be reported: {md(exc)}. Change them on the Recommend page.")
