@@ -1,5 +1,5 @@
-"""One user's session: the knowledge it sees (bundled + uploads), the preferences and Evidence filters in force, and
-the shareable link that carries them (the URL), the decision profile."""
+"""One user's session: the knowledge it sees (bundled + uploads), the preferences and Evidence filters in force (kept
+in the shareable link through app_pages._link) and the decision profile."""
 
 from __future__ import annotations
 
