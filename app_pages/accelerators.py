@@ -9,7 +9,10 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import state
-from selector import charts, provenance, specs, views
+from selector import provenance, specs, views
+from selector.charts.claims import metric_bars
+from selector.charts.efficiency import efficiency_bars, efficiency_scatter
+from selector.charts.specs import spec_scatter
 from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.models import LOCATED_TIERS
 
@@ -115,7 +118,7 @@ else:
             st.info("No accelerator in this selection has both values.")
         else:
             st.plotly_chart(
-                charts.spec_scatter(
+                spec_scatter(
                     pairs,
                     columns[x],
                     columns[y],
@@ -190,7 +193,7 @@ with scatter_col:
     if len(both):
         frontier = views.pareto_mask(both[["tops", "watts"]].to_numpy(), ["max", "min"])
         st.plotly_chart(
-            charts.efficiency_scatter(both, frontier, "INT8 compute against power (Pareto frontier dotted)"),
+            efficiency_scatter(both, frontier, "INT8 compute against power (Pareto frontier dotted)"),
             key="tops-watts",
             config={"displaylogo": False},
         )
@@ -209,7 +212,7 @@ with bars_col:
             references[name] = (label + (" (flagged)" if claim.flagged else ""), claim.value)
     if len(efficiency):
         st.plotly_chart(
-            charts.efficiency_bars(
+            efficiency_bars(
                 efficiency,
                 "TOPS per watt: claimed, or derived from TOPS and watts",
                 target=references.get("target"),
@@ -238,7 +241,7 @@ for column, metric, title in (
             continue
         unit = frame["unit"].iloc[0]
         st.plotly_chart(
-            charts.metric_bars(frame, title, f"{views.metric_label(metric).lower()} ({unit})"),
+            metric_bars(frame, title, f"{views.metric_label(metric).lower()} ({unit})"),
             key=f"metric-{metric}",
             config={"displaylogo": False},
         )

@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import state
-from selector import conflicts, csvsafe, provenance, views
+from selector import conflicts, escape, provenance, views
 from selector.locators import RAW_DIR
 
 kb = state.session_kb()
@@ -170,7 +170,7 @@ st.dataframe(
 )
 st.download_button(
     "Download these claims (CSV)",
-    data=csvsafe.safe_frame(table).to_csv(index=False).encode("utf-8"),
+    data=escape.safe_frame(table).to_csv(index=False).encode("utf-8"),
     file_name="claims.csv",
     mime="text/csv",
     key="ev-download",

@@ -7,9 +7,11 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 from app_pages import state
-from selector import exports, report, scoring
+from selector import scoring
 from selector.models import KnowledgeBase
 from selector.preferences import PreferenceError, Preferences
+from selector.report import build, pdf, render, spreadsheet
+from selector.report.model import Report, ReportError
 
 # The report's robustness section: the same sampling as `python -m selector report` (seeded: same inputs, same report).
 REPORT_SAMPLES = 2000
@@ -24,9 +26,9 @@ if state.link_note():
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def cached_report(_kb: KnowledgeBase, data_hash: str, prefs_json: str, app_url: str) -> report.Report:
-    """:func:`selector.report.build_report` once per knowledge, preferences and app address (reports are frozen)."""
-    return report.build_report(
+def cached_report(_kb: KnowledgeBase, data_hash: str, prefs_json: str, app_url: str) -> Report:
+    """:func:`selector.report.build.build_report` once per knowledge, preferences and app address (frozen)."""
+    return build.build_report(
         _kb, Preferences.model_validate_json(prefs_json), samples=REPORT_SAMPLES, seed=REPORT_SEED, app_url=app_url
     )
 
@@ -37,7 +39,7 @@ def app_url() -> str:
     parts = urlsplit(url) if url else None
     if parts and parts.scheme in ("http", "https") and parts.netloc:
         return f"{parts.scheme}://{parts.netloc}"
-    return report.DEFAULT_APP_URL
+    return build.DEFAULT_APP_URL
 
 
 st.title("Export")
@@ -86,7 +88,7 @@ md_col, html_col, pdf_col = st.columns(3)
 with md_col:
     st.download_button(
         "Markdown (decision record)",
-        data=lambda: report.render_markdown(built).encode("utf-8"),
+        data=lambda: render.render_markdown(built).encode("utf-8"),
         file_name=f"{stem}.md",
         mime="text/markdown",
         icon=":material/description:",
@@ -96,7 +98,7 @@ with md_col:
 with html_col:
     st.download_button(
         "HTML (interactive, works offline)",
-        data=lambda: report.render_html(built).encode("utf-8"),
+        data=lambda: render.render_html(built).encode("utf-8"),
         file_name=f"{stem}.html",
         mime="text/html",
         icon=":material/public:",
@@ -106,14 +108,14 @@ with html_col:
 with pdf_col:
     # The PDF takes a second or two (charts drawn by a headless browser): built only when asked, then offered.
     pdf_key = (kb.data_hash, prefs_json)
-    report.prepare_pdf()  # start the chart browser now, so "Prepare PDF" does not wait for it
+    pdf.prepare_pdf()  # start the chart browser now, so "Prepare PDF" does not wait for it
     ready = ss.get("export-pdf-bytes")
     if ready is None or ready[0] != pdf_key:
         if st.button("Prepare PDF", icon=":material/picture_as_pdf:", key="export-pdf-build"):
             try:
                 with st.spinner("Typesetting the PDF..."):
-                    ss["export-pdf-bytes"] = (pdf_key, report.render_pdf(built))
-            except report.ReportError as exc:
+                    ss["export-pdf-bytes"] = (pdf_key, pdf.render_pdf(built))
+            except ReportError as exc:
                 st.error(state.md(exc))
             else:
                 st.rerun()
@@ -140,7 +142,7 @@ csv_col, xlsx_col, _ = st.columns(3)
 with csv_col:
     st.download_button(
         "CSV",
-        data=lambda: exports.ranking_csv(rec, kb=kb),
+        data=lambda: spreadsheet.ranking_csv(rec, kb=kb),
         file_name=f"{stem}-ranking.csv",
         mime="text/csv",
         icon=":material/table:",
@@ -150,7 +152,7 @@ with csv_col:
 with xlsx_col:
     st.download_button(
         "Excel (XLSX)",
-        data=lambda: exports.ranking_xlsx(rec, kb=kb),
+        data=lambda: spreadsheet.ranking_xlsx(rec, kb=kb),
         file_name=f"{stem}-ranking.xlsx",
         mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
         icon=":material/grid_on:",

@@ -5,7 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages import state
-from selector import charts, views
+from selector import views
+from selector.charts.claims import benchmark_bars
+from selector.charts.ratings import feature_heatmap
 
 kb = state.session_kb()
 state.knowledge_caption(kb)
@@ -22,7 +24,7 @@ features = views.feature_matrix(kb, "framework")
 if features.values.empty:
     st.info("No framework has a rating yet.")
 else:
-    figure = charts.feature_heatmap(
+    figure = feature_heatmap(
         features.values,
         features.objectives,
         views.feature_hover(kb, features),
@@ -45,7 +47,7 @@ for index, found in enumerate(comparable):
     lower = found.metric in views.LOWER_IS_BETTER
     with columns[index % len(columns)]:
         st.plotly_chart(
-            charts.benchmark_bars(
+            benchmark_bars(
                 frame,
                 f"{views.metric_label(found.metric)} ({found.unit})",
                 found.unit,

@@ -6,7 +6,8 @@ import streamlit as st
 from pydantic import ValidationError
 
 from app_pages import state
-from selector import charts, decision_tree, matrix, recommend, scoring, verdict, views
+from selector import decision_tree, matrix, recommend, scoring, verdict, views
+from selector.charts.contributions import contribution_bars, restack_contribution_bars
 from selector.measure import compare
 from selector.preferences import (
     CRITERION_WEIGHT_RANGE,
@@ -374,10 +375,10 @@ def weights_and_ranking() -> None:
         figure = state.session_figure(
             "contribution-figure",
             (kb.data_hash, m.group, m.alternatives, m.criteria, title, x_title),
-            lambda: charts.contribution_bars(views.contributions_frame(kb, m, parts), order, title, x_title),
+            lambda: contribution_bars(views.contributions_frame(kb, m, parts), order, title, x_title),
         )
         values = {kb.entity_name(a): parts[i] for i, a in enumerate(m.alternatives)}
-        charts.restack_contribution_bars(figure, values, order)
+        restack_contribution_bars(figure, values, order)
         st.plotly_chart(figure, key="contribution-chart", config={"displaylogo": False})
         if result.contributions is None:
             st.caption(

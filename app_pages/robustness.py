@@ -7,7 +7,8 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import state
-from selector import charts, scoring, verdict, views
+from selector import scoring, verdict, views
+from selector.charts.robustness import acceptability_heatmap, weight_sweep_chart
 from selector.preferences import PreferenceError
 from selector.robustness.sweep import weight_sweep
 
@@ -100,7 +101,7 @@ st.caption(state.md("Sampled: " + state.sampling_text(robust.smaa, robust.space,
 heat_col, table_col = st.columns([1, 1], gap="large")
 with heat_col:
     st.plotly_chart(
-        charts.acceptability_heatmap(
+        acceptability_heatmap(
             smaa.acceptability, names, f"Rank acceptability: share of {smaa.n_samples:,} sampled weightings"
         ),
         key="acceptability",
@@ -185,7 +186,7 @@ if len(dimensions) >= 2:
     else:
         label = _dimension_name(dimension)
         st.plotly_chart(
-            charts.weight_sweep_chart(
+            weight_sweep_chart(
                 views.sweep_frame(names, sweep.grid, sweep.scores),
                 label,
                 sweep.current_weight,

@@ -47,7 +47,7 @@ import yaml
 from pydantic import ValidationError
 
 from selector import knowledge, limits, textpolicy
-from selector.csvsafe import FORMULA_PREFIXES
+from selector.escape import FORMULA_PREFIXES
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import SECTIONS, Claim, Conditions, Entity, KnowledgeBase
 from selector.yamlio import MAX_BYTES, Issue, Parsed

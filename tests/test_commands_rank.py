@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from selector import exports, knowledge, profile, recommend, scoring, uploads, verdict
+from selector import knowledge, profile, recommend, scoring, uploads, verdict
 from selector.__main__ import main
 from selector.preferences import Preferences
+from selector.report import spreadsheet
 from tests.conftest import FIXTURES, KNOWLEDGE, ROOT
 
 UPLOADS = FIXTURES / "uploads"
@@ -144,7 +145,7 @@ def test_csv_is_the_apps_ranking_export(capsys: pytest.CaptureFixture) -> None:
     code, out, err = rank(capsys, "--group", "gpu-inference-runtimes", "--method", "vikor", "--format", "csv")
     assert code == 0, err
     rec = recommend.recommend(KB, Preferences(group="gpu-inference-runtimes", method="vikor"))
-    assert out.encode("utf-8") == exports.ranking_csv(rec, kb=KB)
+    assert out.encode("utf-8") == spreadsheet.ranking_csv(rec, kb=KB)
     rows = list(csv.DictReader(line for line in io.StringIO(out) if not line.startswith("#")))
     assert [r["id"] for r in rows] == [r.id for r in rec.ranking]
     assert [int(r["rank"]) for r in rows] == [r.rank for r in rec.ranking]

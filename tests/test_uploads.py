@@ -13,11 +13,12 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from selector import exports, knowledge, profile, recommend, uploads
+from selector import knowledge, profile, recommend, uploads
 from selector.knowledge import Upload
 from selector.matrix import build
 from selector.models import Entity
 from selector.preferences import Preferences
+from selector.report import spreadsheet
 from selector.yamlio import parse_yaml
 from tests.conftest import FIXTURES, KNOWLEDGE, ROOT
 
@@ -446,7 +447,7 @@ def test_a_session_that_uploads_overrides_and_exports_leaves_knowledge_byte_iden
     saved = profile.dump(profile.make(prefs, {"tiers": ["measured"]}, originals))
     (tmp_path / "profile.yaml").write_text(saved, encoding="utf-8")
     assert profile.load(saved).to_preferences() == prefs
-    (tmp_path / "ranking.csv").write_bytes(exports.ranking_csv(rec))
+    (tmp_path / "ranking.csv").write_bytes(spreadsheet.ranking_csv(rec))
     from selector.__main__ import main
 
     assert main(["rank", "--profile", str(tmp_path / "profile.yaml"), "--format", "csv"]) == 0

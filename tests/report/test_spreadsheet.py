@@ -1,4 +1,4 @@
-"""Ranking exports: CSV and XLSX carry the ranking, say how it was made, and never hold a live formula."""
+"""The ranking as a spreadsheet: CSV and XLSX carry the ranking, say how it was made, and never hold a live formula."""
 
 from __future__ import annotations
 
@@ -10,10 +10,15 @@ import pandas as pd
 import pytest
 from openpyxl import load_workbook
 
-from selector import exports, knowledge, report
-from selector.csvsafe import FORMULA_PREFIXES
+from selector import knowledge
+from selector.escape import FORMULA_PREFIXES
 from selector.preferences import Preferences
 from selector.recommend import recommend
+from selector.report import build, spreadsheet
+from tests.conftest import ROOT
+
+HOSTILE = '=HYPERLINK("http://evil.example","click")'
+
 
 HOSTILE = '=HYPERLINK("http://evil.example","click")'
 
@@ -42,11 +47,11 @@ def _comments(data: bytes) -> dict[str, str]:
 
 
 def test_csv_holds_the_ranking_in_rank_order(rec):
-    data = exports.ranking_csv(rec)
+    data = spreadsheet.ranking_csv(rec)
     frame = pd.read_csv(io.BytesIO(data), comment="#")
     criteria = list(rec.matrix.criteria)
     assert list(frame.columns) == [
-        *exports.COLUMNS,
+        *spreadsheet.COLUMNS,
         *(f"value:{c}" for c in criteria),
         *(f"contribution:{c}" for c in criteria),
     ]
@@ -63,7 +68,7 @@ def test_csv_holds_the_ranking_in_rank_order(rec):
 
 
 def test_csv_says_how_the_ranking_was_made(rec):
-    about = _comments(exports.ranking_csv(rec))
+    about = _comments(spreadsheet.ranking_csv(rec))
     assert about["method"] == rec.result.method and about["scaler"] == rec.result.scaler
     assert about["data hash"] == rec.data_hash
     assert about["missing-value policy"] == rec.matrix.missing_policy
@@ -75,7 +80,7 @@ def test_csv_says_how_the_ranking_was_made(rec):
 
 
 def test_csv_neutralises_formulas(hostile):
-    rows = list(csv.reader(io.StringIO(exports.ranking_csv(hostile).decode("utf-8"))))
+    rows = list(csv.reader(io.StringIO(spreadsheet.ranking_csv(hostile).decode("utf-8"))))
     cells = [cell for row in rows for cell in row]
     assert "'" + HOSTILE in cells and "'-2+3" in cells
     for cell in cells:
@@ -85,17 +90,17 @@ def test_csv_neutralises_formulas(hostile):
 
 def test_methods_without_contributions_export_values_only(kb):
     rec = recommend(kb, Preferences(group="gpu-inference-runtimes", method="topsis"))
-    data = exports.ranking_csv(rec)
+    data = spreadsheet.ranking_csv(rec)
     frame = pd.read_csv(io.BytesIO(data), comment="#")
     assert not [c for c in frame.columns if c.startswith("contribution:")]
     assert "not defined for topsis" in _comments(data)["contributions"]
 
 
 def test_xlsx_has_the_ranking_and_the_about_sheet(rec):
-    book = load_workbook(io.BytesIO(exports.ranking_xlsx(rec)))
+    book = load_workbook(io.BytesIO(spreadsheet.ranking_xlsx(rec)))
     assert book.sheetnames == ["Ranking", "About"]
     rows = list(book["Ranking"].iter_rows(values_only=True))
-    assert rows[0][: len(exports.COLUMNS)] == exports.COLUMNS
+    assert rows[0][: len(spreadsheet.COLUMNS)] == spreadsheet.COLUMNS
     assert [r[2] for r in rows[1:]] == [r.id for r in rec.ranking]
     assert [r[3] for r in rows[1:]] == pytest.approx([r.score for r in rec.ranking])
     about = dict(book["About"].iter_rows(min_row=2, values_only=True))
@@ -104,7 +109,7 @@ def test_xlsx_has_the_ranking_and_the_about_sheet(rec):
 
 
 def test_xlsx_neutralises_formulas(hostile):
-    book = load_workbook(io.BytesIO(exports.ranking_xlsx(hostile)))
+    book = load_workbook(io.BytesIO(spreadsheet.ranking_xlsx(hostile)))
     cells = [cell for row in book["Ranking"].iter_rows() for cell in row]
     names = [c for c in cells if c.column == 2 and c.row > 1]
     assert names[0].value == "'" + HOSTILE and names[0].data_type == "s"
@@ -118,7 +123,7 @@ def test_xlsx_neutralises_formulas(hostile):
 def test_export_page_offers_every_download_and_builds_the_pdf_on_request():
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_file("../app.py", default_timeout=60)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.run()
     at.switch_page("app_pages/export.py")
     at.run()
@@ -132,7 +137,7 @@ def test_export_page_offers_every_download_and_builds_the_pdf_on_request():
         "Decision profile (YAML)",
     ]
     kb = knowledge.load()
-    default = report.build_report(kb, Preferences(group=next(iter(kb.groups))), samples=0)
+    default = build.build_report(kb, Preferences(group=next(iter(kb.groups))), samples=0)
     assert at.metric[0].value == default.recommended  # the page reports the settings in force (the defaults)
     try:
         import weasyprint  # noqa: F401
@@ -145,7 +150,7 @@ def test_export_page_offers_every_download_and_builds_the_pdf_on_request():
 
 def test_exports_carry_footnotes_of_benchmarked_numbers_and_dataset_licences(kb):
     llm = recommend(kb, Preferences(group="llm-inference-accelerators"))
-    data = exports.ranking_csv(llm, kb=kb)
+    data = spreadsheet.ranking_csv(llm, kb=kb)
     comments = _comments(data)
     footnotes = {k: v for k, v in comments.items() if k.startswith("footnote mlperf-")}
     assert footnotes and all(
@@ -153,7 +158,7 @@ def test_exports_carry_footnotes_of_benchmarked_numbers_and_dataset_licences(kb)
     )
     assert "licence Apache-2.0" in comments["dataset mlperf-inference-v5.1"]
     assert "CC BY 4.0" in comments["dataset epoch-ml-hardware"]
-    assert not [k for k in _comments(exports.ranking_csv(llm)) if k.startswith(("footnote", "dataset"))]
-    about = load_workbook(io.BytesIO(exports.ranking_xlsx(llm, kb=kb)))["About"]
+    assert not [k for k in _comments(spreadsheet.ranking_csv(llm)) if k.startswith(("footnote", "dataset"))]
+    about = load_workbook(io.BytesIO(spreadsheet.ranking_xlsx(llm, kb=kb)))["About"]
     keys = [row[0].value for row in about.iter_rows(min_row=2)]
     assert any(str(k).startswith("footnote mlperf-") for k in keys) and "dataset accelmark" in keys

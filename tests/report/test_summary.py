@@ -6,10 +6,17 @@ from datetime import UTC, datetime
 
 import pytest
 
-from selector import knowledge, recommend, report
+from selector import knowledge, recommend
 from selector.preferences import Preferences
+from selector.report import build, render, summary
 
 GROUP = "datacenter-accelerators"
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+GROUP = "datacenter-accelerators"
+
+
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
@@ -20,12 +27,12 @@ def kb():
 
 @pytest.fixture
 def small_detail(monkeypatch) -> int:
-    monkeypatch.setattr(report, "DETAILED_OPTIONS", 3)
+    monkeypatch.setattr(summary, "DETAILED_OPTIONS", 3)
     return 3
 
 
 def test_a_group_within_the_limit_is_reported_in_full(kb):
-    built = report.build_report(kb, Preferences(group=GROUP), samples=200, now=NOW)
+    built = build.build_report(kb, Preferences(group=GROUP), samples=200, now=NOW)
     assert built.summarised is None
     assert len(built.options) == len(recommend.recommend(kb, Preferences(group=GROUP)).ranking)
 
@@ -33,7 +40,7 @@ def test_a_group_within_the_limit_is_reported_in_full(kb):
 def test_past_the_limit_the_best_ranked_are_detailed_and_the_rest_listed(kb, small_detail):
     prefs = Preferences(group=GROUP)
     rec = recommend.recommend(kb, prefs)
-    built = report.build_report(kb, prefs, samples=200, now=NOW)
+    built = build.build_report(kb, prefs, samples=200, now=NOW)
     assert built.summarised is not None
     assert [o.id for o in built.options] == [r.id for r in rec.ranking[:small_detail]]
     listed = [(o.rank, o.name) for o in built.options] + [(rank, name) for rank, name, *_ in built.summarised.rows]
@@ -57,8 +64,8 @@ def test_past_the_limit_the_best_ranked_are_detailed_and_the_rest_listed(kb, sma
 
 
 def test_the_report_says_what_it_summarised(kb, small_detail):
-    built = report.build_report(kb, Preferences(group=GROUP), samples=0, now=NOW)
-    for text in (report.render_markdown(built), report.render_html(built)):
+    built = build.build_report(kb, Preferences(group=GROUP), samples=0, now=NOW)
+    for text in (render.render_markdown(built), render.render_html(built)):
         assert f"all {built.summarised.ranked} options are ranked above" in text
         for _, name, *_ in built.summarised.rows:
             assert name in text
@@ -66,11 +73,11 @@ def test_the_report_says_what_it_summarised(kb, small_detail):
 
 def test_a_recommended_option_ranked_below_the_limit_is_still_detailed(kb, monkeypatch):
     # a shortlist can make a low-ranked option the recommendation; the report must still detail it
-    full = report.build_report(kb, Preferences(group=GROUP), samples=0, now=NOW).options
+    full = build.build_report(kb, Preferences(group=GROUP), samples=0, now=NOW).options
     small_detail = 3
-    monkeypatch.setattr(report, "DETAILED_OPTIONS", small_detail)
+    monkeypatch.setattr(summary, "DETAILED_OPTIONS", small_detail)
     assert len(full) > small_detail
-    rows = report._detailed(full, full[-1].id)
+    rows = summary.detailed(full, full[-1].id)
     assert len(rows) == small_detail
     assert rows[:-1] == list(range(small_detail - 1)) and rows[-1] == len(full) - 1
-    assert report._detailed(full, full[0].id) == list(range(small_detail))
+    assert summary.detailed(full, full[0].id) == list(range(small_detail))

@@ -1,17 +1,15 @@
-"""The spec explorer chart (selector.charts.spec_scatter): one trace per vendor, provenance on hover, escaped text."""
+"""The spec explorer chart: one trace per vendor, provenance on hover, escaped text."""
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 
-import plotly.graph_objects as go
 import pytest
 
-from selector import charts, knowledge, specs
+from selector import knowledge, specs
+from selector.charts.specs import AGEING_NOTE, spec_scatter
 from selector.knowledge import DEFAULT_KNOWLEDGE
-
-EVIL = "<img src=x onerror=alert(1)>"
+from tests.charts.figures import EVIL, validated
 
 
 @pytest.fixture(scope="module")
@@ -19,30 +17,21 @@ def values():
     return specs.spec_values(knowledge.load(), DEFAULT_KNOWLEDGE, dt.date(2026, 11, 30))
 
 
-def _validated(fig: go.Figure) -> None:
-    # built unvalidated: plotly's validators must accept it unchanged
-    validated = json.loads(go.Figure(fig.to_dict()).to_json())
-    built = json.loads(fig.to_json())
-    for spec in (validated, built):
-        spec["layout"].pop("template", None)
-    assert validated == built
-
-
 def test_one_trace_per_vendor_drawing_exactly_the_pairs(values):
     pairs = specs.axis_pairs(values, "memory-bandwidth", "bf16-tflops")
-    fig = charts.spec_scatter(pairs, "Bandwidth (TB/s)", "BF16 (TFLOPS)", "t", x_unit="TB/s", y_unit="TFLOPS")
-    _validated(fig)
+    fig = spec_scatter(pairs, "Bandwidth (TB/s)", "BF16 (TFLOPS)", "t", x_unit="TB/s", y_unit="TFLOPS")
+    validated(fig)
     assert [t.name for t in fig.data] == sorted(pairs["vendor"].unique(), key=str.casefold)
     drawn = {(n, x, y) for t in fig.data for n, x, y in zip(t.text, t.x, t.y, strict=True)}
     assert drawn == set(zip(pairs["name"], pairs["x_value"], pairs["y_value"], strict=True))
     assert fig.layout.xaxis.title.text == "Bandwidth (TB/s)" and fig.layout.xaxis.type == "linear"
-    log = charts.spec_scatter(pairs, "x", "y", "t", log_x=True, log_y=True)
+    log = spec_scatter(pairs, "x", "y", "t", log_x=True, log_y=True)
     assert log.layout.xaxis.type == log.layout.yaxis.type == "log"
 
 
 def test_hover_names_dataset_row_and_dates_of_both_values(values):
     pairs = specs.axis_pairs(values, "memory-capacity", "tdp-w")
-    fig = charts.spec_scatter(pairs, "Memory", "TDP", "t", x_unit="GB", y_unit="W")
+    fig = spec_scatter(pairs, "Memory", "TDP", "t", x_unit="GB", y_unit="W")
     by_name = {n: c for t in fig.data for n, c in zip(t.text, t.customdata, strict=True)}
     for _, pair in pairs.iterrows():
         hover = by_name[pair["name"]]
@@ -57,7 +46,7 @@ def test_hover_names_dataset_row_and_dates_of_both_values(values):
 def test_ageing_points_are_hollow_and_say_so(values):
     pairs = specs.axis_pairs(values, "cloud-usd-per-gpu-hour", "memory-capacity")
     assert pairs["x_ageing"].any() and not pairs["x_ageing"].all()
-    fig = charts.spec_scatter(pairs, "price", "memory", "t", x_unit="USD", y_unit="GB")
+    fig = spec_scatter(pairs, "price", "memory", "t", x_unit="USD", y_unit="GB")
     by_name = {}
     for trace in fig.data:
         for name, symbol, hover in zip(trace.text, trace.marker.symbol, trace.customdata, strict=True):
@@ -65,7 +54,7 @@ def test_ageing_points_are_hollow_and_say_so(values):
     for _, pair in pairs.iterrows():
         symbol, hover = by_name[pair["name"]]
         assert (symbol == "circle-open") == bool(pair["x_ageing"] or pair["y_ageing"])
-        assert (charts.AGEING_NOTE in hover) == bool(pair["x_ageing"])
+        assert (AGEING_NOTE in hover) == bool(pair["x_ageing"])
 
 
 def test_knowledge_text_is_escaped(values):
@@ -74,12 +63,12 @@ def test_knowledge_text_is_escaped(values):
     pairs.loc[:, "vendor"] = EVIL
     pairs.loc[:, "x_source"] = EVIL
     pairs.loc[:, "x_rows"] = EVIL
-    fig = charts.spec_scatter(pairs, EVIL, "y", EVIL)
+    fig = spec_scatter(pairs, EVIL, "y", EVIL)
     assert "<img" not in fig.to_json()
     assert "&lt;img" in fig.data[0].name and "&lt;img" in fig.data[0].customdata[0][1]
 
 
 def test_no_pairs_give_an_empty_titled_chart(values):
     empty = specs.axis_pairs(specs.filter_values(values, vendors=["no such vendor"]), "tdp-w", "memory-capacity")
-    fig = charts.spec_scatter(empty, "x", "y", "nothing")
+    fig = spec_scatter(empty, "x", "y", "nothing")
     assert len(fig.data) == 0 and fig.layout.title.text == "nothing"

@@ -11,7 +11,7 @@ import csv
 import io
 from collections.abc import Iterator
 
-from selector.csvsafe import neutralise
+from selector.escape import neutralise
 from selector.models import KnowledgeBase
 from selector.recommend import Recommendation
 from selector.verdict import Verdict, judge
