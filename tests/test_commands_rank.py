@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from selector import knowledge, profile, recommend, scoring, uploads, verdict
+from selector import knowledge, profile, recommend, scoring, verdict
 from selector.__main__ import main
 from selector.preferences import Preferences
 from selector.report import spreadsheet
+from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE, ROOT
 
 UPLOADS = FIXTURES / "uploads"
@@ -165,7 +166,7 @@ def test_profile_gives_the_same_ranking_and_options_override_it(capsys: pytest.C
     prefs = Preferences(group="my-edge-accelerators", method="moora", dimension_weights={"cost": 60})
     saved = tmp_path / "profile.yaml"
     saved.write_text(profile.dump(profile.make(prefs, uploads=[chip])), encoding="utf-8")
-    merged = uploads.validate_upload(chip.name, chip.data, KNOWLEDGE).kb
+    merged = intake.validate_upload(chip.name, chip.data, KNOWLEDGE).kb
 
     code, out, err = rank(capsys, "--profile", str(saved), "--format", "json")
     assert code == 0, err

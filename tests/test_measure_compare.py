@@ -1,4 +1,4 @@
-"""Tests of selector/measure/compare.py and of benchmark outputs uploaded through selector/uploads.py: a measured
+"""Tests of selector/measure/compare.py and of benchmark outputs uploaded through selector/uploads/: a measured
 figure appears beside the published one with the ratio, both conditions and a warning per differing condition;
 the My data page shows it."""
 
@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from selector import knowledge, measure, uploads
+from selector import knowledge, measure
 from selector.knowledge import Upload
 from selector.measure import compare
+from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,8 +51,8 @@ claims:
 
 
 @pytest.fixture(scope="module")
-def mine() -> uploads.UploadResult:
-    result = uploads.validate_upload("my_runs.yaml", MINE, KNOWLEDGE)
+def mine() -> intake.UploadResult:
+    result = intake.validate_upload("my_runs.yaml", MINE, KNOWLEDGE)
     assert result.ok, [str(i) for i in result.issues]
     return result
 
@@ -61,7 +62,7 @@ def pair(found: list[compare.Comparison], measured: str, published: str) -> comp
     return item
 
 
-def test_measured_beside_the_articles_figure_with_ratio_and_warnings(mine: uploads.UploadResult) -> None:
+def test_measured_beside_the_articles_figure_with_ratio_and_warnings(mine: intake.UploadResult) -> None:
     found = compare.comparisons(mine.kb)
     article = KB.claims["c004-bench-onnxruntime-throughput"]
     same = pair(found, "my-ort-a100", article.id)
@@ -85,7 +86,7 @@ def test_different_units_give_no_ratio() -> None:
         b" about: [mi300x], metric: throughput, value: 40, unit: img/s,"
         b" conditions: {workload: stable-diffusion-xl text-to-image, scenario: Offline}}\n"
     )
-    result = uploads.validate_upload("mine.yaml", MINE + extra, KNOWLEDGE)
+    result = intake.validate_upload("mine.yaml", MINE + extra, KNOWLEDGE)
     assert result.ok, [str(i) for i in result.issues]
     item = pair(compare.comparisons(result.kb), "my-mi300x-sd", target.id)
     assert item.ratio is None and "units differ" in item.sentence
@@ -95,30 +96,30 @@ def test_different_units_give_no_ratio() -> None:
 
 def test_a_loadgen_summary_uploads_as_measured_claims_with_the_chosen_hardware() -> None:
     summary = next(LOADGEN.glob("*Cisco*llama3.1-8b__Offline.mlperf_log_summary.txt"))
-    refused = uploads.validate_upload(summary.name, summary.read_bytes(), KNOWLEDGE)
+    refused = intake.validate_upload(summary.name, summary.read_bytes(), KNOWLEDGE)
     assert not refused.ok and any("--entity" in i.message and i.file == summary.name for i in refused.issues)
     options = measure.Options(entity="h200", accelerators=8)
-    result = uploads.validate_upload(summary.name, summary.read_bytes(), KNOWLEDGE, measured=options)
+    result = intake.validate_upload(summary.name, summary.read_bytes(), KNOWLEDGE, measured=options)
     assert result.ok, [str(i) for i in result.issues]
     assert result.upload.name == f"{summary.name}.measured.yaml" and result.original == result.upload
     measured = [c for c in result.kb.claims.values() if c.tier == "measured"]
     assert {c.subject_id for c in measured} == {"h200"}
     assert {c.conditions.workload for c in measured} == {"llama3.1-8b"}
-    again = uploads.validate_upload(result.upload.name, result.upload.data, KNOWLEDGE)
+    again = intake.validate_upload(result.upload.name, result.upload.data, KNOWLEDGE)
     assert again.ok, "the converted file re-validates alone (what a profile or a link carries)"
 
 
 def test_an_invalid_loadgen_upload_names_file_and_line() -> None:
     summary = next(LOADGEN.glob("*resnet50__Offline*.mlperf_log_summary.txt"))
     text = summary.read_bytes().replace(b"Result is : VALID", b"Result is : INVALID")
-    result = uploads.validate_upload(summary.name, text, KNOWLEDGE, measured=measure.Options(entity="h200"))
+    result = intake.validate_upload(summary.name, text, KNOWLEDGE, measured=measure.Options(entity="h200"))
     assert not result.ok
     (issue,) = result.errors
     line = text.split(b"\n").index(b"Result is : INVALID") + 1
     assert issue.file == summary.name and issue.line == line and "VALID" in issue.message
 
 
-def test_my_data_shows_measured_beside_published(mine: uploads.UploadResult) -> None:
+def test_my_data_shows_measured_beside_published(mine: intake.UploadResult) -> None:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.session_state["uploads"] = [Upload("my_runs.yaml", MINE)]
     at.run()
@@ -130,7 +131,7 @@ def test_my_data_shows_measured_beside_published(mine: uploads.UploadResult) -> 
     assert any(s.value == "Your measurements beside the published figures" for s in at.subheader)
 
 
-def test_the_report_marks_measured_cells_and_lists_measured_beside_published(mine: uploads.UploadResult) -> None:
+def test_the_report_marks_measured_cells_and_lists_measured_beside_published(mine: intake.UploadResult) -> None:
     from selector.preferences import Preferences
     from selector.report import build, render
 
@@ -160,9 +161,9 @@ def test_recommend_lists_measured_cells_and_the_comparison() -> None:
 
 def test_a_figure_is_checked_against_the_ranges_of_the_columns_it_can_fill_only() -> None:
     # 250 img/s on a Xeon is far below the A100 column's plausible 1000-5000, but it can never fill that column.
-    result = uploads.validate_upload("my_runs.yaml", MINE, KNOWLEDGE)
+    result = intake.validate_upload("my_runs.yaml", MINE, KNOWLEDGE)
     warned = [i for i in result.issues if i.level == "WARNING" and i.record == "my-ort-xeon"]
     assert warned == []
     low = MINE.replace(b"value: 1900", b"value: 190")
-    (warning,) = [i for i in uploads.validate_upload("low.yaml", low, KNOWLEDGE).issues if i.record == "my-ort-a100"]
+    (warning,) = [i for i in intake.validate_upload("low.yaml", low, KNOWLEDGE).issues if i.record == "my-ort-a100"]
     assert "outside the plausible range 1000-5000 of criterion `throughput-resnet50-a100`" in warning.message

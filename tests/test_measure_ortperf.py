@@ -9,9 +9,10 @@ import re
 
 import pytest
 
-from selector import knowledge, measure, uploads
+from selector import knowledge, measure, yamlio
 from selector.knowledge import Upload
 from selector.measure import ortperf
+from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE
 
 RUNS = sorted((FIXTURES / "measure").glob("ort_perf_test_*.txt"))
@@ -53,8 +54,8 @@ def test_ingest_needs_hardware_and_model_and_gives_image_throughput_for_resnet()
     claims = {c["metric"]: c for c in document["claims"]}
     assert claims["throughput"]["unit"] == "img/s" and claims["throughput"]["subject"] == "onnxruntime"
     assert claims["throughput"]["conditions"]["hardware"] == "arm-c1-pro"
-    text = uploads.dump_yaml(document).encode()
-    assert uploads.validate_upload("ort.yaml", text, KNOWLEDGE, others=[C1]).ok
+    text = yamlio.dump_yaml(document).encode()
+    assert intake.validate_upload("ort.yaml", text, KNOWLEDGE, others=[C1]).ok
 
 
 def test_truncated_output_is_refused() -> None:

@@ -7,8 +7,9 @@ import numpy as np
 import onnx
 import pytest
 
-from selector import uploads
+from selector import yamlio
 from selector.measure import models, probe
+from selector.uploads import intake
 from tests.conftest import KNOWLEDGE
 
 
@@ -53,6 +54,6 @@ def test_a_short_probe_gives_consistent_figures_and_a_valid_upload() -> None:
     values = {c["metric"]: c["value"] for c in document["claims"]}
     assert values["throughput"] == pytest.approx(result.throughput, rel=1e-6)
     assert values["latency_ms"] == pytest.approx(result.percentile(50), rel=1e-6)
-    data = uploads.dump_yaml(document).encode()
-    checked = uploads.validate_upload("probe.yaml", data, KNOWLEDGE)
+    data = yamlio.dump_yaml(document).encode()
+    checked = intake.validate_upload("probe.yaml", data, KNOWLEDGE)
     assert checked.ok, [str(i) for i in checked.issues]

@@ -112,9 +112,9 @@ def fail(message: str) -> int:
 
 
 def _uploads(args: argparse.Namespace, directory: Path, embedded: list) -> list:  # noqa: ANN001
-    from selector import uploads
+    from selector.uploads import intake
 
-    accepted, issues = uploads.check_files(args.extra, directory, others=embedded)
+    accepted, issues = intake.check_files(args.extra, directory, others=embedded)
     for issue in issues:
         if issue.level == "WARNING":
             print(issue, file=sys.stderr)
