@@ -95,9 +95,6 @@ class EmbeddedUpload(BaseModel):
         """Embed an upload's bytes (UTF-8 text; CRLF line endings become LF, which CSV and YAML read alike)."""
         return cls(name=upload.name, text=upload.data.decode("utf-8").replace("\r\n", "\n"))
 
-    def to_upload(self) -> Upload:
-        return Upload(self.name, self.text.encode("utf-8"))
-
 
 class Profile(BaseModel):
     """A decision profile: preferences + evidence filters + embedded uploads.
