@@ -15,7 +15,7 @@ from selector.measure import compare
 from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 KB = knowledge.load()
 LOADGEN = FIXTURES / "measure" / "loadgen"
 
