@@ -9,6 +9,7 @@ import pytest
 
 from selector import knowledge, matrix, recommend, views
 from selector.preferences import PreferenceError, Preferences
+from selector.weights import Hierarchy
 
 
 @pytest.fixture(scope="module")
@@ -264,7 +265,7 @@ def _tiny_matrix(values, objectives, weights) -> matrix.DecisionMatrix:
         dimension_of=("performance",) * n,
         cells=cells,
         weights=np.array(weights),
-        dimension_weights={"performance": 1.0},
+        hierarchy=Hierarchy.of(("performance",) * n, {"performance": 1.0}),
         sub_weights=np.ones(n),
         scales=np.full((n, 2), np.nan),
         missing_policy="impute-worst",
