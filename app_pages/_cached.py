@@ -23,7 +23,7 @@ from selector.views.labels import SEGMENT_LABELS
 from selector.views.robustness import sampling_text
 
 if TYPE_CHECKING:
-    from selector.report import Report
+    from selector.report.model import Report
 
 
 @st.cache_resource(show_spinner="Loading the knowledge base...")
@@ -168,9 +168,9 @@ REPORT_SEED = 0
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def report_for(_kb: KnowledgeBase, data_hash: str, prefs_json: str, app_url: str) -> Report:
-    """:func:`selector.report.build_report` once per knowledge, preferences and app address (reports are frozen)."""
-    from selector import report  # the report's modules load with the Export page, not with every page
+    """:func:`selector.report.build.build_report` once per knowledge, preferences and app address (frozen)."""
+    from selector.report import build  # the report's modules load with the Export page, not with every page
 
-    return report.build_report(
+    return build.build_report(
         _kb, Preferences.model_validate_json(prefs_json), samples=REPORT_SAMPLES, seed=REPORT_SEED, app_url=app_url
     )

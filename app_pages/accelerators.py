@@ -9,7 +9,10 @@ import streamlit as st
 from app_pages._cached import accelerator_tables
 from app_pages._session import session_kb
 from app_pages._widgets import md, reference_date, show_claim
-from selector import charts, provenance, specs
+from selector import provenance, specs
+from selector.charts.claims import metric_bars
+from selector.charts.efficiency import efficiency_bars, efficiency_scatter
+from selector.charts.specs import spec_scatter
 from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.models import LOCATED_TIERS
 from selector.views.accelerators import (
@@ -104,7 +107,7 @@ else:
             st.info("No accelerator in this selection has both values.")
         else:
             st.plotly_chart(
-                charts.spec_scatter(
+                spec_scatter(
                     pairs,
                     columns[x],
                     columns[y],
@@ -179,7 +182,7 @@ with scatter_col:
     if len(both):
         frontier = pareto_mask(both[["tops", "watts"]].to_numpy(), ["max", "min"])
         st.plotly_chart(
-            charts.efficiency_scatter(both, frontier, "INT8 compute against power (Pareto frontier dotted)"),
+            efficiency_scatter(both, frontier, "INT8 compute against power (Pareto frontier dotted)"),
             key="tops-watts",
             config={"displaylogo": False},
         )
@@ -198,7 +201,7 @@ with bars_col:
             references[name] = (label + (" (flagged)" if claim.flagged else ""), claim.value)
     if len(efficiency):
         st.plotly_chart(
-            charts.efficiency_bars(
+            efficiency_bars(
                 efficiency,
                 "TOPS per watt: claimed, or derived from TOPS and watts",
                 target=references.get("target"),
@@ -227,7 +230,7 @@ for column, metric, title in (
             continue
         unit = frame["unit"].iloc[0]
         st.plotly_chart(
-            charts.metric_bars(frame, title, f"{metric_label(metric).lower()} ({unit})"),
+            metric_bars(frame, title, f"{metric_label(metric).lower()} ({unit})"),
             key=f"metric-{metric}",
             config={"displaylogo": False},
         )

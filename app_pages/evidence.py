@@ -14,7 +14,7 @@ from app_pages._session import (
     set_filters,
 )
 from app_pages._widgets import md, reference_date, show_claim, sync_widget
-from selector import conflicts, csvsafe, provenance
+from selector import conflicts, escape, provenance
 from selector.locators import RAW_DIR
 from selector.views.evidence import claims_table, filter_claims
 from selector.views.labels import conditions_text, document_label, value_text
@@ -179,7 +179,7 @@ st.dataframe(
 )
 st.download_button(
     "Download these claims (CSV)",
-    data=csvsafe.safe_frame(table).to_csv(index=False).encode("utf-8"),
+    data=escape.safe_frame(table).to_csv(index=False).encode("utf-8"),
     file_name="claims.csv",
     mime="text/csv",
     key="ev-download",

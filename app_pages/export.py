@@ -9,8 +9,10 @@ import streamlit as st
 from app_pages._cached import report_for
 from app_pages._session import current_prefs, link_note, profile_download, session_kb
 from app_pages._widgets import md
-from selector import exports, recommend, report, scoring
+from selector import recommend, scoring
 from selector.preferences import PreferenceError
+from selector.report import build, pdf, render, spreadsheet
+from selector.report.model import ReportError
 
 ss = st.session_state
 kb = session_kb()
@@ -25,7 +27,7 @@ def app_url() -> str:
     parts = urlsplit(url) if url else None
     if parts and parts.scheme in ("http", "https") and parts.netloc:
         return f"{parts.scheme}://{parts.netloc}"
-    return report.DEFAULT_APP_URL
+    return build.DEFAULT_APP_URL
 
 
 st.title("Export")
@@ -74,7 +76,7 @@ md_col, html_col, pdf_col = st.columns(3)
 with md_col:
     st.download_button(
         "Markdown (decision record)",
-        data=lambda: report.render_markdown(built).encode("utf-8"),
+        data=lambda: render.render_markdown(built).encode("utf-8"),
         file_name=f"{stem}.md",
         mime="text/markdown",
         icon=":material/description:",
@@ -84,7 +86,7 @@ with md_col:
 with html_col:
     st.download_button(
         "HTML (interactive, works offline)",
-        data=lambda: report.render_html(built).encode("utf-8"),
+        data=lambda: render.render_html(built).encode("utf-8"),
         file_name=f"{stem}.html",
         mime="text/html",
         icon=":material/public:",
@@ -94,14 +96,14 @@ with html_col:
 with pdf_col:
     # The PDF takes a second or two (charts drawn by a headless browser): built only when asked, then offered.
     pdf_key = (kb.data_hash, prefs_json)
-    report.prepare_pdf()  # start the chart browser now, so "Prepare PDF" does not wait for it
+    pdf.prepare_pdf()  # start the chart browser now, so "Prepare PDF" does not wait for it
     ready = ss.get("export-pdf-bytes")
     if ready is None or ready[0] != pdf_key:
         if st.button("Prepare PDF", icon=":material/picture_as_pdf:", key="export-pdf-build"):
             try:
                 with st.spinner("Typesetting the PDF..."):
-                    ss["export-pdf-bytes"] = (pdf_key, report.render_pdf(built))
-            except report.ReportError as exc:
+                    ss["export-pdf-bytes"] = (pdf_key, pdf.render_pdf(built))
+            except ReportError as exc:
                 st.error(md(exc))
             else:
                 st.rerun()
@@ -128,7 +130,7 @@ csv_col, xlsx_col, _ = st.columns(3)
 with csv_col:
     st.download_button(
         "CSV",
-        data=lambda: exports.ranking_csv(rec, kb=kb),
+        data=lambda: spreadsheet.ranking_csv(rec, kb=kb),
         file_name=f"{stem}-ranking.csv",
         mime="text/csv",
         icon=":material/table:",
@@ -138,7 +140,7 @@ with csv_col:
 with xlsx_col:
     st.download_button(
         "Excel (XLSX)",
-        data=lambda: exports.ranking_xlsx(rec, kb=kb),
+        data=lambda: spreadsheet.ranking_xlsx(rec, kb=kb),
         file_name=f"{stem}-ranking.xlsx",
         mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
         icon=":material/grid_on:",

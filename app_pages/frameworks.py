@@ -6,7 +6,8 @@ import streamlit as st
 
 from app_pages._session import session_kb
 from app_pages._widgets import md, show_claim
-from selector import charts
+from selector.charts.claims import benchmark_bars
+from selector.charts.ratings import feature_heatmap
 from selector.views.evidence import claims_table
 from selector.views.frameworks import comparable_frame, comparable_sets, feature_hover, feature_matrix
 from selector.views.labels import LOWER_IS_BETTER, metric_label, value_text
@@ -25,7 +26,7 @@ features = feature_matrix(kb, "framework")
 if features.values.empty:
     st.info("No framework has a rating yet.")
 else:
-    figure = charts.feature_heatmap(
+    figure = feature_heatmap(
         features.values,
         features.objectives,
         feature_hover(kb, features),
@@ -48,7 +49,7 @@ for index, found in enumerate(comparable):
     lower = found.metric in LOWER_IS_BETTER
     with columns[index % len(columns)]:
         st.plotly_chart(
-            charts.benchmark_bars(
+            benchmark_bars(
                 frame,
                 f"{metric_label(found.metric)} ({found.unit})",
                 found.unit,

@@ -19,10 +19,11 @@ from app_pages._session import (
     set_prefs,
 )
 from app_pages._widgets import md
-from selector import measure, profile, uploads
+from selector import measure, profile
 from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.measure import compare
 from selector.preferences import PreferenceError
+from selector.uploads import comparison, csv_claims, intake
 
 ss = st.session_state
 ss.setdefault("uploads", [])
@@ -45,7 +46,7 @@ def accept(name: str, data: bytes, measured: measure.Options | None = None) -> N
     converted = f"{name}.measured.yaml"  # a benchmark output is kept as its measured claims
     others = [u for u in ss["uploads"] if u.name not in (name, converted)]  # the same name replaces the earlier file
     try:
-        result = uploads.validate_upload(name, data, DEFAULT_KNOWLEDGE, others=others, measured=measured)
+        result = intake.validate_upload(name, data, DEFAULT_KNOWLEDGE, others=others, measured=measured)
     except Exception as exc:
         ss["my-data-last-result"] = (name, False, [], f"the file could not be checked ({exc.__class__.__name__})")
         return
@@ -115,7 +116,7 @@ with upload_col:
 with template_col:
     st.download_button(
         "CSV template",
-        data=uploads.csv_template(),
+        data=csv_claims.csv_template(),
         file_name="my_data_template.csv",
         mime="text/csv",
         key="my-data-template",
@@ -175,7 +176,7 @@ if link_note():
 elif ss["uploads"]:
     st.caption("The address of this page carries your files: copy it to share your settings and data together.")
 
-source_ids = uploads.user_source_ids(kb) if uses_uploads(kb) else ()
+source_ids = comparison.user_source_ids(kb) if uses_uploads(kb) else ()
 if source_ids:
     st.subheader("Your values beside the bundled ones")
     st.caption(
@@ -183,14 +184,14 @@ if source_ids:
         "A value you mark as `overrides` replaces that claim in every ranking. The ranking column says which "
         "ranking (group and criterion) reads each value; a value no ranking reads is stored, not ranked."
     )
-    feeding = uploads.ranked_metrics(kb)
+    feeding = comparison.ranked_metrics(kb)
     st.caption(md("Metrics that feed a ranking: " + "; ".join(f"{m} ({', '.join(g)})" for m, g in feeding.items())))
-    rows = uploads.comparison_rows(kb, source_ids)
+    rows = comparison.comparison_rows(kb, source_ids)
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="my-data-items")
-    new_entities = uploads.user_entities(kb, [u.name for u in ss["uploads"]])
+    new_entities = comparison.user_entities(kb, [u.name for u in ss["uploads"]])
     if new_entities:
         st.caption("New entities from your files: " + md(", ".join(f"{e.name} ({e.id})" for e in new_entities)))
-    found = uploads.user_vs_article_conflicts(kb, source_ids)
+    found = comparison.user_vs_article_conflicts(kb, source_ids)
     st.subheader("Where your values differ from the articles")
     if found:
         frame = pd.DataFrame([c.to_dict() for c in found])

@@ -8,7 +8,8 @@ from pydantic import ValidationError
 from app_pages._cached import uses_uploads, whole_simplex_share
 from app_pages._session import check_prefs, current_prefs, prefs_in_force, reset_prefs, session_kb, set_prefs
 from app_pages._widgets import md, reference_date, session_figure, show_claim, sync_widget
-from selector import charts, decision_tree, matrix, recommend, scoring, verdict
+from selector import decision_tree, matrix, recommend, scoring, verdict
+from selector.charts.contributions import contribution_bars, restack_contribution_bars
 from selector.measure import compare
 from selector.preferences import (
     CRITERION_WEIGHT_RANGE,
@@ -410,10 +411,10 @@ def _contribution_chart(rec: recommend.Recommendation) -> None:
     figure = session_figure(
         "contribution-figure",
         (kb.data_hash, m.group, m.alternatives, m.criteria, title, x_title),
-        lambda: charts.contribution_bars(contributions_frame(kb, m, parts), order, title, x_title),
+        lambda: contribution_bars(contributions_frame(kb, m, parts), order, title, x_title),
     )
     values = {kb.entity_name(a): parts[i] for i, a in enumerate(m.alternatives)}
-    charts.restack_contribution_bars(figure, values, order)
+    restack_contribution_bars(figure, values, order)
     st.plotly_chart(figure, key="contribution-chart", config={"displaylogo": False})
     if result.contributions is None:
         st.caption(

@@ -9,7 +9,8 @@ import streamlit as st
 from app_pages._cached import PAGE_SAMPLES, SEED, robustness_of
 from app_pages._session import current_prefs, session_kb
 from app_pages._widgets import md
-from selector import charts, recommend, scoring, verdict
+from selector import recommend, scoring, verdict
+from selector.charts.robustness import acceptability_heatmap, weight_sweep_chart
 from selector.preferences import PreferenceError
 from selector.robustness.sweep import weight_sweep
 from selector.views.robustness import SPACE_LABELS, central_weights_table, sampling_text, sweep_frame
@@ -102,7 +103,7 @@ st.caption(md("Sampled: " + sampling_text(robust.smaa, robust.space, robust.spre
 heat_col, table_col = st.columns([1, 1], gap="large")
 with heat_col:
     st.plotly_chart(
-        charts.acceptability_heatmap(
+        acceptability_heatmap(
             smaa.acceptability, names, f"Rank acceptability: share of {smaa.n_samples:,} sampled weightings"
         ),
         key="acceptability",
@@ -187,7 +188,7 @@ if len(dimensions) >= 2:
     else:
         label = _dimension_name(dimension)
         st.plotly_chart(
-            charts.weight_sweep_chart(
+            weight_sweep_chart(
                 sweep_frame(names, sweep.grid, sweep.scores),
                 label,
                 sweep.current_weight,

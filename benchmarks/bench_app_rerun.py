@@ -130,7 +130,8 @@ def _empty(folder: Path) -> AppTest:
 _DRAWING_ALONE = """
 import streamlit as st
 from app_pages._cached import bundled_kb
-from selector import charts, recommend
+from selector import recommend
+from selector.charts.contributions import contribution_bars, restack_contribution_bars
 from selector.views.recommend import contributions_frame, ranking_table
 from selector.preferences import Preferences
 
@@ -139,7 +140,7 @@ rec = recommend.recommend(kb, Preferences(group=next(iter(kb.groups))))
 parts = rec.result.contributions
 order = [r.name for r in rec.ranking]
 values = {kb.entity_name(a): parts[i] for i, a in enumerate(rec.matrix.alternatives)}
-figure = charts.contribution_bars(contributions_frame(kb, rec.matrix, parts), order, "contributions")
+figure = contribution_bars(contributions_frame(kb, rec.matrix, parts), order, "contributions")
 
 
 @st.fragment
@@ -155,7 +156,7 @@ def weights_and_ranking():
         st.info(rec.why)
         st.caption("shares of the decision; method, scaler, policy")
     with chart_col:
-        st.plotly_chart(charts.restack_contribution_bars(figure, values, order), key="contribution-chart")
+        st.plotly_chart(restack_contribution_bars(figure, values, order), key="contribution-chart")
 
 
 st.subheader("What matters to you")

@@ -21,8 +21,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from selector import knowledge, limits, profile, uploads
+from selector import knowledge, limits, profile
 from selector.knowledge import DEFAULT_KNOWLEDGE
+from selector.uploads import csv_claims, intake
 
 TARGET_MB = 100.0
 TARGET_S = 2.0
@@ -46,7 +47,7 @@ def _link_files() -> dict[str, bytes]:
 
 def _upload_files() -> dict[str, bytes]:
     """Files that fit an upload's caps (bytes, values, records), each maximising one cost."""
-    cap = uploads.MAX_UPLOAD_BYTES - 1_000
+    cap = intake.MAX_UPLOAD_BYTES - 1_000
     source = "sources: [{id: user-x, kind: user, title_en: x}]\n"
     per_record = limits.MAX_UPLOAD_VALUES // limits.MAX_RECORDS - 2
     keys = ", ".join(f"k{i}: 0" for i in range(per_record))
@@ -62,7 +63,7 @@ def _largest_csv() -> bytes:
     """The documented maximum used to the full: MAX_CSV_ROWS rows, every column filled, a new entity per row."""
     rows = []
     for i in range(limits.MAX_CSV_ROWS):
-        row = dict.fromkeys(uploads.CSV_COLUMNS, "v")
+        row = dict.fromkeys(csv_claims.CSV_COLUMNS, "v")
         row.update(
             id=f"my-claim-{i}",
             entity=f"my-npu-{i}",
@@ -86,7 +87,7 @@ def _largest_csv() -> bytes:
         )
         rows.append(row)
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(uploads.CSV_COLUMNS))
+    writer = csv.DictWriter(out, fieldnames=list(csv_claims.CSV_COLUMNS))
     writer.writeheader()
     writer.writerows(rows)
     return out.getvalue().encode()
@@ -114,7 +115,7 @@ def _upload_request(name: str, data: bytes) -> Callable[[], str]:
     """The My data page: validate the upload, then merge the knowledge the session will show."""
 
     def request() -> str:
-        result = uploads.validate_upload(name, data)
+        result = intake.validate_upload(name, data)
         if not result.ok:
             return f"refused ({len(result.issues)} issues shown), {len(data):,} bytes"
         knowledge.collect(DEFAULT_KNOWLEDGE, extra=[result.upload])
@@ -135,7 +136,7 @@ def _extra_request(path: Path) -> Callable[[], str]:
 
 def _child(request: Callable[[], str], conn) -> None:  # noqa: ANN001 - multiprocessing connection
     knowledge.load()  # a warm server: the bundled knowledge is loaded and parsed
-    uploads.validate_upload("warm.csv", b"entity,metric,value,unit\njetson-orin,power_w,40,W\n")
+    intake.validate_upload("warm.csv", b"entity,metric,value,unit\njetson-orin,power_w,40,W\n")
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     wall, cpu = time.perf_counter(), time.process_time()
     outcome = request()
@@ -157,7 +158,7 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (wall times grow with it; CPU does not)")
     print(
         f"caps: link data {profile.MAX_LINK_DATA_CHARS:,} chars -> {profile.MAX_LINK_DECOMPRESSED_BYTES:,} bytes; "
-        f"upload {uploads.MAX_UPLOAD_BYTES:,} bytes, {limits.MAX_UPLOAD_VALUES:,} values, "
+        f"upload {intake.MAX_UPLOAD_BYTES:,} bytes, {limits.MAX_UPLOAD_VALUES:,} values, "
         f"{limits.MAX_RECORDS:,} records per list, {limits.MAX_ISSUES} issues listed"
     )
     cases: list[tuple[str, Callable[[], str]]] = []

@@ -36,7 +36,8 @@ def _median(fn, repeat: int) -> float:  # noqa: ANN001
 
 def main() -> None:
     """Print the timings."""
-    from selector import knowledge, measure, uploads
+    from selector import knowledge, measure, yamlio
+    from selector.uploads import intake
 
     summaries = sorted(SAMPLES.glob("*.mlperf_log_summary.txt"))
     files = []
@@ -48,8 +49,8 @@ def main() -> None:
     options = measure.Options(entity="h200")
     document = measure.ingest(files, options, kb).document
     t_ingest = _median(lambda: measure.ingest(files, options, kb), 20)
-    text = uploads.dump_yaml(document).encode()
-    t_validate = _median(lambda: uploads.validate_upload("measured.yaml", text), 5)
+    text = yamlio.dump_yaml(document).encode()
+    t_validate = _median(lambda: intake.validate_upload("measured.yaml", text), 5)
     print(f"load: {os.getloadavg()[0]:.2f} (1-minute average) on {os.cpu_count()} CPUs")
     print(f"{len(summaries)} LoadGen runs, {len(files)} files, {size / 1e6:.2f} MB -> {len(document['claims'])} claims")
     print(f"in process: ingest {t_ingest * 1e3:8.1f} ms   validate as an upload {t_validate * 1e3:8.1f} ms")

@@ -14,8 +14,9 @@ import statistics
 import time
 from collections.abc import Callable
 
-from selector import knowledge, report
+from selector import knowledge
 from selector.preferences import Preferences
+from selector.report import build, pdf, render
 
 GROUPS = ("gpu-inference-runtimes", "datacenter-accelerators")
 TARGETS = {"markdown": None, "html": 2.0, "pdf (cold)": 5.0, "pdf": 5.0}
@@ -31,8 +32,8 @@ def _timed(action: Callable[[], object]) -> tuple[float, float, object]:
 
 def main() -> None:
     kb = knowledge.load()
-    report.prepare_pdf()
-    first_build, _, _ = _timed(lambda: report.build_report(kb, Preferences(group=GROUPS[0])))
+    pdf.prepare_pdf()
+    first_build, _, _ = _timed(lambda: build.build_report(kb, Preferences(group=GROUPS[0])))
     print(f"first build_report of the process (imports scikit-criteria, scipy): {first_build:.2f} s")
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (wall times grow with it)")
     cold_pdf_done = False
@@ -42,13 +43,13 @@ def main() -> None:
         cpu: dict[str, list[float]] = {name: [] for name in TARGETS}
         sizes: dict[str, int] = {}
         for _ in range(REPEATS):
-            build_wall, build_cpu, built = _timed(lambda prefs=prefs: report.build_report(kb, prefs))
-            for name, render in (
-                ("markdown", report.render_markdown),
-                ("html", report.render_html),
-                ("pdf", report.render_pdf),
+            build_wall, build_cpu, built = _timed(lambda prefs=prefs: build.build_report(kb, prefs))
+            for name, draw in (
+                ("markdown", render.render_markdown),
+                ("html", render.render_html),
+                ("pdf", pdf.render_pdf),
             ):
-                seconds, cpu_seconds, output = _timed(lambda render=render, built=built: render(built))
+                seconds, cpu_seconds, output = _timed(lambda draw=draw, built=built: draw(built))
                 key = name
                 if name == "pdf" and not cold_pdf_done:
                     key, cold_pdf_done = "pdf (cold)", True

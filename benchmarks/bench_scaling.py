@@ -49,7 +49,8 @@ def _cli(argv: list[str]) -> None:
 def _prepare(task: str) -> None:
     """Import what the task needs before timing it: imports cost the same at every size."""
     import selector.knowledge  # noqa: F401
-    from selector import report, scoring
+    from selector import scoring
+    from selector.report import pdf
 
     scoring.METHODS  # noqa: B018
     import skcriteria.agg.simple  # noqa: F401
@@ -57,7 +58,7 @@ def _prepare(task: str) -> None:
     if task == "report-pdf":
         import weasyprint  # noqa: F401
 
-        report.prepare_pdf()
+        pdf.prepare_pdf()
     if task == "app-first-render":
         from streamlit.testing.v1 import AppTest  # noqa: F401
 

@@ -24,7 +24,6 @@ from selector.scoring import (
     check_values,
     default_names,
     parse_objectives,
-    rank_scores,
     resolve_method,
     scale_columns,
     validate_weights,
@@ -219,15 +218,3 @@ def batch_scores(
     if spec.name == "vikor":
         return scores_from_normalised(x, signs, w, spec, vikor_d=vikor_distances(x, signs))
     return scores_from_normalised(normalise(x, signs, spec, scaler), signs, w, spec)
-
-
-def batch_ranks(
-    matrix: Any, objectives: Sequence[Any], weights: Any, method: str = "topsis", scaler: str | None = None
-) -> np.ndarray:
-    """Rank many weight vectors (and optionally many matrices) at once.
-
-    Same parameters as ``batch_scores``; returns (k, m) integer ranks (1 = best, ties share the lowest rank),
-    identical to ``scoring.score(...).ranks`` row by row.
-    """
-    spec, _ = resolve_method(method, scaler)
-    return rank_scores(batch_scores(matrix, objectives, weights, method, scaler), spec.higher_is_better)

@@ -160,9 +160,6 @@ class _Checker:
     def error(self, loaded: _Loaded, section: str, index: int, record: str, message: str, *field: Any) -> None:
         self.issues.append(Issue("ERROR", loaded.name, _line(loaded, section, index, *field), record, message))
 
-    def warn(self, loaded: _Loaded, section: str, index: int, record: str, message: str) -> None:
-        self.issues.append(Issue("WARNING", loaded.name, _line(loaded, section, index), record, message))
-
     def unique_ids(self) -> None:
         for section in SECTIONS:
             for record, loaded, index in self.records(section):

@@ -16,6 +16,7 @@ from selector import constraints as hard
 from selector.memo import PerKnowledge
 from selector.models import TIERS, Claim, Criterion, KnowledgeBase
 from selector.preferences import PreferenceError, Preferences
+from selector.weights import Hierarchy, WeightError
 
 _TIER_ORDER = {tier: rank for rank, tier in enumerate(TIERS)}
 ZERO_WEIGHT = "its weight is zero"
@@ -69,13 +70,18 @@ class DecisionMatrix:
     dimension_of: tuple[str, ...]
     cells: tuple[tuple[Cell, ...], ...]
     weights: np.ndarray  # effective column weights, summing to 1
-    dimension_weights: dict[str, float]  # normalised, after redistribution
+    hierarchy: Hierarchy  # how the dimension shares reach the columns (for every other weighting of them)
     sub_weights: np.ndarray  # relative weight of each column inside its dimension
     scales: np.ndarray  # n x 2 plausible range per criterion (for sampling missing cells)
     missing_policy: str
     excluded_alternatives: tuple[Exclusion, ...] = ()
     excluded_criteria: tuple[Exclusion, ...] = ()
     notes: tuple[str, ...] = field(default=())
+
+    @property
+    def dimension_weights(self) -> dict[str, float]:
+        """Dimension -> share (summing to 1) after redistribution, for the dimensions with columns."""
+        return self.hierarchy.dimension_weights
 
     @property
     def values(self) -> np.ndarray:
@@ -91,6 +97,7 @@ class DecisionMatrix:
         return np.array([[c.imputed for c in row] for row in self.cells], dtype=bool)
 
     def evidence_ids(self) -> list[str]:
+        """Every claim id behind a cell, in order of first use."""
         seen: dict[str, None] = {}
         for row in self.cells:
             for cell in row:
@@ -375,30 +382,15 @@ def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
     criteria = layout.criteria
     notes: list[str] = list(layout.notes)
 
-    # Dimensions without a remaining criterion cannot carry weight; their share goes to the others in proportion.
-    present = {c.dimension for c in criteria}
-    live = {d: w for d, w in dim_weights.items() if d in present}
-    if not any(w > 0 for w in live.values()):
-        raise PreferenceError(
-            "every dimension with criteria left in this group has weight zero; raise one of "
-            + ", ".join(sorted(present))
-        )
-    for d, w in dim_weights.items():
-        if d not in present and w > 0:
-            notes.append(f"dimension `{d}` has no criterion in this group; its weight was shared out proportionally")
-    # Weights are scaled by the largest before they are summed: four weights of 1e308 would overflow their sum.
-    largest = max(live.values())
-    total = sum(w / largest for w in live.values())
-    dim_norm = {d: w / largest / total for d, w in live.items()}
     sub_arr = np.array([sub[c.id] for c in criteria], dtype=float)
-    weights = np.zeros(len(criteria))
-    for d in present:
-        idx = [i for i, c in enumerate(criteria) if c.dimension == d]
-        top = sub_arr[idx].max()
-        if top > 0:
-            inside = sub_arr[idx] / top
-            weights[idx] = dim_norm[d] * inside / inside.sum()
-    weights = weights / weights.sum()
+    try:
+        hierarchy = Hierarchy.of([c.dimension for c in criteria], dim_weights, sub_arr, [c.id for c in criteria])
+    except WeightError as exc:
+        raise PreferenceError(str(exc)) from None
+    notes.extend(
+        f"dimension `{d}` has no criterion in this group; its weight was shared out proportionally"
+        for d in hierarchy.emptied
+    )
 
     return DecisionMatrix(
         group=group.id,
@@ -407,8 +399,8 @@ def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
         objectives=tuple(c.objective for c in criteria),
         dimension_of=tuple(c.dimension for c in criteria),
         cells=layout.cells,
-        weights=weights,
-        dimension_weights=dim_norm,
+        weights=hierarchy.weights,
+        hierarchy=hierarchy,
         sub_weights=sub_arr,
         scales=np.array([c.scale or (np.nan, np.nan) for c in criteria], dtype=float),
         missing_policy=prefs.missing,

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from selector import constraints as hard
 from selector.models import Id, KnowledgeBase, Number
+from selector.scoring import ScoringError, resolve_method
 
 MissingPolicy = Literal["impute-worst", "impute-median", "exclude-criterion", "exclude-alternative"]
 MISSING_POLICIES: tuple[str, ...] = MissingPolicy.__args__
@@ -116,7 +117,12 @@ class Preferences(BaseModel):
         return {c: self.criterion_weights.get(c, w) for c, w in defaults.items()}
 
     def check(self, kb: KnowledgeBase) -> Preferences:
-        """Raise :class:`PreferenceError` unless every id refers to the knowledge base; return self."""
+        """Raise :class:`PreferenceError` unless the method and scaler are known and allowed together and every id
+        refers to the knowledge base; return self."""
+        try:
+            resolve_method(self.method, self.scaler)
+        except ScoringError as exc:
+            raise PreferenceError(str(exc)) from None
         if self.group not in kb.groups:
             raise PreferenceError(f"unknown group `{self.group}`; known groups: {', '.join(kb.groups)}")
         for question_id, answer in self.answers.items():

@@ -31,8 +31,8 @@ from pydantic import (
 from selector import textpolicy
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.preferences import PreferenceError, Preferences, from_query, to_query
-from selector.uploads import MAX_UPLOAD_BYTES, UploadResult, dump_yaml, validate_upload
-from selector.yamlio import Issue, parse_yaml
+from selector.uploads.intake import MAX_UPLOAD_BYTES, UploadResult, validate_upload
+from selector.yamlio import Issue, dump_yaml, parse_yaml
 
 FORMAT_VERSION = 1
 MAX_EMBEDDED_UPLOADS = 8
@@ -109,9 +109,6 @@ class EmbeddedUpload(BaseModel):
     def from_upload(cls, upload: Upload) -> EmbeddedUpload:
         """Embed an upload's bytes (UTF-8 text; CRLF line endings become LF, which CSV and YAML read alike)."""
         return cls(name=upload.name, text=upload.data.decode("utf-8").replace("\r\n", "\n"))
-
-    def to_upload(self) -> Upload:
-        return Upload(self.name, self.text.encode("utf-8"))
 
 
 class Profile(BaseModel):

@@ -151,12 +151,7 @@ class _Prepared:
             lo[i, j], hi[i, j], unc[i, j] = low, high, True
         rng_offsets, rng_cells = np.random.default_rng(seed).spawn(2)
         self.sampled = self.scorer.prepare(sample_matrices(lo, hi, unc, samples, rng_cells)) if unc.any() else None
-        self.dims = list(m.dimension_weights)
-        self.offsets = _zero_sum_offsets(len(self.dims), samples, LOCAL_SPREAD, rng_offsets)
-        column_dim = np.array([self.dims.index(d) for d in m.dimension_of])
-        inside = np.array([m.sub_weights[column_dim == column_dim[j]].sum() for j in range(len(m.criteria))])
-        self.column_dim = column_dim
-        self.share = np.divide(m.sub_weights, inside, out=np.zeros_like(m.sub_weights), where=inside > 0)
+        self.offsets = _zero_sum_offsets(len(m.hierarchy.dimensions), samples, LOCAL_SPREAD, rng_offsets)
         self.methods = {}
         for method in scoring.METHODS.values():
             try:
@@ -211,7 +206,7 @@ _CACHE_SIZE = 64
 
 
 def _prepared(rec: Recommendation, samples: int, seed: int) -> _Prepared:
-    key = (id(rec.matrix.cells), rec.prefs.method, rec.prefs.scaler, tuple(rec.matrix.dimension_weights), samples, seed)
+    key = (id(rec.matrix.cells), rec.prefs.method, rec.prefs.scaler, rec.matrix.hierarchy.dimensions, samples, seed)
     found = _CACHE.get(key)
     if found is not None and found.cells is rec.matrix.cells:
         return found
@@ -234,11 +229,8 @@ def local_share(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) -
     """
     p = _prepared(rec, samples, seed)
     m = rec.matrix
-    current = np.array([m.dimension_weights[d] for d in p.dims])
-    dims = current + p.offsets
-    dims = dims[(dims >= 0).all(axis=1)]
-    weights = dims[:, p.column_dim] * p.share
-    weights = weights / weights.sum(axis=1, keepdims=True)
+    dims = m.hierarchy.shares + p.offsets
+    weights = m.hierarchy.spread(dims[(dims >= 0).all(axis=1)])
     prepared = None if p.sampled is None else p.sampled[: len(weights)]
     ranks = p.scorer.ranks(weights, prepared)
     return _first(ranks, m.alternatives.index(rec.leader.id))

@@ -1,4 +1,6 @@
-"""Guarded YAML reading: safe loading with size, alias and depth caps, duplicate keys and YAML 1.1 traps refused.
+"""Guarded YAML reading, and the writer whose text it reads back.
+
+Safe loading with size, alias and depth caps; duplicate keys and YAML 1.1 traps refused.
 
 Every problem is returned as a :class:`Issue` carrying file and line, never raised half-way, so that a user sees
 all that is wrong with a file at once.
@@ -362,3 +364,55 @@ def parse_yaml(
     finally:
         loader.dispose()
     return Parsed(data, lines), []
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Writing
+
+
+class _QuotingDumper(yaml.SafeDumper):
+    """SafeDumper that quotes strings the guarded reader would take for YAML 1.1 numbers, and keeps text blocks."""
+
+
+# Characters PyYAML may write raw (with allow_unicode) but a reader takes as line breaks or refuses: escape them.
+_NEEDS_ESCAPE = re.compile("[^\t\n\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+
+
+def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    if _NEEDS_ESCAPE.search(value):
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
+    if "\n" in value:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
+    if re.match(r"^[-+.\d]", value):
+        # "1e3" is text to YAML 1.1 but a number to a reader (selector.yamlio refuses it unquoted).
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="'")
+    return dumper.represent_str(value)
+
+
+_QuotingDumper.add_representer(str, _represent_str)
+# LibYAML's emitter writes the same text three times faster; a converted CSV of the largest size spends most of its
+# conversion there. Profiles keep the Python emitter (their text is compared byte for byte across versions).
+_FastQuotingDumper = _QuotingDumper
+if yaml.__with_libyaml__:
+
+    class _FastQuotingDumper(yaml.CSafeDumper):  # type: ignore[no-redef]
+        """_QuotingDumper's representers on LibYAML's emitter."""
+
+    _FastQuotingDumper.add_representer(str, _represent_str)
+
+
+def dump_yaml(data: Any, sort_keys: bool = False, fast: bool = False) -> str:
+    """YAML text that :func:`selector.yamlio.parse_yaml` reads back unchanged (stable floats, quoted look-alikes).
+
+    Parameters
+    ----------
+    data
+        Plain data: dicts, lists, str, int, finite float, bool, None.
+    sort_keys
+        Sort mapping keys (stable output for files compared byte by byte).
+    fast
+        Write with LibYAML's emitter where PyYAML has it (a converted CSV upload); the default Python emitter's text
+        is what profiles compare byte for byte.
+    """
+    dumper = _FastQuotingDumper if fast else _QuotingDumper
+    return yaml.dump(data, Dumper=dumper, sort_keys=sort_keys, allow_unicode=True, width=120)

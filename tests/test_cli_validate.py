@@ -107,9 +107,9 @@ def test_validate_with_a_valid_extra_file_counts_it() -> None:
     done = selector("validate", "--extra", str(extra), "--format", "json")
     assert done.returncode == 0, done.stdout
     report = json.loads(done.stdout)
-    from selector import uploads
+    from selector.uploads import intake
 
-    added = uploads.validate_upload(extra.name, extra.read_bytes()).upload
+    added = intake.validate_upload(extra.name, extra.read_bytes()).upload
     assert report["counts"]["claims"] > without["counts"]["claims"]
     assert report["counts"]["entities"] > without["counts"]["entities"]
     assert added is not None
@@ -130,18 +130,19 @@ def _fixtures() -> list[Path]:
 
 
 def test_validate_rank_and_my_data_accept_and_refuse_the_same_files(tmp_path: Path, capsys) -> None:
-    from selector import knowledge, uploads
+    from selector import knowledge
+    from selector.uploads import csv_claims, intake
 
     template = tmp_path / "template.csv"
-    template.write_bytes(uploads.csv_template())
+    template.write_bytes(csv_claims.csv_template())
     files = [template, *_fixtures()]
     verdicts = {}
     for path in files:
         validate_code = main(["validate", "--extra", str(path)])
         rank_code = main(["rank", "--group", "edge-accelerators", "--extra", str(path)])
         capsys.readouterr()
-        # the My data page runs uploads.validate_upload on the file's name and bytes (app_pages/my_data.py)
-        page_ok = uploads.validate_upload(path.name, path.read_bytes(), knowledge.DEFAULT_KNOWLEDGE).ok
+        # the My data page runs intake.validate_upload on the file's name and bytes (app_pages/my_data.py)
+        page_ok = intake.validate_upload(path.name, path.read_bytes(), knowledge.DEFAULT_KNOWLEDGE).ok
         verdicts[path.name] = (validate_code == 0, rank_code == 0, page_ok)
         assert len(set(verdicts[path.name])) == 1, (path, "validate, rank, My data", verdicts[path.name])
     assert verdicts["template.csv"] == (True, True, True), "the app's own CSV template is accepted everywhere"

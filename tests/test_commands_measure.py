@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from selector import knowledge, recommend, uploads
+from selector import knowledge, recommend
 from selector.__main__ import main
 from selector.knowledge import Upload
 from selector.measure import probe
 from selector.preferences import Preferences
+from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE
 
 LOADGEN = FIXTURES / "measure" / "loadgen"
@@ -27,7 +28,7 @@ def test_ingest_of_all_samples_writes_a_valid_upload(tmp_path: Path, capsys: pyt
     assert code == 0, err
     assert err.count("MLPerf LoadGen") == 12
     data = out.read_bytes()
-    result = uploads.validate_upload(out.name, data, KNOWLEDGE)
+    result = intake.validate_upload(out.name, data, KNOWLEDGE)
     assert result.ok, [str(i) for i in result.issues]
     claims = [c for c in result.kb.claims.values() if c.tier == "measured"]
     assert len({c.source for c in claims}) == 12
@@ -82,7 +83,7 @@ def test_probe_output_uploads_and_changes_the_datacenter_ranking(tmp_path: Path,
     err = capsys.readouterr().err
     assert code == 0, err
     assert "warming up" in err and re.search(r"\d+ batches of 1 in [\d.]+ s on CPUExecutionProvider", err)
-    result = uploads.validate_upload(out.name, out.read_bytes(), KNOWLEDGE)
+    result = intake.validate_upload(out.name, out.read_bytes(), KNOWLEDGE)
     assert result.ok and not result.errors, [str(i) for i in result.issues]
     machine = next(e.id for e in result.kb.entities.values() if e.id.startswith("machine-"))
     before, after = rank_of(knowledge.load(), group), rank_of(result.kb, group)
@@ -122,7 +123,7 @@ def test_ingest_accepts_an_entity_from_the_users_other_upload(tmp_path: Path, ca
     code = main([*args, "-o", str(out)])
     assert code == 0, capsys.readouterr().err
     others = [Upload(extra.name, extra.read_bytes())]
-    merged = uploads.validate_upload(out.name, out.read_bytes(), KNOWLEDGE, others=others)
+    merged = intake.validate_upload(out.name, out.read_bytes(), KNOWLEDGE, others=others)
     assert merged.ok and any(c.conditions.hardware == "lab-h100-pcie" for c in merged.kb.claims.values())
 
 
@@ -131,7 +132,7 @@ def test_a_probe_attributed_to_an_entity_says_it_ran_on_the_cpu(tmp_path: Path, 
     assert main(["measure", "run", "--seconds", "0.2", "--entity", "intel-xeon", "-o", str(out)]) == 0
     err = capsys.readouterr().err
     assert "the run used the CPU" in err and "`intel-xeon`" in err
-    result = uploads.validate_upload(out.name, out.read_bytes(), KNOWLEDGE)
+    result = intake.validate_upload(out.name, out.read_bytes(), KNOWLEDGE)
     assert result.ok and "entities" not in out.read_text()
     assert {c.subject_id for c in result.kb.claims.values() if c.tier == "measured"} == {"intel-xeon"}
     assert main(["measure", "run", "--entity", "intel-xeon", "--group", "edge-accelerators", "-o", str(out)]) == 2

@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from selector import exports, knowledge, profile, recommend, scoring, uploads, verdict
+from selector import knowledge, profile, recommend, scoring, verdict
 from selector.__main__ import main
 from selector.preferences import Preferences
+from selector.report import spreadsheet
+from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE, ROOT
 
 UPLOADS = FIXTURES / "uploads"
@@ -144,7 +146,7 @@ def test_csv_is_the_apps_ranking_export(capsys: pytest.CaptureFixture) -> None:
     code, out, err = rank(capsys, "--group", "gpu-inference-runtimes", "--method", "vikor", "--format", "csv")
     assert code == 0, err
     rec = recommend.recommend(KB, Preferences(group="gpu-inference-runtimes", method="vikor"))
-    assert out.encode("utf-8") == exports.ranking_csv(rec, kb=KB)
+    assert out.encode("utf-8") == spreadsheet.ranking_csv(rec, kb=KB)
     rows = list(csv.DictReader(line for line in io.StringIO(out) if not line.startswith("#")))
     assert [r["id"] for r in rows] == [r.id for r in rec.ranking]
     assert [int(r["rank"]) for r in rows] == [r.rank for r in rec.ranking]
@@ -164,7 +166,7 @@ def test_profile_gives_the_same_ranking_and_options_override_it(capsys: pytest.C
     prefs = Preferences(group="my-edge-accelerators", method="moora", dimension_weights={"cost": 60})
     saved = tmp_path / "profile.yaml"
     saved.write_text(profile.dump(profile.make(prefs, uploads=[chip])), encoding="utf-8")
-    merged = uploads.validate_upload(chip.name, chip.data, KNOWLEDGE).kb
+    merged = intake.validate_upload(chip.name, chip.data, KNOWLEDGE).kb
 
     code, out, err = rank(capsys, "--profile", str(saved), "--format", "json")
     assert code == 0, err

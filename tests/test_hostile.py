@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from selector import profile, uploads
+from selector import profile
 from selector.__main__ import main
+from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE, ROOT
 
 HOSTILE = FIXTURES / "hostile"
@@ -78,7 +79,7 @@ def _core(message: str) -> str:
 
 def _canonical(name: str) -> str:
     """The first error the upload checker gives: the message every door must show."""
-    result = uploads.validate_upload(name, (HOSTILE / name).read_bytes(), KNOWLEDGE)
+    result = intake.validate_upload(name, (HOSTILE / name).read_bytes(), KNOWLEDGE)
     assert not result.ok, f"{name} must be refused"
     return result.errors[0].message
 
@@ -86,7 +87,7 @@ def _canonical(name: str) -> str:
 @pytest.mark.parametrize(("name", "fragment"), CASES)
 def test_the_upload_checker_refuses_at_the_marked_line(name: str, fragment: str) -> None:
     path = HOSTILE / name
-    result = uploads.validate_upload(name, path.read_bytes(), KNOWLEDGE)
+    result = intake.validate_upload(name, path.read_bytes(), KNOWLEDGE)
     assert not result.ok
     [marked] = [n for n, line in enumerate(path.read_bytes().split(b"\n"), start=1) if MARKER in line]
     hits = [i for i in result.errors if fragment in i.message]

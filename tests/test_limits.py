@@ -10,8 +10,9 @@ import threading
 
 import pytest
 
-from selector import knowledge, limits, profile, uploads, yamlio
+from selector import knowledge, limits, profile, yamlio
 from selector.knowledge import Upload
+from selector.uploads import csv_claims, intake
 from tests.conftest import KNOWLEDGE
 
 SOURCE = "sources: [{id: user-x, kind: user, title_en: x}]\n"
@@ -20,10 +21,10 @@ SOURCE = "sources: [{id: user-x, kind: user, title_en: x}]\n"
 def _full_csv(rows: int) -> bytes:
     """`rows` CSV rows with every column filled and a new entity declared on each."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(uploads.CSV_COLUMNS))
+    writer = csv.DictWriter(out, fieldnames=list(csv_claims.CSV_COLUMNS))
     writer.writeheader()
     for i in range(rows):
-        row = dict.fromkeys(uploads.CSV_COLUMNS, "v")
+        row = dict.fromkeys(csv_claims.CSV_COLUMNS, "v")
         row.update(
             id=f"c-{i}",
             entity=f"npu-{i}",
@@ -53,7 +54,7 @@ def _values(data: bytes) -> int:
 
 
 def test_values_per_row_is_what_a_full_csv_row_becomes() -> None:
-    ten, twenty = (uploads.csv_to_yaml(_full_csv(n), "x.csv")[0] for n in (10, 20))
+    ten, twenty = (csv_claims.csv_to_yaml(_full_csv(n), "x.csv")[0] for n in (10, 20))
     assert (_values(twenty) - _values(ten)) / 10 == limits.VALUES_PER_ROW
     overhead = _values(ten) - 10 * limits.VALUES_PER_ROW  # the source record and the lists
     assert limits.MAX_CSV_ROWS * limits.VALUES_PER_ROW + overhead <= limits.MAX_UPLOAD_VALUES
@@ -71,7 +72,7 @@ def test_a_file_with_more_values_than_the_cap_stops_while_it_is_composed() -> No
 
 def test_a_list_with_more_records_than_the_cap_is_refused_before_the_schema() -> None:
     data = (SOURCE + "claims:\n" + "  - {}\n" * (limits.MAX_RECORDS + 1)).encode()
-    result = uploads.validate_upload("crowded.yaml", data, KNOWLEDGE)
+    result = intake.validate_upload("crowded.yaml", data, KNOWLEDGE)
     assert not result.ok
     assert [i.message for i in result.errors] == [
         f"`claims` holds {limits.MAX_RECORDS + 1:,} records; an upload holds at most "
@@ -83,7 +84,7 @@ def test_a_list_with_more_records_than_the_cap_is_refused_before_the_schema() ->
 
 def test_thousands_of_broken_records_list_the_first_issues_and_count_the_rest() -> None:
     data = (SOURCE + "claims:\n" + "  - {}\n" * limits.MAX_RECORDS).encode()
-    result = uploads.validate_upload("empty.yaml", data, KNOWLEDGE)
+    result = intake.validate_upload("empty.yaml", data, KNOWLEDGE)
     assert not result.ok
     assert len(result.issues) == limits.MAX_ISSUES + 1
     assert result.issues[-1].message.startswith("and ") and "more problem(s) not listed" in result.issues[-1].message
@@ -115,7 +116,7 @@ def test_checks_beyond_the_slots_wait_then_say_the_server_is_busy() -> None:
     try:
         with pytest.raises(limits.Busy, match="checking other files"), limits.checking(wait_s=0.05):
             pass
-        result = uploads.validate_upload("x.csv", b"entity,metric,value,unit\njetson-orin,power_w,40,W\n", KNOWLEDGE)
+        result = intake.validate_upload("x.csv", b"entity,metric,value,unit\njetson-orin,power_w,40,W\n", KNOWLEDGE)
         assert not result.ok and "try again" in result.errors[0].message
     finally:
         release.set()
@@ -135,7 +136,7 @@ def test_an_upload_is_parsed_once_from_its_check_to_the_merged_knowledge(monkeyp
 
     monkeypatch.setattr(knowledge, "parse_yaml", counting)
     data = (SOURCE.replace("user-x", "user-once") + "entities: [{id: once-npu, name: Once, kind: tool}]\n").encode()
-    result = uploads.validate_upload("once.yaml", data, KNOWLEDGE)
+    result = intake.validate_upload("once.yaml", data, KNOWLEDGE)
     assert result.ok, [str(i) for i in result.issues]
     knowledge.collect(KNOWLEDGE, extra=[result.upload])
     assert calls.count("once.yaml") == 1

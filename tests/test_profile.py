@@ -72,7 +72,7 @@ def test_save_load_save_is_byte_identical(p: profile.Profile) -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(visible_text(8), visible_text(40) | weights | st.booleans() | st.none(), max_size=5))
 def test_dump_yaml_is_read_back_unchanged_by_the_guarded_reader(data: dict) -> None:
-    from selector.uploads import dump_yaml
+    from selector.yamlio import dump_yaml
 
     parsed, issues = parse_yaml(dump_yaml(data).encode("utf-8"), "t.yaml")
     assert issues == []

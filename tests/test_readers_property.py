@@ -13,8 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from selector import knowledge, profile, uploads, yamlio
+from selector import knowledge, profile, yamlio
 from selector.knowledge import Upload
+from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE
 
 SEEDS = {
@@ -117,7 +118,7 @@ def test_the_yaml_reader_returns_data_or_issues(loader: str, data: bytes) -> Non
 @SETTINGS
 @given(data=st.one_of(any_bytes, mutated(SEEDS["yaml"])), name=st.sampled_from(["x.yaml", "x.csv", "x"]))
 def test_an_upload_is_accepted_or_refused_with_issues(data: bytes, name: str) -> None:
-    result = _bounded(lambda: uploads.validate_upload(name, data, KNOWLEDGE))
+    result = _bounded(lambda: intake.validate_upload(name, data, KNOWLEDGE))
     assert result.ok or result.errors
     assert all(i.message and i.file for i in result.issues)
 
@@ -125,7 +126,7 @@ def test_an_upload_is_accepted_or_refused_with_issues(data: bytes, name: str) ->
 @SETTINGS
 @given(data=st.one_of(any_bytes, mutated(SEEDS["csv"])))
 def test_a_csv_upload_is_accepted_or_refused_with_issues(data: bytes) -> None:
-    result = _bounded(lambda: uploads.validate_upload("x.csv", data, KNOWLEDGE))
+    result = _bounded(lambda: intake.validate_upload("x.csv", data, KNOWLEDGE))
     assert result.ok or result.errors
     assert all(i.message and i.file == "x.csv" for i in result.issues)
 

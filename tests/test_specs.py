@@ -9,9 +9,10 @@ import statistics
 import pandas as pd
 import pytest
 
-from selector import knowledge, specs, uploads
+from selector import knowledge, specs
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import TIERS
+from selector.uploads import csv_claims
 
 TODAY = dt.date(2026, 11, 30)
 EPOCH_CSV = DEFAULT_KNOWLEDGE / "imports" / "raw" / "epoch-ml-hardware" / "ml_hardware.csv"
@@ -106,7 +107,7 @@ def test_no_raw_snapshot_gives_no_release_years_rather_than_an_error(kb, tmp_pat
 
 
 def test_a_users_measurement_outranks_the_datasheet():
-    text, issues = uploads.csv_to_yaml(
+    text, issues = csv_claims.csv_to_yaml(
         b"id,entity,metric,value,unit,tier,text_en\n"
         b'u-h100-mem,h100,memory_capacity_gb,79.6,GB,measured,"H100: 79.6 GB usable, as nvidia-smi reports"\n',
         "mine.csv",

@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from selector import exports, knowledge, recommend, report, scoring, verdict
+from selector import knowledge, recommend, scoring, verdict
 from selector.__main__ import main
 from selector.preferences import PreferenceError, Preferences, to_query
+from selector.report import build, spreadsheet
 from selector.robustness import analysis
 from tests.conftest import ROOT
 
@@ -58,9 +59,9 @@ def test_page_export_report_cli_and_csv_say_the_same(seed, capsys):
     assert main(args) == 0
     assert judged.headline in capsys.readouterr().out.splitlines()
     # the report (what the Export page builds) and the CSV/XLSX export
-    built = report.build_report(KB, prefs)
+    built = build.build_report(KB, prefs)
     assert built.verdict == judged.headline and built.recommended_id == judged.recommended
-    assert f"# verdict: {judged.headline}" in exports.ranking_csv(rec).decode("utf-8")
+    assert f"# verdict: {judged.headline}" in spreadsheet.ranking_csv(rec).decode("utf-8")
     # the Recommend page
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     for key, value in to_query(prefs).items():

@@ -112,9 +112,9 @@ def fail(message: str) -> int:
 
 
 def _uploads(args: argparse.Namespace, directory: Path, embedded: list) -> list:  # noqa: ANN001
-    from selector import uploads
+    from selector.uploads import intake
 
-    accepted, issues = uploads.check_files(args.extra, directory, others=embedded)
+    accepted, issues = intake.check_files(args.extra, directory, others=embedded)
     for issue in issues:
         if issue.level == "WARNING":
             print(issue, file=sys.stderr)
@@ -166,11 +166,11 @@ def load(args: argparse.Namespace):  # noqa: ANN201 - (KnowledgeBase, Preference
     Raises
     ------
     Refused
-        With a message that says what to fix; also for preference, scoring and profile errors.
+        With a message that says what to fix; also for preference (method and scaler included) and profile errors.
     """
     from pydantic import ValidationError
 
-    from selector import fileio, knowledge, profile, scoring
+    from selector import fileio, knowledge, profile
     from selector.preferences import PreferenceError
 
     directory = args.knowledge if args.knowledge is not None else knowledge.DEFAULT_KNOWLEDGE
@@ -191,13 +191,12 @@ def load(args: argparse.Namespace):  # noqa: ANN201 - (KnowledgeBase, Preference
             raise Refused("the knowledge does not load:\n" + "\n".join(str(i) for i in issues if i.level == "ERROR"))
         prefs = preferences(args, saved.to_preferences() if saved else None)
         try:
-            scoring.resolve_method(prefs.method, prefs.scaler)
             prefs.check(kb)
-        except (PreferenceError, scoring.ScoringError) as exc:
+        except PreferenceError as exc:
             if saved is None:
                 raise
             raise Refused(f"{exc} (the settings come from --profile {args.profile} and the options given)") from None
-    except (PreferenceError, scoring.ScoringError, profile.ProfileError) as exc:
+    except (PreferenceError, profile.ProfileError) as exc:
         raise Refused(str(exc)) from None
     except ValidationError as exc:
         raise Refused("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())) from None

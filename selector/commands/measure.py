@@ -196,10 +196,11 @@ def _probe(args: argparse.Namespace) -> int:
 
 def _write(output: Path, document: dict, how: str, directory: Path, others: list) -> int:
     """Validate `document` as an upload would be, then write it atomically (temp file + rename) or not at all."""
-    from selector import uploads
+    from selector import yamlio
+    from selector.uploads import intake
 
-    text = (_HEADER.format(how=how) + uploads.dump_yaml(document)).encode("utf-8")
-    result = uploads.validate_upload(output.name, text, directory, others=others, max_bytes=len(text) + 1)
+    text = (_HEADER.format(how=how) + yamlio.dump_yaml(document)).encode("utf-8")
+    result = intake.validate_upload(output.name, text, directory, others=others, max_bytes=len(text) + 1)
     problems = [i for i in result.issues if i.level == "ERROR"]
     if problems:
         for issue in problems:

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from selector import terminal
+from selector import escape
 from selector.commands import _context
 
 NAME = "rank"
@@ -35,7 +35,9 @@ def run(args: argparse.Namespace) -> int:
         payload = {**_with_provenance(kb, rec), "verdict": judged.to_dict()}
         print(json.dumps(payload, ensure_ascii=False, indent=2))
     elif args.format == "csv":
-        from selector.exports import ranking_csv  # the app's export: one CSV layout, formula cells neutralised
+        from selector.report.spreadsheet import (
+            ranking_csv,  # the app's export: one CSV layout, formula cells neutralised
+        )
 
         sys.stdout.write(ranking_csv(rec, judged, kb).decode("utf-8"))
     else:
@@ -111,4 +113,4 @@ def _table(kb, rec, judged) -> str:  # noqa: ANN001 - KnowledgeBase, Recommendat
     for note in m.notes:
         lines.append(f"Note: {note}")
     lines.append(f"Knowledge data hash: {rec.data_hash}")
-    return terminal.lines(lines)
+    return escape.printable_lines(lines)

@@ -50,7 +50,9 @@ def _format(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Build and write the report; 0 on success, 2 when the input or the output cannot be used."""
-    from selector import report, scoring
+    from selector import scoring
+    from selector.report import build, pdf, render
+    from selector.report.model import ReportError
 
     try:
         fmt = _format(args)
@@ -61,18 +63,18 @@ def run(args: argparse.Namespace) -> int:
         if args.output == "-" and fmt == "pdf":
             raise _context.Refused("a PDF cannot go to stdout; give -o FILE.pdf")
         if fmt == "pdf":
-            report.prepare_pdf()  # the chart browser starts while the knowledge loads and the ranking is built
+            pdf.prepare_pdf()  # the chart browser starts while the knowledge loads and the ranking is built
         kb, prefs = _context.load(args)
-        built = report.build_report(kb, prefs, samples=args.samples, seed=args.seed, app_url=args.app_url)
+        built = build.build_report(kb, prefs, samples=args.samples, seed=args.seed, app_url=args.app_url)
         if fmt == "md":
-            data = report.render_markdown(built).encode("utf-8")
+            data = render.render_markdown(built).encode("utf-8")
         elif fmt == "html":
-            data = report.render_html(built).encode("utf-8")
+            data = render.render_html(built).encode("utf-8")
         else:
-            data = report.render_pdf(built)
+            data = pdf.render_pdf(built)
     except _context.Refused as exc:
         return _context.fail(str(exc))
-    except (scoring.ScoringError, report.ReportError, ValueError) as exc:
+    except (scoring.ScoringError, ReportError, ValueError) as exc:
         return _context.fail(str(exc))
     if args.output == "-":
         sys.stdout.buffer.write(data)

@@ -10,7 +10,7 @@ import math
 import sys
 from pathlib import Path
 
-from selector import terminal
+from selector import escape
 
 NAME = "score"
 HELP = "rank the alternatives of a CSV decision matrix (first column: names; header: criteria)"
@@ -190,11 +190,11 @@ def _table(result) -> str:  # noqa: ANN001 - ScoreResult, imported lazily
         f"{'rank':>4}  {'alternative':<{width}}  {'score':>12}",
     ]
     lines += [f"{r['rank']:>4}  {r['name']:<{width}}  {r['score']:>12.6f}" for r in rows]
-    return terminal.lines(lines)
+    return escape.printable_lines(lines)
 
 
 def _csv(result) -> str:  # noqa: ANN001 - ScoreResult
-    from selector.csvsafe import neutralise
+    from selector.escape import neutralise
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from selector import terminal
+from selector import escape
 from selector.commands import _context
 
 NAME = "sensitivity"
@@ -91,4 +91,4 @@ def _table(rec, result) -> str:  # noqa: ANN001 - Recommendation, Robustness
     for i, name in enumerate(agreement.alternatives):
         lines.append(f"{name:<{width}}  " + "  ".join(f"{int(r):>7}" for r in agreement.ranks[:, i]))
     lines += ["", f"Rank reversal: {result.reversal.summary}", f"Knowledge data hash: {rec.data_hash}"]
-    return terminal.lines(lines)
+    return escape.printable_lines(lines)

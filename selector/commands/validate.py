@@ -39,14 +39,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Validate and report; returns 0 when the knowledge loads without errors, 2 otherwise."""
-    from selector import knowledge, uploads
+    from selector import knowledge
+    from selector.uploads import intake
 
     directory = args.knowledge if args.knowledge is not None else knowledge.DEFAULT_KNOWLEDGE
     if not directory.is_dir():
         message = f"knowledge directory {directory} does not exist or is not a directory; pass --knowledge DIR"
         print(json.dumps({"valid": False, "error": message}) if args.format == "json" else f"ERROR {message}")
         return EXIT_INVALID
-    accepted, extra_issues = uploads.check_files(args.extra, directory) if args.extra else ([], [])
+    accepted, extra_issues = intake.check_files(args.extra, directory) if args.extra else ([], [])
     kb, issues = knowledge.collect(directory, extra=accepted)
     issues = [*extra_issues, *issues]
     errors = sum(1 for i in issues if i.level == "ERROR")

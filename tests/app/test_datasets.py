@@ -10,7 +10,8 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from selector import charts, knowledge, matrix, profile, provenance, specs
+from selector import knowledge, matrix, profile, provenance, specs
+from selector.charts.specs import spec_scatter
 from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.preferences import Preferences
 from selector.views.evidence import filter_claims
@@ -47,7 +48,7 @@ def _claims_table(at: AppTest):
 
 
 def _captions(at: AppTest) -> list[str]:
-    # as the reader sees them: the pages escape knowledge text for Markdown (state.md)
+    # as the reader sees them: the pages escape knowledge text for Markdown (app_pages._widgets.md)
     return [c.value.replace("\\", "") for c in at.caption]
 
 
@@ -138,7 +139,7 @@ def _points(spec: dict) -> set[tuple[str, str, float, float]]:
 def _expected_points(kb, x: str, y: str, **filters) -> set[tuple[str, str, float, float]]:
     values = specs.spec_values(kb, DEFAULT_KNOWLEDGE, dt.date.fromisoformat(TODAY))
     pairs = specs.axis_pairs(specs.filter_values(values, **filters), x, y)
-    fig = charts.spec_scatter(pairs, "x", "y", "t")
+    fig = spec_scatter(pairs, "x", "y", "t")
     return {(t.name, n, x, y) for t in fig.data for n, x, y in zip(t.text, t.x, t.y, strict=True)}
 
 

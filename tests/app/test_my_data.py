@@ -1,12 +1,15 @@
-"""The My data page through AppTest: valid uploads join the session's knowledge, bad ones are kept out; uploads live
-in the session only."""
+"""The My data page through AppTest: valid uploads join the session's knowledge, hostile and bad ones are kept out
+and the page keeps running; profiles load; uploads live in the session only."""
 
 from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
+from selector import profile
 from selector.knowledge import Upload
+from selector.preferences import Preferences
 from tests.app.helpers import APP, ROOT, ok
+from tests.uploads.conftest import HOSTILE, UPLOADS, check
 
 
 def test_valid_uploads_join_the_knowledge_and_bad_ones_are_kept_out(app):
@@ -27,3 +30,68 @@ def test_my_data_says_before_any_upload_that_files_live_in_the_session():
     assert not at.exception
     notes = [info.value for info in at.info]
     assert any("this browser session only" in note and "decision profile" in note for note in notes), notes
+
+
+def _page():
+    app = AppTest.from_file(APP, default_timeout=60)
+    app.run()
+    app.switch_page("app_pages/my_data.py").run()
+    assert not app.exception, app.exception
+    return app
+
+
+def _upload(app, name: str, data: bytes) -> None:
+    mime = "text/csv" if name.endswith(".csv") else "application/x-yaml"
+    app.file_uploader(key="my-data-upload").set_value((name, data, mime)).run()
+    assert not app.exception, app.exception
+
+
+def _shown_text(app) -> str:
+    parts = [e.value for e in (*app.error, *app.success, *app.warning, *app.info)]
+    for frame in app.dataframe:
+        parts.extend(frame.value.astype(str).to_numpy().ravel())
+    return "\n".join(str(p) for p in parts)
+
+
+def test_page_refuses_every_hostile_file_and_keeps_running() -> None:
+    app = _page()
+    for name, fragment in HOSTILE:
+        _upload(app, name, (UPLOADS / name).read_bytes())
+        assert app.session_state["uploads"] == [], f"{name} must not be merged"
+        assert app.error, f"{name}: the page must say the file was refused"
+        shown = _shown_text(app)
+        assert fragment in shown, (name, shown[:2000])
+        assert not any("<script>" in m.value for m in app.markdown), "markup must never be rendered"
+
+
+def test_page_accepts_valid_files_shows_conflicts_and_removes_them() -> None:
+    app = _page()
+    _upload(app, "good_orin_override.csv", (UPLOADS / "good_orin_override.csv").read_bytes())
+    assert [u.name for u in app.session_state["uploads"]] == ["good_orin_override.csv"]
+    assert app.success
+    shown = _shown_text(app)
+    assert "u-orin-tops" in shown and "c004-orin-tops" in shown
+    app.button(key="my-data-remove-0").click().run()
+    assert not app.exception, app.exception
+    assert app.session_state["uploads"] == []
+
+
+def test_page_loads_a_profile_with_its_uploads_and_preferences() -> None:
+    result = check(UPLOADS / "good_new_chip.yaml")
+    prefs = Preferences(group="my-edge-accelerators", method="topsis", dimension_weights={"performance": 70})
+    text = profile.dump(profile.make(prefs, {"tiers": ["measured"]}, [result.original]))
+    app = _page()
+    app.file_uploader(key="my-data-profile").set_value(("p.yaml", text.encode(), "application/x-yaml")).run()
+    assert not app.exception, app.exception
+    assert [u.name for u in app.session_state["uploads"]] == ["good_new_chip.yaml"]
+    assert app.session_state["prefs"] == prefs
+    assert app.query_params["group"] == "my-edge-accelerators"
+    assert app.session_state["ev-tiers"] == ["measured"]
+
+
+def test_page_reports_a_broken_profile_without_failing() -> None:
+    app = _page()
+    bomb = (UPLOADS / "alias_bomb.yaml").read_bytes()
+    app.file_uploader(key="my-data-profile").set_value(("p.yaml", bomb, "application/x-yaml")).run()
+    assert not app.exception, app.exception
+    assert app.error and "more than 50 aliases" in _shown_text(app)

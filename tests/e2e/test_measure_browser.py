@@ -13,8 +13,9 @@ if not Path("/usr/bin/chromium").exists():
 
 from playwright.sync_api import Page, expect
 
-from selector import measure, uploads
+from selector import measure
 from selector.measure import compare
+from selector.uploads import intake
 
 pytestmark = pytest.mark.e2e
 
@@ -38,7 +39,7 @@ def _idle(page: Page) -> None:
 def expected_sentences() -> list[str]:
     """What selector/ says the page should show for this file on an 8 x MI300X system."""
     options = measure.Options(entity="mi300x", accelerators=8)
-    result = uploads.validate_upload(SUMMARY.name, SUMMARY.read_bytes(), measured=options)
+    result = intake.validate_upload(SUMMARY.name, SUMMARY.read_bytes(), measured=options)
     assert result.ok, [str(i) for i in result.issues]
     found = compare.comparisons(result.kb)
     assert any(c.reference_label == "MLPerf" for c in found), "MLPerf's figure for this chip and model is bundled"

@@ -19,6 +19,7 @@ from selector.views.recommend import (
     matrix_table,
     ranking_table,
 )
+from selector.weights import Hierarchy
 
 OLD = dt.date(2026, 11, 30)  # the cloud price list (2025-04-21) is 19 months old
 YOUNG = dt.date(2025, 12, 31)
@@ -59,7 +60,7 @@ def _tiny_matrix(values, objectives, weights) -> matrix.DecisionMatrix:
         dimension_of=("performance",) * n,
         cells=cells,
         weights=np.array(weights),
-        dimension_weights={"performance": 1.0},
+        hierarchy=Hierarchy.of(("performance",) * n, {"performance": 1.0}),
         sub_weights=np.ones(n),
         scales=np.full((n, 2), np.nan),
         missing_policy="impute-worst",

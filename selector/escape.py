@@ -1,0 +1,175 @@
+"""Every escaper: text from the knowledge or a user's file shown as itself, never as markup, formula or control.
+
+- CommonMark (the Markdown report): :func:`md_escape`, :class:`MdSafe`;
+- plotly hover labels and trace names (a small HTML subset): :func:`hover_text`, :func:`hover_labels`;
+- spreadsheet cells (CSV/formula injection): :func:`neutralise`, :func:`safe_frame`;
+- a terminal (control and bidirectional characters): :func:`printable`, :func:`printable_lines`.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import textwrap
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+# ----------------------------------------------------------------------------------------------------------
+# CommonMark
+
+
+class MdSafe(str):
+    """Markdown already built from escaped parts: the Markdown environment writes it unchanged."""
+
+    __slots__ = ()
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]#!|~])")
+# What would start a list, a heading underline or an ordered list when a value opens a line.
+_MD_BLOCK_START = re.compile(r"^(\d*)([-+=.)])(?=\s|[-+=]|$)")
+
+
+def md_escape(value: object) -> MdSafe:
+    """`value` as literal Markdown text that renders as itself and never as markup.
+
+    Whitespace runs (newlines included) become one space, so a value cannot end a table row or start a block;
+    ``&``, ``<`` and ``>`` become entities, so no HTML passes through a Markdown renderer; Markdown's inline
+    specials (backslash, backtick, ``* _ { } [ ] # ! | ~``) are backslash-escaped, and a leading ``-``, ``+``,
+    ``=`` or ``1.`` cannot start a list or a heading.
+
+    Parameters
+    ----------
+    value
+        Anything; it is shown as ``str(value)``. An :class:`MdSafe` value is returned unchanged.
+
+    Returns
+    -------
+    MdSafe
+        Text that is safe in a paragraph, a list item, a heading or a table cell.
+    """
+    if isinstance(value, MdSafe):
+        return value
+    text = " ".join(str(value).split())
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _MD_SPECIAL.sub(r"\\\1", text)
+    text = _MD_BLOCK_START.sub(r"\1\\\2", text)
+    return MdSafe(text)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Plotly hover labels
+
+
+def hover_text(text: str | None, width: int = 48) -> str:
+    """Text made safe for a plotly hover label: markup escaped, wrapped with ``<br>`` every `width` characters.
+
+    Plotly renders a small HTML subset in labels, so anything from the knowledge (or a user's upload) is
+    escaped before the line breaks are added. Newlines are kept; Chinese text has no spaces, so long runs are
+    broken at `width`.
+    """
+    if not text:
+        return ""
+    lines = []
+    for paragraph in str(text).split("\n"):
+        lines.extend(textwrap.wrap(paragraph, width=width, break_long_words=True) or [""])
+    return "<br>".join(html.escape(line) for line in lines)
+
+
+def hover_labels(values: Sequence) -> list[str]:
+    """Each value as text safe in a plotly label or trace name (markup escaped, no wrapping)."""
+    return [html.escape(str(v)) for v in values]
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Spreadsheet cells
+#
+# A cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return can be run as a formula when the
+# file is opened in a spreadsheet; OWASP's advice is to prefix such cells with a single quote so they are shown as
+# text. Only strings are changed: numbers (a negative score) are written as numbers.
+
+#: First characters that make a spreadsheet treat a cell as a formula.
+FORMULA_PREFIXES: tuple[str, ...] = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise(value: Any) -> Any:
+    """Return ``value`` with a leading single quote if it is a string a spreadsheet would run as a formula.
+
+    Parameters
+    ----------
+    value : Any
+        A cell value; anything that is not a ``str`` is returned unchanged.
+
+    Returns
+    -------
+    Any
+        ``"'" + value`` for a dangerous string, otherwise ``value`` itself.
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
+        return "'" + value
+    return value
+
+
+def safe_frame(df: Any) -> Any:
+    """Return a copy of a pandas DataFrame whose text cells, column labels and index labels are neutralised.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+
+    Returns
+    -------
+    pandas.DataFrame
+        A new frame; numeric columns are left as they are, ``df`` is not modified.
+    """
+    import pandas as pd
+
+    out = df.copy()
+    for column in out.columns:
+        if not pd.api.types.is_numeric_dtype(out[column]) and not pd.api.types.is_bool_dtype(out[column]):
+            out[column] = out[column].map(neutralise)
+    out.columns = out.columns.map(neutralise)
+    out.index = out.index.map(neutralise)
+    out.index.name = neutralise(df.index.name)
+    return out
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Terminal output
+#
+# An escape sequence (ESC), a bell (BEL), a carriage return or a line break inside a name or a sentence would let data
+# colour the terminal, set its window title, or forge a line of a table. The knowledge refuses them in names; output
+# that shows user text escapes them here as well, so no path from a file to the terminal sends one raw.
+
+
+# C0 and C1 controls, DEL, and the bidirectional controls that reorder what a terminal shows.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_SHORT = {"\t": "\\t", "\n": "\\n", "\r": "\\r", "\x1b": "\\e"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    if char in _SHORT:
+        return _SHORT[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: object) -> str:
+    """`text` as one line a terminal shows literally: control and bidirectional characters become escapes.
+
+    Parameters
+    ----------
+    text
+        Anything; it is converted with ``str``.
+
+    Returns
+    -------
+    str
+        The text with ``\\t``, ``\\n``, ``\\r``, ``\\e`` (ESC) and ``\\xNN``/``\\uNNNN`` in place of such characters.
+    """
+    return _UNPRINTABLE.sub(_escape, str(text))
+
+
+def printable_lines(rows: Iterable[object]) -> str:
+    """The rows of a table or report joined by line breaks, each row made :func:`printable` first."""
+    return "\n".join(printable(row) for row in rows)

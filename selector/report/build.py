@@ -1,0 +1,346 @@
+"""Building the report model: rank a group under preferences and gather everything a reader needs to audit it."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from urllib.parse import urlencode
+
+import numpy as np
+
+import selector
+from selector import verdict
+from selector.measure import compare
+from selector.models import KnowledgeBase
+from selector.preferences import MISSING_HELP, Preferences, to_query
+from selector.recommend import Recommendation, recommend
+from selector.report import evidence, points, summary
+from selector.report.model import (
+    Answer,
+    CellInfo,
+    CriterionInfo,
+    DimensionWeight,
+    FiredRule,
+    MethodRanking,
+    OptionRow,
+    Report,
+    Robustness,
+    Summarised,
+)
+
+DEFAULT_APP_URL = "http://127.0.0.1:8501"
+
+
+def _answers(kb: KnowledgeBase, given: Mapping[str, str], resolved: Mapping[str, str]) -> tuple[Answer, ...]:
+    rows = []
+    for qid, option_id in resolved.items():
+        question = kb.questions[qid]
+        option = next(o for o in question.options if o.id == option_id)
+        rows.append(
+            Answer(
+                question_id=qid,
+                question=question.text_en,
+                question_zh=question.text_zh or "",
+                option_id=option_id,
+                option=option.label_en,
+                option_zh=option.label_zh or "",
+                defaulted=qid not in given,
+            )
+        )
+    return tuple(rows)
+
+
+def _option_label(kb: KnowledgeBase, qid: str, option_id: str) -> str:
+    question = kb.questions.get(qid)
+    option = next((o for o in question.options if o.id == option_id), None) if question else None
+    return option.label_en if option else option_id
+
+
+def _rules(kb: KnowledgeBase, rec: Recommendation) -> tuple[FiredRule, ...]:
+    rows = []
+    for fired in rec.path.fired:
+        rule = kb.rules.get(fired.id)
+        conditions = "; ".join(
+            f"{kb.questions[q].text_en if q in kb.questions else q} = "
+            + " or ".join(_option_label(kb, q, o) for o in (rule.when[q] if rule else (fired.matched[q],)))
+            for q in fired.matched
+        )
+        rows.append(
+            FiredRule(
+                id=fired.id,
+                tree=fired.tree,
+                conditions=conditions,
+                recommends=tuple(kb.entity_name(e) for e in fired.recommend),
+                excludes=tuple(kb.entity_name(e) for e in fired.exclude),
+                rationale=fired.rationale,
+                claims=tuple(fired.claims),
+                recommend_ids=tuple(fired.recommend),
+                exclude_ids=tuple(fired.exclude),
+            )
+        )
+    return tuple(rows)
+
+
+def _dimensions(kb: KnowledgeBase, prefs: Preferences, rec: Recommendation) -> tuple[DimensionWeight, ...]:
+    given = prefs.resolved_dimension_weights(kb)
+    return tuple(
+        DimensionWeight(
+            id=d,
+            name=dim.name_en,
+            name_zh=dim.name_zh,
+            given=float(given[d]),
+            default=float(dim.weight),
+            share=float(rec.matrix.dimension_weights.get(d, 0.0)),
+            claims=tuple(dim.claims),
+        )
+        for d, dim in kb.dimensions.items()
+    )
+
+
+def _criteria(kb: KnowledgeBase, rec: Recommendation) -> tuple[CriterionInfo, ...]:
+    m = rec.matrix
+    return tuple(
+        CriterionInfo(
+            id=c,
+            name=kb.criteria[c].name_en,
+            dimension=kb.dimensions[d].name_en if d in kb.dimensions else d,
+            objective=o,
+            unit=kb.criteria[c].unit,
+            sub_weight=float(s),
+            weight=float(w),
+        )
+        for c, o, d, s, w in zip(m.criteria, m.objectives, m.dimension_of, m.sub_weights, m.weights, strict=True)
+    )
+
+
+def _options(rec: Recommendation) -> tuple[OptionRow, ...]:
+    m = rec.matrix
+    index = {a: i for i, a in enumerate(m.alternatives)}
+    contributions = rec.result.contributions
+    rows = []
+    for ranked in rec.ranking:
+        i = index[ranked.id]
+        rows.append(
+            OptionRow(
+                id=ranked.id,
+                name=ranked.name,
+                rank=ranked.rank,
+                score=ranked.score,
+                shortlisted=ranked.shortlisted,
+                cells=tuple(
+                    CellInfo(float(c.value), tuple(c.evidence), c.imputed, c.flagged, c.note, c.tier == "measured")
+                    for c in m.cells[i]
+                ),
+                contributions=None if contributions is None else tuple(float(v) for v in contributions[i]),
+            )
+        )
+    return tuple(rows)
+
+
+def _robustness(rec: Recommendation, samples: int, seed: int) -> Robustness:
+    """SMAA, tipping points, method agreement and rank reversal, as ``python -m selector sensitivity`` computes them.
+
+    :func:`selector.robustness.analysis.analyse` decides what "plausible" means (dimension weights sampled over the
+    whole simplex, imputed cells over their criterion's plausible range), so the report, the command line and
+    the app agree. A ranking the analyses cannot handle is still reported, with the reason in ``unavailable``.
+    """
+    from scipy.stats import kendalltau
+
+    from selector import scoring
+    from selector.robustness import analysis
+
+    try:
+        result = analysis.analyse(rec, samples=samples, seed=seed)
+    except (scoring.ScoringError, ValueError) as exc:
+        return Robustness(samples=samples, seed=seed, unavailable=(f"robustness analyses: {exc}",))
+    smaa, agreement = result.smaa, result.agreement
+    names = [r.name for r in rec.ranking]
+    order = [smaa.alternatives.index(n) for n in names]  # the analyses' order -> the report's (ranking) order
+    acceptability = np.asarray(smaa.acceptability)[order]
+    chosen = np.asarray(rec.result.ranks)[[rec.matrix.alternatives.index(r.id) for r in rec.ranking]]
+    methods = []
+    for k, method in enumerate(agreement.methods):
+        ranks = np.asarray(agreement.ranks[k])[[agreement.alternatives.index(n) for n in names]]
+        tau = float(kendalltau(chosen, ranks).statistic) if len(names) > 1 else float("nan")
+        methods.append(
+            MethodRanking(
+                method=method,
+                label=scoring.METHODS[method].label if method in scoring.METHODS else method,
+                scaler=agreement.scalers[k],
+                ranks=tuple(int(r) for r in ranks),
+                leader=agreement.leaders[k],
+                tau=tau if math.isfinite(tau) else None,
+            )
+        )
+    space = "dimension weights" if result.space == "dimensions" else "criterion weights"
+    within = "the whole simplex" if result.spread is None else f"+/- {result.spread:g} of the current shares"
+    return Robustness(
+        samples=smaa.n_samples,
+        seed=smaa.seed,
+        acceptability=tuple(tuple(float(v) for v in row) for row in acceptability),
+        first_share=tuple(float(v) for v in acceptability[:, 0]),
+        leader_acceptability=float(acceptability[0, 0]),
+        confidence=tuple(float("nan") if smaa.confidence[i] is None else float(smaa.confidence[i]) for i in order),
+        sampling=f"{space} sampled uniformly over {within}",
+        uncertain_cells=len(smaa.uncertain_cells),
+        tipping_points=tuple(t.sentence for t in result.tipping_points),
+        methods=tuple(methods),
+        mean_tau=agreement.mean_tau,
+        agreement_summary=agreement.summary,
+        rank_reversal=result.reversal.summary,
+        unavailable=tuple(f"{m}: {why}" for m, why in agreement.skipped.items()),
+    )
+
+
+def _why(rec: Recommendation, chosen: OptionRow) -> str:
+    """Why the chosen option: the score sentence, or the shortlist when the tree overrides the score leader."""
+    if chosen.id == rec.leader.id:
+        return rec.why
+    return (
+        f"it is the best-ranked option the decision trees shortlist for this scenario (rank {chosen.rank} of "
+        f"{len(rec.ranking)}); {rec.leader.name} scores higher but is not shortlisted. On scores alone: {rec.why}"
+    )
+
+
+def _version() -> str:
+    return selector.__version__
+
+
+def build_report(
+    kb: KnowledgeBase,
+    prefs: Preferences,
+    *,
+    samples: int = 2000,
+    seed: int = 0,
+    app_url: str = DEFAULT_APP_URL,
+    now: datetime | None = None,
+) -> Report:
+    """Rank ``prefs.group`` under ``prefs`` and gather everything a reader needs to audit the ranking.
+
+    Parameters
+    ----------
+    kb
+        The knowledge base.
+    prefs
+        Group, scenario answers, weights, method, scaler, missing-value policy and flagged-claims toggle.
+    samples
+        Weight vectors sampled for SMAA (0 skips the robustness analysis).
+    seed
+        Seed of the sampler, so a report can be reproduced exactly.
+    app_url
+        Base URL of the app; the report links to ``app_url/?<preferences>`` to reproduce the ranking.
+    now
+        Timestamp printed in the footer (default: the current time); pass one for reproducible output.
+
+    Returns
+    -------
+    Report
+
+    Raises
+    ------
+    selector.preferences.PreferenceError, selector.scoring.ScoringError
+        When the preferences do not fit the knowledge or the method cannot score the matrix.
+    ValueError
+        When ``app_url`` is not an http(s) address.
+    """
+    from selector.scoring import METHODS
+
+    if not app_url.startswith(("http://", "https://")):
+        raise ValueError(f"app_url {app_url!r} must start with http:// or https:// (it becomes a link in the report)")
+    rec = recommend(kb, prefs)
+    group = kb.groups[prefs.group]
+    moment = (now or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
+    options = _options(rec)
+    criteria = _criteria(kb, rec)
+    rules = _rules(kb, rec)
+    dimensions = _dimensions(kb, prefs, rec)
+    robustness = _robustness(rec, samples, seed) if samples > 0 else Robustness(0, seed)
+    imputed_cells = rec.matrix.imputed_cells
+    summarised = None
+    if len(options) > summary.DETAILED_OPTIONS:
+        rows = summary.detailed(options, rec.recommended)
+        shown = {options[i].id for i in rows}
+        others = [o for o in options if o.id not in shown]
+        imputed_cells = tuple(c for c in imputed_cells if c.alternative in shown)
+        summarised = Summarised(
+            detailed=len(rows),
+            ranked=len(options),
+            rows=tuple((o.rank, o.name, o.score, o.shortlisted) for o in others),
+            imputed_cells=len(rec.matrix.imputed_cells) - len(imputed_cells),
+        )
+        robustness = summary.trim_robustness(robustness, rows)
+        options = tuple(options[i] for i in rows)
+    method_label = METHODS[rec.result.method].label if rec.result.method in METHODS else rec.result.method
+    uses = evidence.uses(kb, {"dimensions": dimensions, "rules": rules, "criteria": criteria, "options": options})
+    appendix = evidence.claims(kb, uses, moment.date())
+    recommended = next(o for o in options if o.id == rec.recommended)
+    m = rec.matrix
+    judged = verdict.judge(rec)
+    return Report(
+        title=f"{group.name_en}: {judged.headline}",
+        group_id=group.id,
+        group_name=group.name_en,
+        group_name_zh=group.name_zh or "",
+        group_description=group.description_en or "",
+        problem=(
+            f"Which of the {len(group.members)} candidates for {group.name_en} should we adopt for the scenario "
+            "below? "
+            "The options are ranked by weighted multi-criteria decision analysis (MCDA) on evidence quoted from "
+            "the source articles; every number is cited and listed in the evidence appendix."
+        ),
+        answers=_answers(kb, prefs.answers, rec.path.answers),
+        rules=rules,
+        shortlist=tuple(kb.entity_name(e) for e in rec.path.shortlisted(m.group)),
+        other_candidates=tuple(kb.entity_name(e) for e in rec.path.other_candidates),
+        tree_excluded=tuple(kb.entity_name(e) for e in rec.path.excluded),
+        dimensions=dimensions,
+        criteria=criteria,
+        method=rec.result.method,
+        method_label=method_label,
+        scaler=rec.result.scaler,
+        missing=m.missing_policy,
+        missing_help=MISSING_HELP.get(m.missing_policy, ""),
+        use_flagged=prefs.use_flagged,
+        higher_is_better=bool(rec.result.higher_is_better),
+        options=options,
+        recommended=recommended.name,
+        recommended_id=recommended.id,
+        leader=options[0].name,
+        why=_why(rec, recommended),
+        imputed=tuple(
+            (kb.entity_name(c.alternative), kb.criteria[c.criterion].name_en, float(c.value), c.note)
+            for c in imputed_cells
+        ),
+        excluded_alternatives=tuple((kb.entity_name(e.id), e.reason) for e in m.excluded_alternatives),
+        excluded_criteria=tuple(
+            (kb.criteria[e.id].name_en if e.id in kb.criteria else e.id, e.reason) for e in m.excluded_criteria
+        ),
+        notes=tuple(m.notes),
+        pros_cons=points.pros_cons(options, criteria, rules),
+        consequences=points.consequences(
+            options, recommended.id, criteria, robustness, method_label, rec.result.scaler
+        ),
+        robustness=robustness,
+        evidence=appendix,
+        data_sources=evidence.data_sources(kb, moment.date()),
+        data_hash=rec.data_hash,
+        app_version=_version(),
+        generated_at=moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        reproduce_url=app_url.rstrip("/") + "/?" + urlencode(to_query(prefs)),
+        flagged_used=tuple(e.id for e in appendix if e.flags),
+        summarised=summarised,
+        measured_vs_published=tuple(
+            (c.entity_name, c.metric, c.sentence, c.warnings)
+            for c in compare.for_entities(compare.comparisons(kb), m.alternatives)
+        ),
+        verdict=judged.headline,
+        verdict_details=judged.details,
+        verdict_badge=judged.badge,
+        constraints=(
+            *prefs.constraints,
+            *(f"vendor {kb.entity_name(v)} excluded" for v in prefs.exclude_vendors),
+            *(f"{kb.entity_name(e)} excluded" for e in prefs.exclude),
+            *(("alternatives with unknown values kept",) if prefs.keep_unknown else ()),
+        ),
+    )

@@ -1,0 +1,39 @@
+"""How the report writes numbers and settings: the words both the model's builder and the templates use."""
+
+from __future__ import annotations
+
+import math
+
+
+def scaling(scaler: str) -> str:
+    """``"sum scaling"``, or ``"no scaling"`` for the scaler ``none``."""
+    return "no scaling" if scaler == "none" else f"{scaler} scaling"
+
+
+def number(value: float) -> str:
+    """A number as the articles would write it: no trailing zeros, at most 4 significant digits."""
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return "-"
+    return f"{value:.4g}"
+
+
+def amount(value: float, unit: str) -> str:
+    """``3200 img/s``, but ``4 (rating 1-5)`` for units that are descriptions rather than symbols."""
+    return f"{number(value)} {unit}" if " " not in unit else f"{number(value)} ({unit})"
+
+
+def percent(value: float | None, digits: int = 0) -> str:
+    """A share (0-1) as a percentage with `digits` decimals; ``-`` when unknown."""
+    if value is None or not math.isfinite(value):
+        return "-"
+    return f"{100 * value:.{digits}f}%"
+
+
+def score(value: float) -> str:
+    """A score with three decimals; ``-`` when not finite."""
+    return f"{value:.3f}" if math.isfinite(value) else "-"
+
+
+def tau(value: float | None) -> str:
+    """Kendall's tau with two decimals; ``-`` when undefined."""
+    return "-" if value is None or not math.isfinite(value) else f"{value:.2f}"

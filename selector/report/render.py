@@ -1,0 +1,128 @@
+"""The report model as a Markdown decision record and as one self-contained HTML page, through Jinja2 templates.
+
+Both templates escape by default: the HTML environment autoescapes, and the Markdown environment passes every
+expression through :func:`selector.escape.md_escape` unless a filter marked it :class:`selector.escape.MdSafe`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+from selector.escape import MdSafe, md_escape
+from selector.report.formats import number, percent, score, tau
+from selector.report.model import Report
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+# The sections of every rendering, in order (id, title); MADR's headings first, then the appendix.
+SECTIONS: tuple[tuple[str, str], ...] = (
+    ("context", "Context and Problem Statement"),
+    ("drivers", "Decision Drivers"),
+    ("options", "Considered Options"),
+    ("outcome", "Decision Outcome"),
+    ("pros-cons", "Pros and Cons of the Options"),
+    ("consequences", "Consequences"),
+    ("evidence", "Evidence Appendix"),
+    ("data-sources", "Data Sources and Licences"),
+)
+_VERDICTS = {"good": "Good", "bad": "Bad", "neutral": "Neutral"}
+_PLOTLY_CONFIG = {"displaylogo": False, "responsive": True}
+FIGURE = Markup('<figure class="chart-box"><figcaption>{}</figcaption>{}</figure>')
+
+
+def anchor(claim_id: str) -> str:
+    """The id of a claim's entry in the evidence appendix, for links to it."""
+    return "ev-" + quote(str(claim_id), safe="")
+
+
+def _md_cite(ids: Sequence[str]) -> MdSafe:
+    return MdSafe(" ".join(f"[[{md_escape(i)}]](#{anchor(i)})" for i in ids))
+
+
+def _html_cite(ids: Sequence[str]) -> Markup:
+    return Markup(" ").join(Markup('<a class="cite" href="#{}">[{}]</a>').format(anchor(i), i) for i in ids)
+
+
+def _md_url(url: str) -> MdSafe:
+    return MdSafe("<" + quote(url, safe=":/?&=%#,+;@!$'*()-._~") + ">")
+
+
+_COMMON_FILTERS = {"num": number, "pct": percent, "score": score, "tau": tau, "verdict": lambda v: _VERDICTS[v]}
+
+
+def _md_finalize(value: object) -> str:
+    return "" if value is None else md_escape(value)
+
+
+@functools.lru_cache(maxsize=2)
+def environment(markdown: bool) -> Environment:
+    """The Jinja2 environment: Markdown escapes every expression by default, HTML autoescapes."""
+    options: dict[str, Any] = {
+        "loader": FileSystemLoader(TEMPLATES),
+        "undefined": StrictUndefined,
+        "trim_blocks": True,
+        "lstrip_blocks": True,
+        "keep_trailing_newline": True,
+    }
+    if markdown:
+        env = Environment(autoescape=False, finalize=_md_finalize, **options)
+        env.filters.update(_COMMON_FILTERS, cite=_md_cite, url=_md_url, anchor=lambda i: MdSafe(anchor(i)))
+    else:
+        env = Environment(autoescape=select_autoescape(["html", "j2"]), **options)
+        env.filters.update(_COMMON_FILTERS, cite=_html_cite, anchor=anchor)
+    return env
+
+
+def render_markdown(report: Report) -> str:
+    """The report as a Markdown architecture decision record (MADR headings, evidence appendix, footer).
+
+    Every value from the knowledge is escaped, so a name cannot inject Markdown or HTML.
+
+    Parameters
+    ----------
+    report
+        From :func:`selector.report.build.build_report`.
+
+    Returns
+    -------
+    str
+        CommonMark with GitHub tables; numbers cite their claims as links to anchors of the appendix.
+    """
+    return environment(markdown=True).get_template("report.md.j2").render(report=report, sections=SECTIONS)
+
+
+def render_html(report: Report) -> str:
+    """The report as one self-contained HTML page: CSS inline, interactive charts with plotly.js embedded once.
+
+    Opened offline it requests nothing: no script, stylesheet or image comes from another address.
+
+    Parameters
+    ----------
+    report
+        From :func:`selector.report.build.build_report`.
+
+    Returns
+    -------
+    str
+        The page (about 5 MB, most of it plotly.js).
+    """
+    from selector.charts.report import report_figures
+
+    blocks = {}
+    for k, (key, (caption, fig)) in enumerate(report_figures(report).items()):
+        # plotly.js (~4.6 MB) goes with the first chart only; the others use it from there.
+        chart = fig.to_html(full_html=False, include_plotlyjs=k == 0, div_id=f"chart-{key}", config=_PLOTLY_CONFIG)
+        blocks[key] = FIGURE.format(caption, Markup(chart))
+    css = Markup((TEMPLATES / "report.css").read_text(encoding="utf-8"))
+    return (
+        environment(markdown=False)
+        .get_template("report.html.j2")
+        .render(report=report, sections=SECTIONS, charts=blocks, css=css)
+    )

@@ -1,0 +1,34 @@
+"""Large groups: past a number of options the report details the best-ranked ones and lists the rest."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from selector.report.model import OptionRow, Robustness
+
+# A report is read, and a PDF laid out, row by row: past this many options the matrix, the robustness tables and the
+# evidence appendix (whose size grows with options x criteria, and options x ranks) cover the best-ranked ones and
+# the recommended one; the rest are listed by rank and score, and the report says so.
+DETAILED_OPTIONS = 12
+
+
+def detailed(options: tuple[OptionRow, ...], recommended_id: str) -> list[int]:
+    shown = list(range(min(DETAILED_OPTIONS, len(options))))
+    chosen = next(i for i, o in enumerate(options) if o.id == recommended_id)
+    if chosen not in shown:
+        shown[-1] = chosen
+    return shown
+
+
+def trim_robustness(rb: Robustness, rows: list[int]) -> Robustness:
+    """The robustness of the detailed options only: their rows, and the first len(rows) ranks of each."""
+    if not rb.acceptability:
+        return rb
+    ranks = len(rows)
+    return replace(
+        rb,
+        acceptability=tuple(rb.acceptability[i][:ranks] for i in rows),
+        first_share=tuple(rb.first_share[i] for i in rows),
+        confidence=tuple(rb.confidence[i] for i in rows),
+        methods=tuple(replace(m, ranks=tuple(m.ranks[i] for i in rows)) for m in rb.methods),
+    )

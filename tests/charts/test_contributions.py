@@ -1,0 +1,63 @@
+"""Contribution bars: each alternative's contributions stacked, redrawn in place as a new figure would be."""
+
+from __future__ import annotations
+
+import json
+
+import plotly.graph_objects as go
+import pytest
+
+from selector import knowledge, recommend
+from selector.charts.contributions import contribution_bars, restack_contribution_bars
+from selector.preferences import Preferences
+from selector.views.recommend import contributions_frame, criterion_profile
+from tests.charts.figures import titled
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return knowledge.load()
+
+
+def test_contribution_bars_stack_each_alternatives_contributions(kb):
+    rec = recommend.recommend(kb, Preferences(group="gpu-inference-runtimes", method="wsm"))
+    frame = contributions_frame(kb, rec.matrix, rec.result.contributions)
+    order = [r.name for r in rec.ranking]
+    fig = contribution_bars(frame, order, "What each criterion adds")
+    titled(fig)
+    assert fig.layout.barmode == "relative"
+    assert len(fig.data) == len(rec.matrix.criteria)
+    totals = dict.fromkeys(order, 0.0)
+    for trace in fig.data:
+        for name, value in zip(trace.y, trace.x, strict=True):
+            totals[name] += value
+    for ranked in rec.ranking:
+        # a weighted sum's contributions add up to its score
+        assert totals[ranked.name] == pytest.approx(ranked.score)
+
+
+def test_every_group_draws_a_contribution_or_profile_chart(kb):
+    for group in kb.groups:
+        rec = recommend.recommend(kb, Preferences(group=group, method="topsis"))
+        assert rec.result.contributions is None
+        parts = criterion_profile(rec.matrix)
+        frame = contributions_frame(kb, rec.matrix, parts)
+        fig = contribution_bars(frame, [r.name for r in rec.ranking], "profile")
+        assert len(fig.data) == len(rec.matrix.criteria)
+
+
+def test_restacking_a_kept_figure_draws_what_a_new_one_would(kb):
+    """The app keeps one contribution chart per session and restacks it on every slider move."""
+
+    def built(weights: dict[str, float]) -> tuple[go.Figure, dict[str, list[float]], list[str]]:
+        rec = recommend.recommend(kb, Preferences(group="training-frameworks", dimension_weights=weights))
+        frame = contributions_frame(kb, rec.matrix, rec.result.contributions)
+        order = [r.name for r in rec.ranking]
+        values = {kb.entity_name(a): list(rec.result.contributions[i]) for i, a in enumerate(rec.matrix.alternatives)}
+        return contribution_bars(frame, order, "contributions"), values, order
+
+    kept, _, first_order = built({})
+    fresh, values, order = built({"performance": 100, "cost": 0, "ecosystem": 0, "risk": 0})
+    assert order != first_order  # the leader changes, so the bars must be re-sorted, not only resized
+    restack_contribution_bars(kept, values, order)
+    assert json.loads(kept.to_json()) == json.loads(fresh.to_json())

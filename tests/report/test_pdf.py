@@ -1,0 +1,103 @@
+"""The PDF report: A4 with page numbers and contents, the text of the report, hostile names as text."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from selector.report import pdf
+from selector.report.model import ReportError, Robustness
+from tests.report.conftest import ADR_HEADINGS
+
+
+def _weasyprint_missing() -> str | None:
+    try:
+        import weasyprint  # noqa: F401
+    except (ImportError, OSError) as exc:
+        return f"WeasyPrint or its system libraries (libpango) are missing: {exc}"
+    if not shutil.which("pdftotext") or not shutil.which("pdftoppm"):
+        return "poppler-utils (pdftotext, pdftoppm) is not installed"
+    return None
+
+
+needs_pdf = pytest.mark.skipif(_weasyprint_missing() is not None, reason=str(_weasyprint_missing()))
+
+
+@pytest.fixture(scope="module")
+def pdf_file(built, tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("pdf") / "report.pdf"
+    path.write_bytes(pdf.render_pdf(built))
+    return path
+
+
+def _pdftotext(path: Path, *options: str) -> str:
+    return subprocess.run(["pdftotext", *options, str(path), "-"], check=True, capture_output=True, text=True).stdout
+
+
+@needs_pdf
+def test_pdf_is_a4_with_page_numbers_and_contents(pdf_file):
+    assert pdf_file.read_bytes()[:5] == b"%PDF-"
+    info = subprocess.run(["pdfinfo", str(pdf_file)], check=True, capture_output=True, text=True).stdout
+    assert "(A4)" in info
+    pages = int(re.search(r"Pages:\s+(\d+)", info).group(1))
+    assert pages >= 3
+    text = _pdftotext(pdf_file, "-layout")
+    assert f"Page 1 of {pages}" in text and f"Page {pages} of {pages}" in text
+    contents = text.split("Contents", 1)[1].split("Page 1 of", 1)[0]
+    for title in [*ADR_HEADINGS, "Evidence Appendix"]:
+        # each entry ends with the page it starts on (target-counter), a number between 2 and the last page
+        match = re.search(re.escape(title) + r"\s*\.?\s*(\d+)\s*$", contents, re.MULTILINE)
+        assert match and 2 <= int(match.group(1)) <= pages, f"contents entry for {title!r}"
+
+
+@needs_pdf
+def test_pdf_text_has_the_leader_the_weights_and_a_chinese_quote(built, pdf_file):
+    text = _pdftotext(pdf_file, "-layout")
+    assert built.leader in text and built.recommended in text
+    for name, weight in (("Performance", 40), ("Cost", 25), ("Ecosystem", 20), ("Risk", 15)):
+        assert re.search(rf"{name} \S+\s+{weight}\s+{weight}\s+{weight}\.0%", text), f"{name} weight row"
+    flat = "".join(text.split())
+    quotes = sorted((e.quote_zh for e in built.evidence if re.search(r"[\u4e00-\u9fff]", e.quote_zh)), key=len)
+    assert quotes and "".join(quotes[0].split()) in flat
+    assert "".join(quotes[-1].split()) in flat
+
+
+@needs_pdf
+def test_pdf_first_page_is_not_blank(pdf_file, tmp_path):
+    from PIL import Image
+
+    subprocess.run(
+        ["pdftoppm", "-r", "50", "-png", "-f", "1", "-l", "1", str(pdf_file), str(tmp_path / "page")], check=True
+    )
+    (png,) = tmp_path.glob("page*.png")
+    image = Image.open(io.BytesIO(png.read_bytes())).convert("L")
+    dark = sum(image.histogram()[:200])  # pixels clearly darker than the white page
+    assert dark / (image.width * image.height) > 0.01
+
+
+@needs_pdf
+def test_pdf_of_a_hostile_name_renders_it_as_text(hostile, tmp_path):
+    path = tmp_path / "hostile.pdf"
+    path.write_bytes(pdf.render_pdf(dataclasses.replace(hostile, robustness=Robustness(0, 0))))
+    assert "<img src=x onerror=alert(1)>" in _pdftotext(path)
+
+
+def test_pdf_without_weasyprint_says_what_to_install(built, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def refuse(name, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
+        if name == "weasyprint":
+            raise OSError("cannot load library 'libpango-1.0-0'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", refuse)
+    with pytest.raises(ReportError, match="libpango"):
+        pdf.render_pdf(built)

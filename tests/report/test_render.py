@@ -1,0 +1,156 @@
+"""Rendering the report: the Markdown decision record and the self-contained HTML page, escaped and cited."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from html.parser import HTMLParser
+
+from markdown_it import MarkdownIt
+
+from selector.escape import md_escape
+from selector.report import build, render
+from tests.report.conftest import ADR_HEADINGS, HOSTILE, NOW
+
+
+def _md() -> MarkdownIt:
+    return MarkdownIt("commonmark").enable("table")
+
+
+def test_markdown_has_the_adr_headings_in_order(markdown):
+    tokens = _md().parse(markdown)
+    h2 = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h2"]
+    assert [h for h in h2 if h in ADR_HEADINGS] == ADR_HEADINGS
+    assert h2.index("Evidence Appendix") > h2.index("Consequences")
+    assert sum(1 for t in tokens if t.type == "heading_open" and t.tag == "h1") == 1
+
+
+def _cells(line: str) -> int:
+    """Cells of a Markdown table row: unescaped pipes split cells; the outer pipes do not count."""
+    bare = re.sub(r"\\.", "", line.strip())
+    return bare.strip("|").count("|") + 1
+
+
+def _table_widths(text: str) -> list[list[int]]:
+    lines = text.splitlines()
+    return [[_cells(line) for line in lines[t.map[0] : t.map[1]]] for t in _md().parse(text) if t.type == "table_open"]
+
+
+def test_markdown_tables_have_consistent_column_counts(markdown, hostile):
+    tables = _table_widths(markdown)
+    assert len(tables) >= 6  # scenario, dimensions, criteria, ranking, contributions, matrix, ...
+    for widths in tables + _table_widths(render.render_markdown(hostile)):
+        assert len(set(widths)) == 1, f"rows with different column counts: {widths}"
+
+
+def test_markdown_cites_numbers_with_links_to_the_appendix(built, markdown):
+    anchors = set(re.findall(r'<a id="(ev-[^"]+)"></a>', markdown))
+    links = set(re.findall(r"\]\(#(ev-[^)]+)\)", markdown))
+    assert anchors == {render.anchor(e.id) for e in built.evidence}
+    assert links and links <= anchors
+    first = built.options[0]
+    claim = first.cells[0].evidence[0]
+    assert f"[[{md_escape(claim)}]](#{render.anchor(claim)})" in markdown
+
+
+def test_markdown_is_reproducible(kb, prefs, markdown):
+    again = build.build_report(kb, prefs, samples=500, seed=1, now=NOW)
+    assert render.render_markdown(again) == markdown
+    later = build.build_report(kb, prefs, samples=500, seed=1, now=datetime(2026, 1, 1, tzinfo=UTC))
+    assert render.render_markdown(later) != markdown
+
+
+def test_markdown_shows_a_hostile_name_as_text(hostile):
+    text = render.render_markdown(hostile)
+    assert "<img" not in text
+    rendered = _md().render(text)
+    assert "<img" not in rendered and "javascript:" not in rendered.split('href="')[-1][:20]
+    assert "&lt;img src=x onerror=alert(1)&gt;" in rendered
+    assert "<em>bold</em>" not in rendered and "<code>tick</code>" not in rendered
+
+
+class _Collect(HTMLParser):
+    """Every tag with its attributes, and the page's text outside scripts and styles."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs):  # noqa: ANN001
+        self.tags.append((tag, dict(attrs)))
+        self._skip += tag in ("script", "style")
+
+    def handle_endtag(self, tag):  # noqa: ANN001
+        self._skip -= tag in ("script", "style")
+
+    def handle_data(self, data):  # noqa: ANN001
+        if not self._skip:
+            self.text.append(data)
+
+
+def _parse(page: str) -> _Collect:
+    parser = _Collect()
+    parser.feed(page)
+    return parser
+
+
+def test_html_fetches_nothing_from_outside(html_page):
+    parser = _parse(html_page)
+    fetched = [
+        value
+        for tag, attrs in parser.tags
+        for name, value in attrs.items()
+        if (tag, name) in {("script", "src"), ("link", "href"), ("img", "src"), ("iframe", "src"), ("source", "src")}
+    ]
+    assert not [v for v in fetched if v and re.match(r"(https?:)?//", v.strip(), re.IGNORECASE)]
+    assert not [t for t, _ in parser.tags if t == "link"]  # CSS is inline
+
+
+def test_html_embeds_plotly_once_and_draws_every_chart(built, html_page):
+    assert html_page.count("plotly.js v") == 1
+    charts = 3 if built.robustness.acceptability else 2
+    assert html_page.count("Plotly.newPlot(") == charts
+    # outside Streamlit nobody else styles the charts: each carries the white template
+    assert html_page.count('"plot_bgcolor":"white"') >= charts
+    ids = {attrs.get("id") for _, attrs in _parse(html_page).tags}
+    assert {"chart-weights", "chart-scores", "chart-acceptability"} <= ids
+
+
+def test_html_citations_point_at_appendix_entries(built, html_page):
+    parser = _parse(html_page)
+    ids = {attrs.get("id") for _, attrs in parser.tags}
+    links = {attrs["href"][1:] for tag, attrs in parser.tags if tag == "a" and (attrs.get("href") or "")[:4] == "#ev-"}
+    assert links and links <= ids
+    assert {render.anchor(e.id) for e in built.evidence} <= ids
+    sections = [attrs.get("id") for tag, attrs in parser.tags if tag == "section"]
+    assert sections == [s for s, _ in render.SECTIONS]
+
+
+def test_html_shows_a_hostile_name_as_text(hostile):
+    page = render.render_html(hostile)
+    parser = _parse(page)
+    assert not [attrs for tag, attrs in parser.tags if tag == "img" or "onerror" in attrs]
+    assert HOSTILE in "".join(parser.text)
+    assert not [a for tag, a in parser.tags if tag == "a" and (a.get("href") or "").startswith("javascript")]
+
+
+def test_html_contains_the_chinese_quotes(built, html_page):
+    text = "".join(_parse(html_page).text)
+    quotes = [e.quote_zh for e in built.evidence if e.quote_zh]
+    assert quotes and all(q in text for q in quotes)
+
+
+def test_every_report_names_each_dataset_with_its_licence_and_attribution(kb, markdown, html_page):
+    from markupsafe import escape
+
+    from selector import provenance
+
+    datasets = provenance.datasets(kb)
+    assert {d.id for d in datasets} >= {"mlperf-inference-v5.1", "epoch-ml-hardware", "fsdl-cloud-gpus", "accelmark"}
+    assert "## Data Sources and Licences" in markdown and "Data Sources and Licences</h2>" in html_page
+    text = MarkdownIt().render(markdown)
+    for data in datasets:
+        assert data.id in text and f"licence {data.licence}" in text
+        assert str(escape(data.attribution)) in html_page

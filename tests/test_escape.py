@@ -1,0 +1,99 @@
+"""Every escaper: Markdown, plotly hover labels, spreadsheet cells and terminal output show text as itself."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+
+from selector.escape import hover_text, md_escape, neutralise, printable, printable_lines, safe_frame
+
+EVIL = "<img src=x onerror=alert(1)>"
+
+
+# ----------------------------------------------------------------------------------------------------------
+# CommonMark
+
+
+def _md() -> MarkdownIt:
+    return MarkdownIt("commonmark").enable("table")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab1 .<>&|*_[]()#!`~\\-+=:\n\t中\u00a0\"'")), max_size=30))
+def test_md_escape_renders_as_the_text_itself(text):
+    shown = " ".join(text.split())
+    expected = f"<p>{escapeHtml(shown)}</p>\n" if shown else ""
+    assert _md().render(md_escape(text)) == expected
+    # In a table cell the text stays in its cell (extra cells would be dropped silently, so compare the content).
+    table = _md().render(f"| h |\n| --- |\n| {md_escape(text)} |\n")
+    assert f"<td>{escapeHtml(shown)}</td>" in table
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Plotly hover labels
+
+
+def test_hover_text_escapes_markup_and_keeps_lines():
+    text = hover_text(f"first line\n{EVIL}", width=200)
+    assert "<img" not in text
+    assert "&lt;img" in text
+    assert text.count("<br>") == 1
+
+
+def test_hover_text_breaks_long_chinese_runs():
+    text = hover_text("能" * 100, width=30)
+    assert text.count("<br>") == 3
+    assert hover_text(None) == ""
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Spreadsheet cells
+
+
+@pytest.mark.parametrize("value", ["=1+1", "+SUM(A1)", "-2+3", "@cmd", "\tx", "\rx", '=HYPERLINK("http://x")'])
+def test_formula_prefixes_are_quoted(value):
+    assert neutralise(value) == "'" + value
+
+
+@pytest.mark.parametrize("value", ["H200", "", " =not first", "a=b", "'=already", 3, -1.5, None, True])
+def test_other_values_are_unchanged(value):
+    assert neutralise(value) is value or neutralise(value) == value
+
+
+def test_safe_frame_neutralises_text_cells_and_labels_only():
+    df = pd.DataFrame({"=name": ["=cmd", "ok"], "score": [-0.5, 1.0]}, index=["@a", "b"])
+    df.index.name = "+idx"
+    out = safe_frame(df)
+    assert out["'=name"].tolist() == ["'=cmd", "ok"]
+    assert out["score"].tolist() == [-0.5, 1.0]
+    assert out.index.tolist() == ["'@a", "b"] and out.index.name == "'+idx"
+    assert df.columns.tolist() == ["=name", "score"] and df["=name"].tolist() == ["=cmd", "ok"]  # input untouched
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Terminal output
+
+
+def test_escapes_bell_escape_and_line_breaks() -> None:
+    assert printable("Evil \x1b]0;pwned\x07 NPU") == "Evil \\e]0;pwned\\x07 NPU"
+    assert printable("a\r\nb\tc\x9bd\u202ee") == "a\\r\\nb\\tc\\x9bd\\u202ee"
+
+
+def test_plain_text_and_chinese_are_unchanged() -> None:
+    text = "NVIDIA Jetson Orin 边缘芯片 (172 TOPS, 60 W) - 1.0e+3 = ok"
+    assert printable(text) == text
+
+
+def test_lines_escape_each_row_so_no_row_can_be_forged() -> None:
+    out = printable_lines(["   1  real", "   2  fake\n   1  forged"])
+    assert out.split("\n") == ["   1  real", "   2  fake\\n   1  forged"]
+
+
+@given(st.text())
+def test_no_control_character_survives(text: str) -> None:
+    out = printable(text)
+    assert not any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in out)

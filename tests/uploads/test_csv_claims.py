@@ -1,0 +1,134 @@
+"""Tests of selector/uploads/csv_claims.py: CSV converts to the knowledge schema, every cell problem names its line
+and column, and any CSV converts without raising."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from selector.uploads import csv_claims, intake
+from selector.yamlio import parse_yaml
+from tests.conftest import KNOWLEDGE, ROOT
+from tests.uploads.conftest import UPLOADS, errors, marked_lines
+
+
+def test_csv_converts_to_schema_yaml_that_the_guarded_reader_accepts() -> None:
+    data, issues = csv_claims.csv_to_yaml((UPLOADS / "good_new_chip.csv").read_bytes(), "good_new_chip.csv")
+    assert data is not None and issues == []
+    parsed, problems = parse_yaml(data, "converted.yaml")
+    assert problems == [] and parsed is not None
+    content = parsed.data
+    [source] = content["sources"]
+    assert source["kind"] == "user" and source["id"] == "user-good-new-chip"
+    [entity] = content["entities"]
+    assert entity == {"id": "fixture-csv-npu", "name": "Fixture CSV NPU", "kind": "accelerator", "segment": "edge"}
+    values = {c["metric"]: (c["value"], c["unit"], c["tier"]) for c in content["claims"]}
+    assert values == {"tops_int8": (26.0, "TOPS", "measured"), "power_w": (2.5, "W", "measured")}
+
+
+def test_csv_user_names_the_source() -> None:
+    data, _ = csv_claims.csv_to_yaml((UPLOADS / "good_orin_override.csv").read_bytes(), "orin.csv", user="Ada Lovelace")
+    source = yaml.safe_load(data)["sources"][0]
+    assert source["id"] == "user-ada-lovelace-orin"
+    assert source["author"] == "Ada Lovelace"
+
+
+def test_csv_to_yaml_returns_none_on_any_error() -> None:
+    data, issues = csv_claims.csv_to_yaml((UPLOADS / "formula_cells.csv").read_bytes(), "formula_cells.csv")
+    assert data is None
+    assert len(issues) == len(marked_lines(UPLOADS / "formula_cells.csv"))
+
+
+def test_csv_schema_errors_point_at_the_csv_line_and_column() -> None:
+    csv_text = (
+        "id,entity,metric,value,unit,entity_name,entity_kind\n"
+        "u-ok,jetson-orin,power_w,40,W,,\n"
+        "u-bad-kind,new-thing,tops_int8,5,TOPS,New thing,gizmo\n"
+        "u-no-unit,edge-tpu,power_w,2,,,\n"
+    )
+    result = intake.validate_upload("mixed.csv", csv_text.encode(), KNOWLEDGE)
+    assert result.kb is None
+    by_line = {i.line: i for i in errors(result)}
+    assert set(by_line) == {3, 4}, [str(i) for i in errors(result)]
+    assert "kind" in by_line[3].message and by_line[3].record == "new-thing"
+    assert "needs a `unit`" in by_line[4].message and by_line[4].record == "u-no-unit"
+
+
+def test_csv_cell_errors_name_the_column_and_cell() -> None:
+    csv_text = "entity,metric,value,unit\njetson-orin,tops_int8,twelve,TOPS\n"
+    [issue] = intake.validate_upload("cells.csv", csv_text.encode(), KNOWLEDGE).issues
+    assert issue.line == 2
+    assert issue.message.startswith("column `value` (cell C2): `twelve` is not a number")
+
+
+def test_csv_unknown_or_missing_columns_are_refused_with_the_list_of_columns() -> None:
+    result = intake.validate_upload("typo.csv", b"entity,metric,vlaue,unit\njetson-orin,power_w,1,W\n", KNOWLEDGE)
+    [issue] = result.issues
+    assert issue.line == 1 and "`vlaue`" in issue.message and "value" in issue.message
+    [issue] = intake.validate_upload("none.csv", b"metric,value\npower_w,1\n", KNOWLEDGE).issues
+    assert "no `entity` column" in issue.message
+
+
+def test_csv_duplicate_ids_and_conflicting_entity_declarations_are_refused() -> None:
+    csv_text = (
+        "id,entity,metric,value,unit,entity_name,entity_kind,segment\n"
+        "u-a,chip-x,power_w,1,W,Chip X,accelerator,edge\n"
+        "u-a,chip-x,power_w,2,W,,,\n"
+        "u-b,chip-x,power_w,3,W,Chip Y,accelerator,edge\n"
+    )
+    found = errors(intake.validate_upload("dupes.csv", csv_text.encode(), KNOWLEDGE))
+    assert [(i.line, i.record) for i in found] == [(3, "u-a"), (4, "chip-x")], [str(i) for i in found]
+    assert "used on line 2" in found[0].message and "differently from line 2" in found[1].message
+
+
+def test_csv_with_bom_semicolons_crlf_and_capitalised_words_is_read() -> None:
+    csv_text = "\ufeffEntity;Metric;Value;Unit;Tier\r\njetson-orin;power_w;45,0;W;Measured\r\n".replace("45,0", "45.0")
+    result = intake.validate_upload("excel.csv", csv_text.encode("utf-8"), KNOWLEDGE)
+    assert result.ok, [str(i) for i in result.issues]
+    [claim] = [c for c in result.kb.claims.values() if c.source in result.source_ids]
+    assert (claim.value, claim.unit, claim.tier, claim.subject_id) == (45.0, "W", "measured", "jetson-orin")
+
+
+def test_csv_template_is_valid_and_lists_every_column() -> None:
+    template = csv_claims.csv_template()
+    header = template.decode().splitlines()[0].split(",")
+    assert header == list(csv_claims.CSV_COLUMNS)
+    result = intake.validate_upload("template.csv", template, KNOWLEDGE)
+    assert result.ok, [str(i) for i in result.issues]
+
+
+def test_documented_csv_columns_are_the_real_ones() -> None:
+    text = (ROOT / "docs" / "USER_DATA.md").read_text(encoding="utf-8")
+    for column in csv_claims.CSV_COLUMNS:
+        assert f"`{column}`" in text, f"docs/USER_DATA.md does not document column `{column}`"
+
+
+def test_too_many_csv_rows_are_refused_at_the_first_extra_row() -> None:
+    rows = ["entity,metric,value,unit"] + ["jetson-orin,power_w,40,W"] * (csv_claims.MAX_CSV_ROWS + 1)
+    [issue] = intake.validate_upload("many.csv", "\n".join(rows).encode(), KNOWLEDGE).issues
+    assert issue.line == csv_claims.MAX_CSV_ROWS + 2
+    assert "at most 2,000" in issue.message
+
+
+_cell_parts = [*'ab1-.=+@<>;,"\t\r\n é', "nan", "inf", "e5", "jetson-orin", "W"]
+_cells = st.lists(st.sampled_from(_cell_parts), max_size=6).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(list(csv_claims.CSV_COLUMNS)), min_size=1, max_size=6, unique=True),
+    st.lists(st.lists(_cells, max_size=7), max_size=5),
+)
+def test_csv_conversion_never_raises_and_its_yaml_always_reads_back(header: list[str], rows: list[list[str]]) -> None:
+    out = io.StringIO()
+    csv.writer(out).writerows([header, *rows])
+    data, issues = csv_claims.csv_to_yaml(out.getvalue().encode("utf-8"), "fuzz.csv")
+    assert all(i.file == "fuzz.csv" for i in issues)
+    if data is not None:
+        parsed, problems = parse_yaml(data, "fuzz.yaml")
+        assert problems == [], [str(p) for p in problems]
+        assert parsed.data["sources"][0]["kind"] == "user"
