@@ -10,7 +10,7 @@ import streamlit as st
 
 from app_pages import _cached, _link
 from app_pages._widgets import md
-from selector import knowledge, limits, profile, scoring
+from selector import knowledge, limits, profile
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import KnowledgeBase
 from selector.preferences import PreferenceError, Preferences, check_slider_ranges
@@ -105,14 +105,10 @@ def default_prefs(kb: KnowledgeBase) -> Preferences:
 
 
 def check_prefs(kb: KnowledgeBase, prefs: Preferences) -> Preferences:
-    """Raise :class:`PreferenceError` unless `prefs` fits `kb`, names a known method and allowed scaler, and its
-    weights fit the sliders (a link or profile is checked here before any widget sees its values)."""
+    """Raise :class:`PreferenceError` unless `prefs` fits `kb` (:meth:`Preferences.check`: method and scaler
+    included) and its weights fit the sliders (a link or profile is checked here before any widget sees its values)."""
     prefs.check(kb)
     check_slider_ranges(prefs)
-    try:
-        scoring.resolve_method(prefs.method, prefs.scaler)
-    except scoring.ScoringError as exc:
-        raise PreferenceError(str(exc)) from None
     return prefs
 
 
