@@ -62,8 +62,6 @@ def run(args: argparse.Namespace) -> int:
             raise _context.Refused(f"--app-url {args.app_url!r} must start with http:// or https://")
         if args.output == "-" and fmt == "pdf":
             raise _context.Refused("a PDF cannot go to stdout; give -o FILE.pdf")
-        if fmt == "pdf":
-            pdf.prepare_pdf()  # the chart browser starts while the knowledge loads and the ranking is built
         kb, prefs = _context.load(args)
         built = build.build_report(kb, prefs, samples=args.samples, seed=args.seed, app_url=args.app_url)
         if fmt == "md":
