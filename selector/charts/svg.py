@@ -98,6 +98,55 @@ def _legend(series: Sequence[Series], title: str, top: float, left: float, width
     return body, y - top + 22
 
 
+@dataclass(frozen=True)
+class _Scale:
+    """The value axis of a bar chart: `low`..`high` drawn over `width` pixels from `left`."""
+
+    left: float
+    width: float
+    low: float
+    high: float
+
+    def x(self, value: float) -> float:
+        return self.left + (value - self.low) / (self.high - self.low) * self.width
+
+
+def _grid(scale: _Scale, ticks: Sequence[float], top: float, height: float) -> list[str]:
+    """Vertical grid lines at the ticks (the zero line darker) and their labels under the plot."""
+    body = []
+    for tick in ticks:
+        x = scale.x(tick)
+        colour = "#888" if tick == 0 else _GRID
+        body.append(
+            f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{top + height}" stroke="{colour}" stroke-width="1"/>'
+        )
+        body.append(f'<text x="{x:.1f}" y="{top + height + 14}" text-anchor="middle">{_tick_label(tick)}</text>')
+    return body
+
+
+def _stack(
+    name: str, parts: Sequence[tuple[str, float, str]], scale: _Scale, y: float, value_format: str
+) -> tuple[list[str], float]:
+    """One row's bars: (series name, value, colour) parts stacked from zero, positive ones to the right and negative
+    ones to the left; returns the elements and where the positive stack ends."""
+    body = []
+    ahead, behind = 0.0, 0.0
+    for part, value, colour in parts:
+        if value == 0 or not math.isfinite(value):
+            continue
+        start = ahead if value > 0 else behind + value
+        if value > 0:
+            ahead += value
+        else:
+            behind += value
+        tip = f"{name}: {part + ' ' if part else ''}{value_format.format(value)}"
+        body.append(
+            f'<rect x="{scale.x(start):.2f}" y="{y + 4}" width="{scale.x(start + abs(value)) - scale.x(start):.2f}" '
+            f'height="{_ROW - 8}" fill="{colour}"><title>{xml_text(tip)}</title></rect>'
+        )
+    return body, ahead
+
+
 def bars(
     rows: Sequence[str],
     series: Sequence[Series],
@@ -133,48 +182,23 @@ def bars(
         One ``<svg>`` element.
     """
     label_width = min(_LABEL_MAX, max((text_width(r) for r in rows), default=0) + 8)
-    left, right = label_width + 8, 24 + (max((text_width(t) for t in value_text), default=0) if value_text else 0)
-    plot_width = WIDTH - left - right
+    right = 24 + (max((text_width(t) for t in value_text), default=0) if value_text else 0)
     positive = [sum(max(s.values[i], 0.0) for s in series) for i in range(len(rows))]
     negative = [sum(min(s.values[i], 0.0) for s in series) for i in range(len(rows))]
     ticks = nice_ticks(min([0.0, *negative]), max([0.0, *positive]))
-    low, high = ticks[0], ticks[-1]
-
-    def x(value: float) -> float:
-        return left + (value - low) / (high - low) * plot_width
-
-    top = 10
-    plot_height = _ROW * len(rows)
-    body = []
-    for tick in ticks:
-        body.append(
-            f'<line x1="{x(tick):.1f}" x2="{x(tick):.1f}" y1="{top}" y2="{top + plot_height}" '
-            f'stroke="{"#888" if tick == 0 else _GRID}" stroke-width="1"/>'
-        )
-        body.append(
-            f'<text x="{x(tick):.1f}" y="{top + plot_height + 14}" text-anchor="middle">{_tick_label(tick)}</text>'
-        )
+    scale = _Scale(label_width + 8, WIDTH - label_width - 8 - right, ticks[0], ticks[-1])
+    top, plot_height = 10, _ROW * len(rows)
+    body = _grid(scale, ticks, top, plot_height)
     for i, name in enumerate(rows):
         y = top + i * _ROW
-        body.append(_row_label(name, left - 8, y + _ROW / 2 + 4, label_width))
-        ahead, behind = 0.0, 0.0
-        for s in series:
-            value = s.values[i]
-            if value == 0 or not math.isfinite(value):
-                continue
-            start = ahead if value > 0 else behind + value
-            if value > 0:
-                ahead += value
-            else:
-                behind += value
-            part = f"{s.name} " if len(series) > 1 else ""
-            tip = f"{name}: {part}{value_format.format(value)}"
-            body.append(
-                f'<rect x="{x(start):.2f}" y="{y + 4}" width="{x(start + abs(value)) - x(start):.2f}" '
-                f'height="{_ROW - 8}" fill="{s.colour}"><title>{xml_text(tip)}</title></rect>'
-            )
+        body.append(_row_label(name, scale.left - 8, y + _ROW / 2 + 4, label_width))
+        parts, end = _stack(
+            name, [(s.name if len(series) > 1 else "", s.values[i], s.colour) for s in series], scale, y, value_format
+        )
+        body += parts
         if value_text:
-            body.append(f'<text x="{x(ahead) + 4:.1f}" y="{y + _ROW / 2 + 4:.1f}">{xml_text(value_text[i])}</text>')
+            body.append(f'<text x="{scale.x(end) + 4:.1f}" y="{y + _ROW / 2 + 4:.1f}">{xml_text(value_text[i])}</text>')
+    left, plot_width = scale.left, scale.width
     axis_y = top + plot_height + 32
     body.append(f'<text x="{left + plot_width / 2:.1f}" y="{axis_y}" text-anchor="middle">{xml_text(x_title)}</text>')
     height = axis_y + 10
