@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -49,10 +49,16 @@ class KnowledgeError(Exception):
 
 @dataclass(frozen=True)
 class Upload:
-    """A user's file that is not on disk (a browser upload): its name and bytes."""
+    """A user's file that is not on disk (a browser upload): its name and bytes.
+
+    ``parsed`` is the data already parsed when the selector wrote the bytes itself (a CSV upload converted by
+    :mod:`selector.uploads.csv_claims`): reading its own YAML back would cost more than the rest of the check. It
+    takes no part in equality, so an upload is the same whether or not it carries it.
+    """
 
     name: str
     data: bytes
+    parsed: Parsed | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -110,10 +116,14 @@ def parse(name: str, raw: bytes, max_bytes: int, user: bool) -> tuple[Parsed | N
     return parsed, tuple(limits.capped(issues))
 
 
-def _read_file(name: str, raw: bytes, max_bytes: int, user: bool = False) -> tuple[_Loaded | None, list[Issue]]:
-    parsed, issues = parse(name, raw, max_bytes, user)
+def _read_file(
+    name: str, raw: bytes, max_bytes: int, user: bool = False, given: Parsed | None = None
+) -> tuple[_Loaded | None, list[Issue]]:
+    parsed = given if given is not None and len(raw) <= max_bytes else None
     if parsed is None:
-        return None, list(issues)
+        parsed, issues = parse(name, raw, max_bytes, user)
+        if parsed is None:
+            return None, list(issues)
     if not isinstance(parsed.data, dict):
         return None, [
             Issue("ERROR", name, parsed.line_of(()), None, f"top level must be a mapping with keys among {SECTIONS}")
@@ -564,7 +574,7 @@ def collect(
     """
     directory = Path(directory)
     issues: list[Issue] = []
-    inputs: list[tuple[str, bytes, int, bool]] = []
+    inputs: list[tuple[str, bytes, int, bool, Parsed | None]] = []
     paths = _knowledge_files(directory)
     for path in paths:
         name = _relative(path, directory)
@@ -572,21 +582,21 @@ def collect(
         if problem is not None:
             issues.append(problem)
         else:
-            inputs.append((name, raw, MAX_KNOWLEDGE_FILE_BYTES, False))
+            inputs.append((name, raw, MAX_KNOWLEDGE_FILE_BYTES, False, None))
     if not paths:
         issues.append(Issue("ERROR", str(directory), None, None, "no *.yaml files found in the knowledge directory"))
     for item in extra:
         if isinstance(item, Upload):
-            inputs.append((item.name, item.data, max_upload_bytes, True))
+            inputs.append((item.name, item.data, max_upload_bytes, True, item.parsed))
         else:
             raw, problem = fileio.read_bytes(item, max_upload_bytes)
             if problem is not None:
                 issues.append(problem)
             else:
-                inputs.append((str(item), raw, max_upload_bytes, True))
+                inputs.append((str(item), raw, max_upload_bytes, True, None))
     files: list[_Loaded] = []
-    for name, raw, cap, user in inputs:
-        loaded, problems = _read_file(name, raw, cap, user)
+    for name, raw, cap, user, parsed in inputs:
+        loaded, problems = _read_file(name, raw, cap, user, parsed)
         issues.extend(problems)
         if loaded is not None:
             files.append(loaded)
