@@ -9,7 +9,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from selector import constraints as hard
-from selector.models import Id, KnowledgeBase, Number
+from selector.fields import Id, Number
+from selector.models import KnowledgeBase
 from selector.scoring import ScoringError, resolve_method
 
 MissingPolicy = Literal["impute-worst", "impute-median", "exclude-criterion", "exclude-alternative"]
