@@ -20,7 +20,7 @@ kb = state.session_kb()
 state.knowledge_caption(kb)
 
 
-def issues_frame(issues) -> pd.DataFrame:  # noqa: ANN001 - iterable of selector.yamlio.Issue
+def issues_frame(issues) -> pd.DataFrame:  # noqa: ANN001 - iterable of selector.issues.Issue
     """Issues as a table of plain text (a dataframe cell never renders markup)."""
     rows = [
         {"level": i.level, "file": i.file, "line": i.line, "record": i.record or "", "message": i.message}

@@ -14,12 +14,12 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from selector import knowledge, limits, profile, provenance, recommend, scoring, verdict, views
+from selector.issues import Issue
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import KnowledgeBase
 from selector.preferences import PreferenceError, Preferences, check_slider_ranges, from_query, to_query
 from selector.robustness import analysis
 from selector.robustness.smaa import SMAAResult
-from selector.yamlio import Issue
 
 # The URL parameters that carry preferences (see selector.preferences.to_query); others are left alone.
 PREF_KEYS = ("group", "answers", "w", "cw", "method", "scaler", "missing", "flagged", "must", "xv", "x", "unknown")

@@ -18,9 +18,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from selector import fileio, limits, textpolicy, vocabulary
+from selector.issues import Issue, schema_issues
 from selector.locators import RawError, Snapshots, convert
 from selector.models import SECTIONS, Claim, KnowledgeBase, KnowledgeFile
-from selector.yamlio import MAX_BYTES, MAX_NODES, Issue, Parsed, parse_yaml
+from selector.yamlio import MAX_BYTES, MAX_NODES, Parsed, parse_yaml
 
 #: Cap of one bundled knowledge file, and of one source document under knowledge/sources/.
 MAX_KNOWLEDGE_FILE_BYTES = MAX_BYTES * 5
@@ -70,38 +71,6 @@ class _Loaded:
     user: bool = False
 
 
-def _pydantic_issues(exc: ValidationError, name: str, parsed: Parsed) -> list[Issue]:
-    issues = []
-    # Only the first MAX_ISSUES become messages: a file of thousands of broken records has thousands of errors.
-    for err in exc.errors(include_url=False, include_input=False)[: limits.MAX_ISSUES]:
-        loc = tuple(err["loc"])
-        record = None
-        if len(loc) >= 2 and isinstance(parsed.data, dict):
-            section = parsed.data.get(loc[0])
-            if isinstance(section, list) and isinstance(loc[1], int) and loc[1] < len(section):
-                item = section[loc[1]]
-                # A scenario link is named by its entity: it has no id of its own.
-                ident = item.get("id", item.get("entity")) if isinstance(item, dict) else None
-                record = ident if isinstance(ident, str) else None
-        field = ".".join(str(p) for p in loc[2:]) or ".".join(str(p) for p in loc)
-        message = err["msg"]
-        if err["type"] == "extra_forbidden":
-            message = f"unknown key `{loc[-1]}`; allowed keys are those of the schema (see README, data model)"
-        elif err["type"] == "missing":
-            message = f"missing required key `{loc[-1]}`"
-        elif err["type"] == "finite_number":
-            message = (
-                f"`{field}` must be a finite number (not NaN or infinity; YAML reads 1.0e+309 and above as infinity)"
-            )
-        else:
-            message = f"`{field}`: {message}"
-        issues.append(Issue("ERROR", name, parsed.line_of(loc), record, message))
-    more = exc.error_count() - len(issues)
-    if more > 0:
-        issues.append(Issue("ERROR", name, None, None, f"and {more:,} more schema error(s) not listed"))
-    return issues
-
-
 @lru_cache(maxsize=32)
 def parse(name: str, raw: bytes, max_bytes: int, user: bool) -> tuple[Parsed | None, tuple[Issue, ...]]:
     """:func:`selector.yamlio.parse_yaml` of one input, kept for the next check of the same bytes.
@@ -144,7 +113,8 @@ def _read_file(
     try:
         content = KnowledgeFile.model_validate(parsed.data)
     except ValidationError as exc:
-        return None, _pydantic_issues(exc, name, parsed)
+        hint = "allowed keys are those of the schema (see README, data model)"
+        return None, schema_issues(exc, name, parsed.line_of, hint, records=parsed.data, limit=limits.MAX_ISSUES)
     return _Loaded(name, raw, parsed, content, user), []
 
 

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from selector.yamlio import Issue
+from selector.issues import Issue
 
 #: Rows of the largest CSV upload (docs/USER_DATA.md).
 MAX_CSV_ROWS = 2_000

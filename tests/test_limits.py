@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from selector import knowledge, limits, profile, yamlio
+from selector import issues, knowledge, limits, profile, yamlio
 from selector.knowledge import Upload
 from selector.uploads import csv_claims, intake
 from tests.conftest import KNOWLEDGE
@@ -92,8 +92,8 @@ def test_thousands_of_broken_records_list_the_first_issues_and_count_the_rest() 
 
 
 def test_capped_keeps_short_lists_and_puts_errors_first() -> None:
-    warn = yamlio.Issue("WARNING", "f", 1, None, "w")
-    err = yamlio.Issue("ERROR", "f", 2, None, "e")
+    warn = issues.Issue("WARNING", "f", 1, None, "w")
+    err = issues.Issue("ERROR", "f", 2, None, "e")
     assert limits.capped([warn, err]) == [warn, err]
     out = limits.capped([warn] * 3 + [err] * 3, limit=2)
     assert out[:2] == [err, err]

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from selector.yamlio import Issue
+from selector.issues import Issue
 
 
 class MeasureError(Exception):

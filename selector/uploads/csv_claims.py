@@ -38,9 +38,10 @@ from pathlib import PurePath
 from typing import Any
 
 from selector import limits, textpolicy
+from selector.issues import Issue
 from selector.models import Conditions
 from selector.uploads.policy import starts_formula, text_problem
-from selector.yamlio import Issue, Parsed, dump_yaml
+from selector.yamlio import Parsed, dump_yaml
 
 #: The documented maximum (selector/limits.py derives every other cap on a user's file from it).
 MAX_CSV_ROWS = limits.MAX_CSV_ROWS

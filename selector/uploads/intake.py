@@ -10,11 +10,12 @@ from pathlib import Path, PurePath
 from typing import Any, Literal
 
 from selector import knowledge, limits, textpolicy
+from selector.issues import Issue
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import KnowledgeBase
 from selector.uploads import csv_claims, policy
 from selector.uploads.csv_claims import CSV_COLUMNS
-from selector.yamlio import MAX_BYTES, Issue, Parsed, dump_yaml
+from selector.yamlio import MAX_BYTES, Parsed, dump_yaml
 
 MAX_UPLOAD_BYTES = 1_000_000
 

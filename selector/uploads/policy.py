@@ -9,8 +9,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from selector.escape import FORMULA_PREFIXES
+from selector.issues import Issue, Level
 from selector.models import SECTIONS, Claim, Conditions, KnowledgeBase
-from selector.yamlio import Issue, Level, Parsed
+from selector.yamlio import Parsed
 
 USER_TIERS: tuple[str, ...] = ("measured", "assessed")
 UPLOAD_SECTIONS: tuple[str, ...] = ("sources", "entities", "claims", "groups")
