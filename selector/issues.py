@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from pydantic import ValidationError
+if TYPE_CHECKING:  # every reader imports this module; pydantic is loaded only by those that validate
+    from pydantic import ValidationError
 
 Level = Literal["ERROR", "WARNING"]
 

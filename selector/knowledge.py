@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from selector import fileio, limits, textpolicy, vocabulary
+from selector.errors import SelectorError
 from selector.issues import Issue, schema_issues
 from selector.locators import RawError, Snapshots, convert
 from selector.models import SECTIONS, Claim, KnowledgeBase, KnowledgeFile
@@ -39,7 +40,7 @@ _SOURCE_KIND = {
 }
 
 
-class KnowledgeError(Exception):
+class KnowledgeError(SelectorError):
     """Raised when the knowledge does not validate; carries every issue found."""
 
     def __init__(self, issues: Sequence[Issue]) -> None:

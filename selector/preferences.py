@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from selector import constraints as hard
+from selector.errors import SelectorError
 from selector.fields import Id, Number
 from selector.models import KnowledgeBase
 from selector.scoring import ScoringError, resolve_method
@@ -30,7 +31,7 @@ DIMENSION_WEIGHT_RANGE: tuple[int, int] = (0, 100)
 CRITERION_WEIGHT_RANGE: tuple[float, float] = (0.0, 5.0)
 
 
-class PreferenceError(ValueError):
+class PreferenceError(SelectorError, ValueError):
     """A preference that cannot be used, with what to fix."""
 
 

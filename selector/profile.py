@@ -29,6 +29,7 @@ from pydantic import (
 )
 
 from selector import textpolicy
+from selector.errors import SelectorError
 from selector.issues import Issue, schema_issues
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.preferences import PreferenceError, Preferences, from_query, to_query
@@ -67,7 +68,7 @@ FilterKey = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_l
 FilterValue = Annotated[str, StringConstraints(max_length=200), AfterValidator(_visible)]
 
 
-class ProfileError(ValueError):
+class ProfileError(SelectorError, ValueError):
     """A profile that cannot be loaded; ``issues`` says every problem with its line."""
 
     def __init__(self, issues: Sequence[Issue]) -> None:
