@@ -1,6 +1,6 @@
 """Bundled raw snapshots: reading their rows, the documented unit conversions, and resolving a claim's locator.
 
-A ``benchmarked`` or ``reference`` claim stores a converted number and a :class:`~selector.models.Locator` saying
+A ``benchmarked`` or ``reference`` claim stores a converted number and a :class:`~selector.sources.Locator` saying
 where the raw number lies. The importers (``selector.importers``) and the validator both go through
 :func:`convert`, so the number stored and the number checked are computed by the same code.
 """

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from selector import constraints, knowledge, limits, locators, preferences, profile, report, scoring
+from selector import constraints, knowledge, limits, locators, preferences, profile, scoring
 from selector.commands import _context
 from selector.commands.score import InputError
 from selector.errors import SelectorError
 from selector.importers import ImportFailure
 from selector.issues import Issue
 from selector.measure.common import MeasureError
+from selector.report.model import ReportError
 
 ISSUE = Issue("ERROR", "f.yaml", 2, "r", "fix it")
 
@@ -25,7 +26,7 @@ ISSUE = Issue("ERROR", "f.yaml", 2, "r", "fix it")
         (profile.ProfileError([ISSUE]), ValueError),
         (locators.RawError("x"), ValueError),
         (ImportFailure("x"), ValueError),
-        (report.ReportError("x"), RuntimeError),
+        (ReportError("x"), RuntimeError),
         (limits.Busy("x"), RuntimeError),
         (knowledge.KnowledgeError([ISSUE]), Exception),
         (MeasureError([ISSUE]), Exception),
