@@ -2,17 +2,16 @@
 # Build: docker build -t ai-stack-selector .   Run: docker run -p 8501:8501 ai-stack-selector
 FROM python:3.11-slim
 
-# chromium draws the report's static charts (kaleido); Pango renders the PDF (WeasyPrint); the CJK font shows the
-# articles' Chinese quotes in reports. Installed at build time so that the running container downloads nothing.
+# Pango renders the PDF report (WeasyPrint, charts drawn as SVG); the CJK font shows the articles' Chinese quotes in
+# reports. Installed at build time so that the running container downloads nothing.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        chromium fontconfig fonts-noto-cjk libpango-1.0-0 libpangoft2-1.0-0 \
+        fontconfig fonts-noto-cjk libpango-1.0-0 libpangoft2-1.0-0 \
     && rm -rf /var/lib/apt/lists/*
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    BROWSER_PATH=/usr/bin/chromium \
     STREAMLIT_BROWSER_GATHER_USAGE_STATS=false \
     STREAMLIT_SERVER_HEADLESS=true \
     STREAMLIT_SERVER_ADDRESS=0.0.0.0 \

@@ -11,10 +11,10 @@ import streamlit as st
 from app_pages import _cached, _link
 from app_pages._widgets import md
 from selector import knowledge, limits, profile
+from selector.issues import Issue
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import KnowledgeBase
 from selector.preferences import PreferenceError, Preferences, check_slider_ranges
-from selector.yamlio import Issue
 
 _PREFS = "prefs"  # session_state: the last preferences in force, so a page switch (which clears the URL) keeps them
 

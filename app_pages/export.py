@@ -85,7 +85,7 @@ with md_col:
     )
 with html_col:
     st.download_button(
-        "HTML (interactive, works offline)",
+        "HTML (self-contained, works offline)",
         data=lambda: render.render_html(built).encode("utf-8"),
         file_name=f"{stem}.html",
         mime="text/html",
@@ -94,9 +94,8 @@ with html_col:
         key="export-html",
     )
 with pdf_col:
-    # The PDF takes a second or two (charts drawn by a headless browser): built only when asked, then offered.
+    # Typesetting the PDF takes a second or two: built only when asked, then offered.
     pdf_key = (kb.data_hash, prefs_json)
-    pdf.prepare_pdf()  # start the chart browser now, so "Prepare PDF" does not wait for it
     ready = ss.get("export-pdf-bytes")
     if ready is None or ready[0] != pdf_key:
         if st.button("Prepare PDF", icon=":material/picture_as_pdf:", key="export-pdf-build"):

@@ -32,7 +32,7 @@ ss.setdefault("upload_originals", {})  # file name -> the file as uploaded (what
 kb = session_kb()
 
 
-def issues_frame(issues) -> pd.DataFrame:  # noqa: ANN001 - iterable of selector.yamlio.Issue
+def issues_frame(issues) -> pd.DataFrame:  # noqa: ANN001 - iterable of selector.issues.Issue
     """Issues as a table of plain text (a dataframe cell never renders markup)."""
     rows = [
         {"level": i.level, "file": i.file, "line": i.line, "record": i.record or "", "message": i.message}

@@ -1,10 +1,9 @@
 """Time to produce the recommendation report in each format, against the targets (HTML < 2 s, PDF < 5 s).
 
 "Produce" is build_report (ranking + robustness with 2000 samples) plus rendering. The first PDF of a process also
-starts kaleido's browser for the static charts; as the command line and the app do, ``prepare_pdf()`` starts it in
-the background before the report is built, and that first PDF is reported separately ("pdf (cold)").
-Wall time is what a user waits; CPU time of this process (the chart browser is another process) is steadier on a
-busy machine. Run from the repository root: ``PYTHONPATH=. .venv/bin/python benchmarks/bench_report.py``.
+loads WeasyPrint and its fonts, so it is reported separately ("pdf (cold)"). Wall time is what a user waits; CPU
+time of this process is steadier on a busy machine.
+Run from the repository root: ``PYTHONPATH=. .venv/bin/python benchmarks/bench_report.py``.
 """
 
 from __future__ import annotations
@@ -32,7 +31,6 @@ def _timed(action: Callable[[], object]) -> tuple[float, float, object]:
 
 def main() -> None:
     kb = knowledge.load()
-    pdf.prepare_pdf()
     first_build, _, _ = _timed(lambda: build.build_report(kb, Preferences(group=GROUPS[0])))
     print(f"first build_report of the process (imports scikit-criteria, scipy): {first_build:.2f} s")
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (wall times grow with it)")

@@ -50,15 +50,12 @@ def _prepare(task: str) -> None:
     """Import what the task needs before timing it: imports cost the same at every size."""
     import selector.knowledge  # noqa: F401
     from selector import scoring
-    from selector.report import pdf
 
     scoring.METHODS  # noqa: B018
     import skcriteria.agg.simple  # noqa: F401
 
     if task == "report-pdf":
         import weasyprint  # noqa: F401
-
-        pdf.prepare_pdf()
     if task == "app-first-render":
         from streamlit.testing.v1 import AppTest  # noqa: F401
 

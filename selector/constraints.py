@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from selector.errors import SelectorError
+
 OPERATORS: dict[str, Callable[[float, float], bool]] = {
     "<=": operator.le,
     ">=": operator.ge,
@@ -24,7 +26,7 @@ _PATTERN = re.compile(r"^\s*([a-z0-9][a-z0-9_.-]*)\s*(<=|>=|<|>|=)\s*([^\s<>=]+)
 MAX_CONSTRAINTS = 20
 
 
-class ConstraintError(ValueError):
+class ConstraintError(SelectorError, ValueError):
     """A constraint that cannot be read, with what to write instead."""
 
 

@@ -2,6 +2,7 @@
 
 - CommonMark (the Markdown report): :func:`md_escape`, :class:`MdSafe`;
 - plotly hover labels and trace names (a small HTML subset): :func:`hover_text`, :func:`hover_labels`;
+- XML text (the report's SVG charts): :func:`xml_text`;
 - spreadsheet cells (CSV/formula injection): :func:`neutralise`, :func:`safe_frame`;
 - a terminal (control and bidirectional characters): :func:`printable`, :func:`printable_lines`.
 """
@@ -78,6 +79,20 @@ def hover_text(text: str | None, width: int = 48) -> str:
 def hover_labels(values: Sequence) -> list[str]:
     """Each value as text safe in a plotly label or trace name (markup escaped, no wrapping)."""
     return [html.escape(str(v)) for v in values]
+
+
+# ----------------------------------------------------------------------------------------------------------
+# XML (the report's SVG charts)
+
+# What XML 1.0 does not allow in a document at all, even escaped: C0 controls other than tab, line feed and
+# carriage return, lone surrogates, U+FFFE and U+FFFF.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(value: object) -> str:
+    """`value` as XML character data or an attribute value: markup and quotes escaped, characters that XML forbids
+    replaced by U+FFFD, so a drawing stays well-formed whatever the text holds."""
+    return html.escape(_NOT_XML.sub("\ufffd", str(value)), quote=True)
 
 
 # ----------------------------------------------------------------------------------------------------------

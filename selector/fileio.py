@@ -3,7 +3,7 @@
 A path can name a device (``/dev/zero`` never ends), a named pipe (opening one waits for a writer for ever), a
 directory or a socket. The kind is checked with ``os.stat`` before opening, checked again on the opened descriptor
 (the path may have been swapped in between), and the bytes are counted while they are read, so a file that grows or
-lies about its size stops at the cap. Every refusal is an :class:`~selector.yamlio.Issue` naming the file.
+lies about its size stops at the cap. Every refusal is an :class:`~selector.issues.Issue` naming the file.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import os
 import stat
 from pathlib import Path
 
-from selector.yamlio import Issue
+from selector.issues import Issue
 
 _CHUNK = 1 << 16
 _KINDS = (

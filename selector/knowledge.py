@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -18,9 +18,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from selector import fileio, limits, textpolicy, vocabulary
+from selector.errors import SelectorError
+from selector.issues import Issue, schema_issues
 from selector.locators import RawError, Snapshots, convert
 from selector.models import SECTIONS, Claim, KnowledgeBase, KnowledgeFile
-from selector.yamlio import MAX_BYTES, MAX_NODES, Issue, Parsed, parse_yaml
+from selector.yamlio import MAX_BYTES, MAX_NODES, Parsed, parse_yaml
 
 #: Cap of one bundled knowledge file, and of one source document under knowledge/sources/.
 MAX_KNOWLEDGE_FILE_BYTES = MAX_BYTES * 5
@@ -38,7 +40,7 @@ _SOURCE_KIND = {
 }
 
 
-class KnowledgeError(Exception):
+class KnowledgeError(SelectorError):
     """Raised when the knowledge does not validate; carries every issue found."""
 
     def __init__(self, issues: Sequence[Issue]) -> None:
@@ -49,10 +51,16 @@ class KnowledgeError(Exception):
 
 @dataclass(frozen=True)
 class Upload:
-    """A user's file that is not on disk (a browser upload): its name and bytes."""
+    """A user's file that is not on disk (a browser upload): its name and bytes.
+
+    ``parsed`` is the data already parsed when the selector wrote the bytes itself (a CSV upload converted by
+    :mod:`selector.uploads.csv_claims`): reading its own YAML back would cost more than the rest of the check. It
+    takes no part in equality, so an upload is the same whether or not it carries it.
+    """
 
     name: str
     data: bytes
+    parsed: Parsed | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -62,38 +70,6 @@ class _Loaded:
     parsed: Parsed
     content: KnowledgeFile
     user: bool = False
-
-
-def _pydantic_issues(exc: ValidationError, name: str, parsed: Parsed) -> list[Issue]:
-    issues = []
-    # Only the first MAX_ISSUES become messages: a file of thousands of broken records has thousands of errors.
-    for err in exc.errors(include_url=False, include_input=False)[: limits.MAX_ISSUES]:
-        loc = tuple(err["loc"])
-        record = None
-        if len(loc) >= 2 and isinstance(parsed.data, dict):
-            section = parsed.data.get(loc[0])
-            if isinstance(section, list) and isinstance(loc[1], int) and loc[1] < len(section):
-                item = section[loc[1]]
-                # A scenario link is named by its entity: it has no id of its own.
-                ident = item.get("id", item.get("entity")) if isinstance(item, dict) else None
-                record = ident if isinstance(ident, str) else None
-        field = ".".join(str(p) for p in loc[2:]) or ".".join(str(p) for p in loc)
-        message = err["msg"]
-        if err["type"] == "extra_forbidden":
-            message = f"unknown key `{loc[-1]}`; allowed keys are those of the schema (see README, data model)"
-        elif err["type"] == "missing":
-            message = f"missing required key `{loc[-1]}`"
-        elif err["type"] == "finite_number":
-            message = (
-                f"`{field}` must be a finite number (not NaN or infinity; YAML reads 1.0e+309 and above as infinity)"
-            )
-        else:
-            message = f"`{field}`: {message}"
-        issues.append(Issue("ERROR", name, parsed.line_of(loc), record, message))
-    more = exc.error_count() - len(issues)
-    if more > 0:
-        issues.append(Issue("ERROR", name, None, None, f"and {more:,} more schema error(s) not listed"))
-    return issues
 
 
 @lru_cache(maxsize=32)
@@ -110,10 +86,14 @@ def parse(name: str, raw: bytes, max_bytes: int, user: bool) -> tuple[Parsed | N
     return parsed, tuple(limits.capped(issues))
 
 
-def _read_file(name: str, raw: bytes, max_bytes: int, user: bool = False) -> tuple[_Loaded | None, list[Issue]]:
-    parsed, issues = parse(name, raw, max_bytes, user)
+def _read_file(
+    name: str, raw: bytes, max_bytes: int, user: bool = False, given: Parsed | None = None
+) -> tuple[_Loaded | None, list[Issue]]:
+    parsed = given if given is not None and len(raw) <= max_bytes else None
     if parsed is None:
-        return None, list(issues)
+        parsed, issues = parse(name, raw, max_bytes, user)
+        if parsed is None:
+            return None, list(issues)
     if not isinstance(parsed.data, dict):
         return None, [
             Issue("ERROR", name, parsed.line_of(()), None, f"top level must be a mapping with keys among {SECTIONS}")
@@ -134,7 +114,8 @@ def _read_file(name: str, raw: bytes, max_bytes: int, user: bool = False) -> tup
     try:
         content = KnowledgeFile.model_validate(parsed.data)
     except ValidationError as exc:
-        return None, _pydantic_issues(exc, name, parsed)
+        hint = "allowed keys are those of the schema (see README, data model)"
+        return None, schema_issues(exc, name, parsed.line_of, hint, records=parsed.data, limit=limits.MAX_ISSUES)
     return _Loaded(name, raw, parsed, content, user), []
 
 
@@ -564,7 +545,7 @@ def collect(
     """
     directory = Path(directory)
     issues: list[Issue] = []
-    inputs: list[tuple[str, bytes, int, bool]] = []
+    inputs: list[tuple[str, bytes, int, bool, Parsed | None]] = []
     paths = _knowledge_files(directory)
     for path in paths:
         name = _relative(path, directory)
@@ -572,21 +553,21 @@ def collect(
         if problem is not None:
             issues.append(problem)
         else:
-            inputs.append((name, raw, MAX_KNOWLEDGE_FILE_BYTES, False))
+            inputs.append((name, raw, MAX_KNOWLEDGE_FILE_BYTES, False, None))
     if not paths:
         issues.append(Issue("ERROR", str(directory), None, None, "no *.yaml files found in the knowledge directory"))
     for item in extra:
         if isinstance(item, Upload):
-            inputs.append((item.name, item.data, max_upload_bytes, True))
+            inputs.append((item.name, item.data, max_upload_bytes, True, item.parsed))
         else:
             raw, problem = fileio.read_bytes(item, max_upload_bytes)
             if problem is not None:
                 issues.append(problem)
             else:
-                inputs.append((str(item), raw, max_upload_bytes, True))
+                inputs.append((str(item), raw, max_upload_bytes, True, None))
     files: list[_Loaded] = []
-    for name, raw, cap, user in inputs:
-        loaded, problems = _read_file(name, raw, cap, user)
+    for name, raw, cap, user, parsed in inputs:
+        loaded, problems = _read_file(name, raw, cap, user, parsed)
         issues.extend(problems)
         if loaded is not None:
             files.append(loaded)

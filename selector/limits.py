@@ -16,7 +16,8 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from selector.yamlio import Issue
+from selector.errors import SelectorError
+from selector.issues import Issue
 
 #: Rows of the largest CSV upload (docs/USER_DATA.md).
 MAX_CSV_ROWS = 2_000
@@ -36,7 +37,7 @@ CHECK_WAIT_S = 30.0
 _GATE = threading.BoundedSemaphore(MAX_CONCURRENT_CHECKS)
 
 
-class Busy(RuntimeError):
+class Busy(SelectorError, RuntimeError):
     """Every check slot stayed taken for ``CHECK_WAIT_S``: the server is checking other users' files."""
 
 

@@ -1,6 +1,6 @@
 """Bundled raw snapshots: reading their rows, the documented unit conversions, and resolving a claim's locator.
 
-A ``benchmarked`` or ``reference`` claim stores a converted number and a :class:`~selector.models.Locator` saying
+A ``benchmarked`` or ``reference`` claim stores a converted number and a :class:`~selector.sources.Locator` saying
 where the raw number lies. The importers (``selector.importers``) and the validator both go through
 :func:`convert`, so the number stored and the number checked are computed by the same code.
 """
@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from selector.errors import SelectorError
+
 # Bundled raw files live here, one folder per dataset id, beside the licence files they came with.
 RAW_DIR = "imports/raw"
 # Conversions round to this many decimals: enough for every unit used (TFLOPS, GB, TB/s, tokens/s, USD), and
@@ -28,7 +30,7 @@ DECIMALS = 6
 MAX_RAW_BYTES = 8_000_000
 
 
-class RawError(ValueError):
+class RawError(SelectorError, ValueError):
     """A raw snapshot cannot be read or a row/column/unit in it is not what the reader needs."""
 
 

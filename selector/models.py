@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import math
-import re
-import sys
 from functools import cached_property
 from types import MappingProxyType
 from typing import Annotated, Literal
 
 from pydantic import (
     AfterValidator,
-    BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
     PlainSerializer,
@@ -21,166 +17,16 @@ from pydantic import (
     model_validator,
 )
 
-#: The smallest positive normal float: below it numbers are subnormal (5e-324 ...) and arithmetic on them fails.
-SMALLEST_NORMAL = sys.float_info.min
-
-ID_PATTERN = r"^[a-z0-9][a-z0-9_.\-]*$"
-Id = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=80)]
-Text = Annotated[str, StringConstraints(min_length=1, max_length=4000)]
-ShortText = Annotated[str, StringConstraints(min_length=1, max_length=200)]
-
-
-def _number_not_bool_or_text(value: object) -> object:
-    # pydantic's lax mode reads `true` as 1 and '40' as 40: a weight or value must be written as a number.
-    if isinstance(value, bool):
-        raise ValueError(f"`{str(value).lower()}` is a boolean, not a number; write the number (1 or 0, if meant)")
-    if isinstance(value, str):
-        shown = value if len(value) <= 20 else value[:17] + "..."
-        raise ValueError(f"'{shown}' is text, not a number; write digits such as 40 or 0.5, without quotes")
-    return value
-
-
-#: A number as YAML writes one (int or float): never a boolean or quoted text.
-Number = Annotated[float, BeforeValidator(_number_not_bool_or_text)]
-Count = Annotated[int, BeforeValidator(_number_not_bool_or_text)]
-
-# Names are shown in HTML, Markdown and spreadsheets; they are escaped there, but a name made of markup is
-# almost certainly an attack or a paste accident, so it is refused at the door as well.
-_MARKUP = re.compile(r"[<>]|javascript:", re.IGNORECASE)
-
-
-class Record(BaseModel):
-    """Base of every record: unknown keys are errors and a loaded record never changes."""
-
-    # allow_inf_nan=False: YAML reads 1.0e+400 as infinity; no weight, scale or value may be infinite or NaN.
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True, allow_inf_nan=False)
-
-
-def _no_markup(value: str | None) -> str | None:
-    if value is not None and _MARKUP.search(value):
-        raise ValueError("must be plain text: remove '<', '>' and 'javascript:'")
-    return value
-
-
-# A name is shown in tables, terminals and spreadsheet exports, where a line break forges a row, an escape sequence
-# rewrites a terminal and a leading `=`, `+`, `-` or `@` runs as a formula: every name is refused such characters.
-_NAME_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-_FORMULA_START = ("=", "+", "-", "@")
-
-
-def _plain_name(value: str) -> str:
-    if _NAME_CONTROL.search(value):
-        raise ValueError(
-            "a name must be one line of plain text: remove line breaks, tabs and control characters "
-            f"(found U+{ord(_NAME_CONTROL.search(value).group()):04X})"
-        )
-    if value.startswith(_FORMULA_START):
-        raise ValueError(
-            f"a name must not start with `{value[0]}`, which a spreadsheet runs as a formula; start it with a letter "
-            "or digit"
-        )
-    _no_markup(value)
-    return value
-
-
-#: A name or title: one line, no markup, no formula prefix (entity, group, criterion, dimension, source, option).
-Name = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(_plain_name)]
-#: A source's title: the same rule as a name, but as long as a text (a benchmark run's title says what ran).
-Title = Annotated[str, StringConstraints(min_length=1, max_length=4000), AfterValidator(_plain_name)]
-
-
-# ----------------------------------------------------------------------------------------------------------
-# Sources
-
-
-class Section(Record):
-    """A part of a source document; `lines` is the inclusive 1-based line range it covers."""
-
-    id: Annotated[str, StringConstraints(pattern=r"^[0-9a-z.]+$", max_length=20)]
-    heading_zh: Text
-    heading_en: Text
-    lines: tuple[Count, Count]
-
-    @field_validator("lines")
-    @classmethod
-    def _ordered(cls, v: tuple[int, int]) -> tuple[int, int]:
-        if v[0] < 1 or v[1] < v[0]:
-            raise ValueError("lines must be [first, last] with 1 <= first <= last")
-        return v
-
-
-SourceKind = Literal["article", "assessment", "user", "dataset"]
-
-# `owner/name@<40 hex>:path`: where upstream a bundled raw file came from, pinned to a commit.
-UPSTREAM_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]*/[A-Za-z0-9][A-Za-z0-9_.\-]*@[0-9a-f]{40}:[^\s]+$"
-Upstream = Annotated[str, StringConstraints(pattern=UPSTREAM_PATTERN, max_length=300)]
-IsoDate = Annotated[str, StringConstraints(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
-# A path inside knowledge/imports/raw/: relative, every part starting with a letter, digit or `_` (so no `..`
-# and no absolute path), no backslashes, so a locator cannot point outside it.
-RawPath = Annotated[
-    str, StringConstraints(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*(/[A-Za-z0-9_][A-Za-z0-9_.\-]*)*$", max_length=300)
-]
-
-
-class RawTableSpec(Record):
-    """One bundled raw file (or a folder of one-object JSON files) of a dataset, and the columns keying its rows.
-
-    With ``key`` empty, each file is one row, named by its parent folder (an AccelMark submission).
-    """
-
-    file: RawPath
-    key: tuple[ShortText, ...] = ()
-
-
-class Source(Record):
-    """A document claims come from: an article (text kept in knowledge/sources/), our assessment, a user, or a
-    public dataset whose raw snapshot is bundled under ``knowledge/imports/raw/<id>/``.
-
-    A ``dataset`` source names its licence, the attribution the licence requires, the upstream
-    ``repository@commit:path`` and the snapshot date, and the licence files bundled beside the raw data.
-    """
-
-    id: Id
-    kind: SourceKind = "article"
-    # A bare file name inside knowledge/sources/: no directories, so a source cannot point outside the knowledge.
-    file: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*\.txt$", max_length=120)] | None = (
-        None
-    )
-    title_zh: Title | None = None
-    title_en: Title
-    language: Literal["zh", "en"] = "zh"
-    author: Name | None = None
-    sections: tuple[Section, ...] = ()
-    licence: ShortText | None = None
-    attribution: Text | None = None
-    upstream: tuple[Upstream, ...] = ()
-    snapshot_date: IsoDate | None = None
-    licence_files: tuple[RawPath, ...] = ()
-    tables: tuple[RawTableSpec, ...] = ()
-    url: ShortText | None = None
-    notes_en: Text | None = None
-
-    @model_validator(mode="after")
-    def _article_needs_text(self) -> Source:
-        if self.kind == "article" and (not self.file or not self.sections or not self.title_zh):
-            raise ValueError("an article source needs `file`, `title_zh` and `sections`")
-        if self.kind == "dataset":
-            missing = [
-                key
-                for key in ("licence", "attribution", "upstream", "snapshot_date", "licence_files", "tables")
-                if not getattr(self, key)
-            ]
-            if missing:
-                raise ValueError(f"a dataset source needs {', '.join(f'`{k}`' for k in missing)}")
-        return self
-
-    def table_for(self, file: str) -> RawTableSpec | None:
-        """The table spec a bundled raw `file` belongs to: the same file, or a folder above it."""
-        for spec in self.tables:
-            if file == spec.file or file.startswith(spec.file.rstrip("/") + "/"):
-                return spec
-        return None
-
+from selector.fields import (
+    SMALLEST_NORMAL,
+    Id,
+    Name,
+    Number,
+    Record,
+    ShortText,
+    Text,
+)
+from selector.sources import Locator, Source
 
 # ----------------------------------------------------------------------------------------------------------
 # Entities
@@ -304,61 +150,6 @@ class Conditions(Record):
     def key(self) -> tuple[tuple[str, str], ...]:
         """The conditions as a hashable, order-independent key (None fields left out)."""
         return tuple(sorted((k, str(v)) for k, v in self.model_dump().items() if v is not None))
-
-
-Conversion = Literal[
-    "none",  # the raw number as it stands
-    "flops_to_tflops",  # FLOP/s or OP/s -> 10^12 per second
-    "bytes_to_gb",  # bytes -> 10^9 bytes
-    "bytes_per_s_to_tb_per_s",  # bytes/s -> 10^12 bytes/s
-    "per_accelerator",  # a system's result / (accelerators per node x nodes): a derived figure
-]
-
-
-class Locator(Record):
-    """Where a benchmarked or reference number lies in a bundled raw snapshot, and how it was converted.
-
-    ``file`` is the bundled copy under ``knowledge/imports/raw/``; ``row`` the upstream row key (MLPerf result
-    location, AccelMark submission folder, Epoch hardware name, ...); ``column`` the raw field read. The benchmark
-    fields (``result_id`` .. ``availability``) are the footnote every benchmarked number renders with.
-    """
-
-    dataset: Id
-    upstream: Upstream
-    file: RawPath
-    row: ShortText
-    column: ShortText
-    conversion: Conversion = "none"
-    retrieved: IsoDate
-    licence: ShortText
-    derived: bool = False
-    result_id: ShortText | None = None
-    round: ShortText | None = None
-    division: ShortText | None = None
-    category: ShortText | None = None
-    availability: ShortText | None = None
-    verification: ShortText | None = None
-
-    def footnote(self) -> str:
-        """The footnote a number from this locator renders with (result id, round, division, category, ...)."""
-        parts = [f"{self.dataset}"]
-        if self.result_id:
-            parts.append(f"result {self.result_id}")
-        for label, value in (
-            ("round", self.round),
-            ("division", self.division),
-            ("category", self.category),
-            ("availability", self.availability),
-            ("verification", self.verification),
-        ):
-            if value:
-                parts.append(f"{label} {value}")
-        parts.append(f"row {self.row!r}")
-        if self.derived:
-            parts.append("derived (per accelerator), not a verified result")
-        parts.append(f"retrieved {self.retrieved}")
-        parts.append(self.licence)
-        return "; ".join(parts)
 
 
 class Claim(Record):

@@ -9,7 +9,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from selector import constraints as hard
-from selector.models import Id, KnowledgeBase, Number
+from selector.errors import SelectorError
+from selector.fields import Id, Number
+from selector.models import KnowledgeBase
 from selector.scoring import ScoringError, resolve_method
 
 MissingPolicy = Literal["impute-worst", "impute-median", "exclude-criterion", "exclude-alternative"]
@@ -29,7 +31,7 @@ DIMENSION_WEIGHT_RANGE: tuple[int, int] = (0, 100)
 CRITERION_WEIGHT_RANGE: tuple[float, float] = (0.0, 5.0)
 
 
-class PreferenceError(ValueError):
+class PreferenceError(SelectorError, ValueError):
     """A preference that cannot be used, with what to fix."""
 
 

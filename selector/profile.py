@@ -29,10 +29,12 @@ from pydantic import (
 )
 
 from selector import textpolicy
+from selector.errors import SelectorError
+from selector.issues import Issue, schema_issues
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.preferences import PreferenceError, Preferences, from_query, to_query
 from selector.uploads.intake import MAX_UPLOAD_BYTES, UploadResult, validate_upload
-from selector.yamlio import Issue, dump_yaml, parse_yaml
+from selector.yamlio import dump_yaml, parse_yaml
 
 FORMAT_VERSION = 1
 MAX_EMBEDDED_UPLOADS = 8
@@ -81,7 +83,7 @@ FilterKey = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_l
 FilterValue = Annotated[str, StringConstraints(max_length=200), AfterValidator(_visible)]
 
 
-class ProfileError(ValueError):
+class ProfileError(SelectorError, ValueError):
     """A profile that cannot be loaded; ``issues`` says every problem with its line."""
 
     def __init__(self, issues: Sequence[Issue]) -> None:
@@ -160,21 +162,6 @@ def dump(profile: Profile) -> str:
     return header + dump_yaml(profile.model_dump(mode="json"), sort_keys=True)
 
 
-def _issues(exc: ValidationError, parsed_lines, name: str) -> list[Issue]:  # noqa: ANN001 - selector.yamlio.Parsed
-    issues = []
-    for err in exc.errors():
-        loc = tuple(err["loc"])
-        where = ".".join(str(p) for p in loc) or "profile"
-        if err["type"] == "extra_forbidden":
-            message = f"unknown key `{where}`; a profile has version, preferences, filters and uploads"
-        elif err["type"] == "missing":
-            message = f"missing required key `{where}`"
-        else:
-            message = f"`{where}`: {err['msg']}"
-        issues.append(Issue("ERROR", name, parsed_lines.line_of(loc), None, message))
-    return issues
-
-
 def load(
     text: str | bytes,
     kb_dir: Path = DEFAULT_KNOWLEDGE,
@@ -208,7 +195,8 @@ def load(
     try:
         profile = Profile.model_validate(parsed.data)
     except ValidationError as exc:
-        raise ProfileError(_issues(exc, parsed, name)) from None
+        hint = "a profile has version, preferences, filters and uploads"
+        raise ProfileError(schema_issues(exc, name, parsed.line_of, hint, whole="profile")) from None
     if check_uploads:
         check(profile, kb_dir, name)
     return profile

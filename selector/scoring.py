@@ -51,6 +51,8 @@ from typing import Any
 
 import numpy as np
 
+from selector.errors import SelectorError
+
 SCALERS: tuple[str, ...] = ("none", "sum", "vector", "minmax")
 
 #: Relative tolerance under which two scores count as a tie (absorbs floating-point noise only).
@@ -69,7 +71,7 @@ _SKCRITERIA_LOCK = threading.Lock()
 _NORMALISED_CACHE = 64  # distinct matrices whose normalisation is kept (a few kB each)
 
 
-class ScoringError(ValueError):
+class ScoringError(SelectorError, ValueError):
     """Input the scoring engine cannot score; the message says what is wrong, where, and what to fix."""
 
 

@@ -2,8 +2,8 @@
 
 Safe loading with size, alias and depth caps; duplicate keys and YAML 1.1 traps refused.
 
-Every problem is returned as a :class:`Issue` carrying file and line, never raised half-way, so that a user sees
-all that is wrong with a file at once.
+Every problem is returned as an :class:`~selector.issues.Issue` carrying file and line, never raised half-way, so
+that a user sees all that is wrong with a file at once.
 
 Two event sources feed the same guarded composer: LibYAML's C parser when PyYAML was built with it (the scanner and
 parser are most of the time spent loading the knowledge), else PyYAML's pure-Python one. Composition stays in Python
@@ -24,13 +24,13 @@ from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
 from selector import textpolicy
+from selector.issues import Issue
 
 MAX_BYTES = 2_000_000
 MAX_ALIASES = 50
 MAX_DEPTH = 24
 MAX_NODES = 200_000  # after alias expansion; the bundled files have ~1,300 each
 
-Level = Literal["ERROR", "WARNING"]
 Loader = Literal["libyaml", "python"]
 
 #: The loaders this installation has, fastest first; ``DEFAULT_LOADER`` is what :func:`parse_yaml` uses.
@@ -52,22 +52,6 @@ _PLAIN_TAGS = frozenset(
     f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map")
 )  # timestamps, merge keys, !!binary, !!set, !!omap, ... are YAML 1.1 or build types no record holds
 _CONSTRUCT = SafeConstructor()
-
-
-@dataclass(frozen=True)
-class Issue:
-    """One problem found in the knowledge: where it is and what to do about it."""
-
-    level: Level
-    file: str
-    line: int | None
-    record: str | None
-    message: str
-
-    def __str__(self) -> str:
-        where = self.file + (f":{self.line}" if self.line else "")
-        who = f" record `{self.record}`" if self.record else ""
-        return f"{self.level} {where}{who}: {self.message}"
 
 
 class _Guards:

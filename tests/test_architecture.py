@@ -106,6 +106,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "constraints",
     ),
     "the knowledge: its models, loading, vocabulary, provenance and dataset imports": (
+        "fields",
+        "sources",
         "models",
         "memo",
         "knowledge",

@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from selector import knowledge, limits, profile, yamlio
+from selector import issues, knowledge, limits, profile, yamlio
 from selector.knowledge import Upload
 from selector.uploads import csv_claims, intake
 from tests.conftest import KNOWLEDGE
@@ -92,8 +92,8 @@ def test_thousands_of_broken_records_list_the_first_issues_and_count_the_rest() 
 
 
 def test_capped_keeps_short_lists_and_puts_errors_first() -> None:
-    warn = yamlio.Issue("WARNING", "f", 1, None, "w")
-    err = yamlio.Issue("ERROR", "f", 2, None, "e")
+    warn = issues.Issue("WARNING", "f", 1, None, "w")
+    err = issues.Issue("ERROR", "f", 2, None, "e")
     assert limits.capped([warn, err]) == [warn, err]
     out = limits.capped([warn] * 3 + [err] * 3, limit=2)
     assert out[:2] == [err, err]
@@ -154,3 +154,21 @@ def test_a_link_cannot_inflate_past_its_decompressed_cap() -> None:
     assert len(data) <= profile.MAX_LINK_DATA_CHARS, "a small link"
     with pytest.raises(profile.ProfileError, match=f"more than {profile.MAX_LINK_DECOMPRESSED_BYTES:,} bytes"):
         profile.decode_uploads(data)
+
+
+def test_a_csv_upload_is_never_parsed_as_yaml_from_its_check_to_the_merged_knowledge(monkeypatch) -> None:
+    calls: list[str] = []
+    real = knowledge.parse_yaml
+
+    def counting(raw, name, *args, **kwargs):  # noqa: ANN001, ANN202
+        calls.append(name)
+        return real(raw, name, *args, **kwargs)
+
+    monkeypatch.setattr(knowledge, "parse_yaml", counting)
+    data = b"id,entity,metric,value,unit\nc-0,jetson-orin,power_w,40,W\nc-1,edge-tpu,power_w,2,W\n"
+    result = intake.validate_upload("never.csv", data, KNOWLEDGE)
+    assert result.ok, [str(i) for i in result.issues]
+    kb, issues = knowledge.collect(KNOWLEDGE, extra=[result.upload])
+    assert kb is not None, [str(i) for i in issues]
+    assert "never.csv" not in calls
+    assert kb.locations[("claims", "c-1")] == "never.csv:3", "a converted record is located on its CSV line"

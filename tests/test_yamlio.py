@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from selector import yamlio
-from selector.yamlio import LOADERS, MAX_ALIASES, MAX_BYTES, MAX_DEPTH, Issue, parse_yaml
+from selector.issues import Issue
+from selector.yamlio import LOADERS, MAX_ALIASES, MAX_BYTES, MAX_DEPTH, parse_yaml
 
 
 @pytest.fixture(autouse=True, params=["libyaml", "python"])

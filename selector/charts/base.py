@@ -1,23 +1,24 @@
-"""What every figure shares: the one-step unvalidated constructor, the colours, reference lines, the report theme.
+"""What every figure shares: the one-step unvalidated constructor, the colours, reference lines, rank labels.
 
 Figures are assembled from plain trace and layout dicts in one constructor call: adding traces and updating the
 layout step by step re-validates the figure each time, most of a slider move. They are built unvalidated
-(tests/charts/ checks each with validation on) and carry no template: Streamlit's theme styles them in the app, and
-:func:`themed` attaches one for the report.
+(tests/charts/ checks each with validation on) and carry no template: Streamlit's theme styles them in the app.
+plotly is imported where a figure is built, so the report's SVG figures (:mod:`selector.charts.svg`) can use the
+rest of this module without it.
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import plotly.graph_objects as go
-import plotly.io as pio
+if TYPE_CHECKING:
+    import plotly.graph_objects as go
 
 FLAG_COLOUR = "#d62728"
 BASE_COLOUR = "#1f77b4"
 FRONTIER_COLOUR = "#2ca02c"
-TEMPLATE = "plotly_white"
 _FONT = {"size": 13}
 MARGIN = {"l": 10, "r": 10, "t": 60, "b": 10}
 
@@ -30,10 +31,11 @@ def figure(traces: list[dict], layout: dict, title: str, height: int) -> go.Figu
     same figure, so an invalid property fails there and not in a user's browser.
 
     Whoever shows the figure styles it: in the app, Streamlit's chart theme replaces the template's layout
-    anyway, so attaching plotly's (about 10 kB of JSON per chart) only made every slider move slower; a
-    stand-alone rendering (the report's HTML and PDF) attaches one with :func:`themed`. The empty template also
-    keeps plotly from attaching its default one while the figure is built.
+    anyway, so attaching plotly's (about 10 kB of JSON per chart) would only slow every slider move. The empty
+    template also keeps plotly from attaching its default one while the figure is built.
     """
+    import plotly.graph_objects as go
+
     base = {
         "title": {"text": html.escape(title), "x": 0, "xanchor": "left"},
         "font": _FONT,
@@ -43,20 +45,6 @@ def figure(traces: list[dict], layout: dict, title: str, height: int) -> go.Figu
         "template": {},
     }
     return go.Figure(data=traces, layout={**base, **layout}, _validate=False)
-
-
-def themed(fig: go.Figure) -> go.Figure:
-    """`fig` with the built-in ``TEMPLATE`` attached, for rendering outside Streamlit (HTML, PDF, images).
-
-    Plotly re-validates a template assigned to a layout (~6 ms); like plotly's own default template, a
-    built-in one is known to be valid, so it is attached with validation switched off for that one assignment.
-    """
-    fig.layout._validate = False
-    try:
-        fig.layout.template = pio.templates[TEMPLATE]
-    finally:
-        fig.layout._validate = True
-    return fig
 
 
 def vline(x: float, colour: str, dash: str, text: str, row: int = 0) -> tuple[dict, dict]:
@@ -101,3 +89,9 @@ def bar_marker(flagged: Sequence[bool]) -> dict:
         "color": [FLAG_COLOUR if f else BASE_COLOUR for f in flagged],
         "pattern": {"shape": ["/" if f else "" for f in flagged]},
     }
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``11th``: a rank as the figures label it."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

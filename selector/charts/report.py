@@ -1,95 +1,96 @@
-"""The report's figures: effective weights, scores (or contributions) and SMAA rank acceptability, from its model."""
+"""The report's figures, drawn as SVG from its model: effective weights, scores (or contributions), rank acceptability.
+
+The same drawings go into the HTML page (inline) and the PDF (WeasyPrint draws them), so writing a report needs
+neither plotly nor a browser.
+"""
 
 from __future__ import annotations
 
-import html
-from typing import Any
-
-import numpy as np
-import pandas as pd
-import plotly.graph_objects as go
-
-from selector.charts.base import BASE_COLOUR, themed
-from selector.charts.contributions import contribution_bars
-from selector.charts.robustness import acceptability_heatmap
+from selector.charts import svg
+from selector.charts.base import ordinal
 from selector.report.formats import percent, score
 from selector.report.model import Report
 
-FONT_FAMILY = '"Noto Sans CJK SC", "Noto Sans", "DejaVu Sans", sans-serif'
+
+def _weights(report: Report) -> str:
+    """One bar per criterion, its effective weight (% of the total), coloured by its dimension."""
+    dimensions = list(dict.fromkeys(c.dimension for c in report.criteria))
+    series = [
+        svg.Series(
+            dimension,
+            tuple(100 * c.weight if c.dimension == dimension else 0.0 for c in report.criteria),
+            svg.PALETTE[k % len(svg.PALETTE)],
+        )
+        for k, dimension in enumerate(dimensions)
+    ]
+    return svg.bars(
+        [c.name for c in report.criteria],
+        series,
+        x_title="effective weight (% of the total)",
+        label="Effective weight of each criterion",
+        value_text=[percent(c.weight, 1) for c in report.criteria],
+        legend_title="dimension",
+        value_format="{:.1f}%",
+    )
 
 
-def report_figures(report: Report) -> dict[str, tuple[str, Any]]:
-    """The report's charts by key, each with its caption: weights, scores (or contributions), SMAA acceptability.
-
-    The caption is printed by the page, not inside the chart, so charts carry no title of their own.
-    """
-    figures: dict[str, Any] = {}
+def _scores(report: Report) -> str:
+    """Each criterion's contribution stacked per option (additive methods), else one bar of score per option."""
     names = [o.name for o in report.options]
     if all(o.contributions is not None for o in report.options):
-        frame = pd.DataFrame(
-            [
-                {"alternative": o.name, "criterion": c.name, "dimension": c.dimension, "contribution": v}
-                for o in report.options
-                for c, v in zip(report.criteria, o.contributions or (), strict=True)
-            ]
+        series = [
+            svg.Series(c.name, tuple(o.contributions[j] for o in report.options), svg.PALETTE[j % len(svg.PALETTE)])
+            for j, c in enumerate(report.criteria)
+        ]
+        return svg.bars(
+            names,
+            series,
+            x_title="contribution to the score (points)",
+            label="Contribution of each criterion to each option's score",
+            value_text=[score(o.score) for o in report.options],
+            legend_title="criterion",
         )
-        figures["scores"] = contribution_bars(frame, names, "")
-    else:
-        better = "higher" if report.higher_is_better else "lower"
-        fig = go.Figure(
-            go.Bar(
-                orientation="h",
-                y=[html.escape(n) for n in names],
-                x=[o.score for o in report.options],
-                text=[score(o.score) for o in report.options],
-                textposition="auto",
-                marker={"color": BASE_COLOUR},
-            )
-        )
-        fig.update_yaxes(autorange="reversed")
-        fig.update_xaxes(title=f"score ({better} is better)")
-        fig.update_layout(
-            template="plotly_white",
-            height=200 + 40 * len(names),
-            margin={"l": 10, "r": 10, "t": 60, "b": 10},
-        )
-        figures["scores"] = fig
-    weights = go.Figure()
-    for dimension in dict.fromkeys(c.dimension for c in report.criteria):
-        part = [c for c in report.criteria if c.dimension == dimension]
-        weights.add_trace(
-            go.Bar(
-                orientation="h",
-                name=html.escape(dimension),
-                y=[html.escape(c.name) for c in part],
-                x=[100 * c.weight for c in part],
-                text=[percent(c.weight, 1) for c in part],
-                textposition="auto",
-                hovertemplate="%{y}: %{x:.1f}%<extra></extra>",
-            )
-        )
-    weights.update_yaxes(autorange="reversed")
-    weights.update_xaxes(title="effective weight (% of the total)")
-    weights.update_layout(
-        template="plotly_white",
-        height=180 + 34 * len(report.criteria),
-        margin={"l": 10, "r": 10, "t": 60, "b": 10},
-        legend={"orientation": "h", "y": -0.25, "x": 0, "title": "dimension"},
+    better = "higher" if report.higher_is_better else "lower"
+    return svg.bars(
+        names,
+        [svg.Series("score", tuple(o.score for o in report.options), svg.PALETTE[0])],
+        x_title=f"score ({better} is better)",
+        label="Score of each option",
+        value_text=[score(o.score) for o in report.options],
     )
-    figures["weights"] = weights
-    if report.robustness.acceptability:
-        figures["acceptability"] = acceptability_heatmap(np.array(report.robustness.acceptability), names, "")
+
+
+def _acceptability(report: Report) -> str:
+    acceptability = report.robustness.acceptability
+    columns = [ordinal(r + 1) for r in range(len(acceptability[0]))]
+    return svg.heatmap(
+        [o.name for o in report.options],
+        columns,
+        acceptability,
+        x_title="rank (1st = best)",
+        label="Rank acceptability of each option",
+    )
+
+
+def report_figures(report: Report) -> dict[str, tuple[str, str]]:
+    """The report's charts by key (weights, scores, acceptability), each as (caption, SVG element).
+
+    The caption is printed by the page, not inside the chart. Acceptability is left out when robustness was not
+    computed.
+    """
     contributions = all(o.contributions is not None for o in report.options)
-    captions = {
-        "weights": "Effective weight of each criterion, coloured by dimension",
-        "scores": f"{'Contribution of each criterion to the score' if contributions else 'Score of each option'} "
-        f"({report.method_label}, {report.scaling})",
-        "acceptability": f"Rank acceptability: share of {report.robustness.samples} sampled weightings that put "
-        "each option at each rank (SMAA)",
+    figures = {
+        "weights": ("Effective weight of each criterion, coloured by dimension", _weights(report)),
+        "scores": (
+            f"{'Contribution of each criterion to the score' if contributions else 'Score of each option'} "
+            f"({report.method_label}, {report.scaling})",
+            _scores(report),
+        ),
     }
-    for key, fig in figures.items():
-        themed(fig).update_layout(
-            title=None, font={"family": FONT_FAMILY}, margin={"t": 50 if key == "acceptability" else 20}
+    if report.robustness.acceptability:
+        figures["acceptability"] = (
+            f"Rank acceptability: share of {report.robustness.samples} sampled weightings that put each option at "
+            "each rank (SMAA)",
+            _acceptability(report),
         )
-    order = ("weights", "scores", "acceptability")
-    return {key: (captions[key], figures[key]) for key in order if key in figures}
+    return figures

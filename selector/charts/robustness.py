@@ -10,15 +10,10 @@ import pandas as pd
 import plotly.colors
 import plotly.graph_objects as go
 
-from selector.charts.base import FLAG_COLOUR, MARGIN, figure, vline
+from selector.charts.base import FLAG_COLOUR, MARGIN, figure, ordinal, vline
 from selector.escape import hover_labels
 
 _SHARE_SCALE = plotly.colors.get_colorscale("Blues")
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def acceptability_heatmap(acceptability: np.ndarray, alternatives: Sequence[str], title: str) -> go.Figure:
@@ -35,7 +30,7 @@ def acceptability_heatmap(acceptability: np.ndarray, alternatives: Sequence[str]
     trace = {
         "type": "heatmap",
         "z": (acc * 100).tolist(),
-        "x": [_ordinal(r + 1) for r in range(acc.shape[1])],
+        "x": [ordinal(r + 1) for r in range(acc.shape[1])],
         "y": hover_labels(alternatives),
         "text": [[f"{v:.0%}" for v in row] for row in acc],
         "texttemplate": "%{text}",

@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from selector.errors import SelectorError
+
 EXIT_ERROR = 2
 _EPILOG = "\0rank-epilog\0"  # replaced by the knowledge's groups, questions and methods when help is printed
 
@@ -102,7 +104,7 @@ def add_preference_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-class Refused(Exception):
+class Refused(SelectorError):
     """A problem with the user's input; the message says what to fix."""
 
 
@@ -165,13 +167,13 @@ def load(args: argparse.Namespace):  # noqa: ANN201 - (KnowledgeBase, Preference
 
     Raises
     ------
-    Refused
-        With a message that says what to fix; also for preference (method and scaler included) and profile errors.
+    SelectorError
+        With a message that says what to fix (``Refused`` for the options themselves); also for preference (method
+        and scaler included) and profile errors.
     """
     from pydantic import ValidationError
 
     from selector import fileio, knowledge, profile
-    from selector.preferences import PreferenceError
 
     directory = args.knowledge if args.knowledge is not None else knowledge.DEFAULT_KNOWLEDGE
     if not directory.is_dir():
@@ -192,12 +194,10 @@ def load(args: argparse.Namespace):  # noqa: ANN201 - (KnowledgeBase, Preference
         prefs = preferences(args, saved.to_preferences() if saved else None)
         try:
             prefs.check(kb)
-        except PreferenceError as exc:
+        except SelectorError as exc:
             if saved is None:
                 raise
             raise Refused(f"{exc} (the settings come from --profile {args.profile} and the options given)") from None
-    except (PreferenceError, profile.ProfileError) as exc:
-        raise Refused(str(exc)) from None
     except ValidationError as exc:
         raise Refused("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())) from None
     return kb, prefs

@@ -8,6 +8,7 @@ import sys
 
 from selector import escape
 from selector.commands import _context
+from selector.errors import SelectorError
 
 NAME = "rank"
 HELP = "rank the alternatives of a group (table, JSON or CSV), with the decision path and why the leader leads"
@@ -21,15 +22,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Rank and print; 0 on success, 2 when the input cannot be used (the message says what to fix)."""
-    from selector import recommend, scoring, verdict
+    from selector import recommend, verdict
 
     try:
         kb, prefs = _context.load(args)
         rec = recommend.recommend(kb, prefs)
         judged = verdict.judge(rec)
-    except _context.Refused as exc:
-        return _context.fail(str(exc))
-    except (scoring.ScoringError, ValueError) as exc:
+    except SelectorError as exc:
         return _context.fail(str(exc))
     if args.format == "json":
         payload = {**_with_provenance(kb, rec), "verdict": judged.to_dict()}

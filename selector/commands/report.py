@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from selector.commands import _context
+from selector.errors import SelectorError
 
 NAME = "report"
 HELP = "write the recommendation report (decision record) of a group as Markdown, HTML or PDF"
@@ -50,9 +51,7 @@ def _format(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Build and write the report; 0 on success, 2 when the input or the output cannot be used."""
-    from selector import scoring
     from selector.report import build, pdf, render
-    from selector.report.model import ReportError
 
     try:
         fmt = _format(args)
@@ -62,8 +61,6 @@ def run(args: argparse.Namespace) -> int:
             raise _context.Refused(f"--app-url {args.app_url!r} must start with http:// or https://")
         if args.output == "-" and fmt == "pdf":
             raise _context.Refused("a PDF cannot go to stdout; give -o FILE.pdf")
-        if fmt == "pdf":
-            pdf.prepare_pdf()  # the chart browser starts while the knowledge loads and the ranking is built
         kb, prefs = _context.load(args)
         built = build.build_report(kb, prefs, samples=args.samples, seed=args.seed, app_url=args.app_url)
         if fmt == "md":
@@ -72,9 +69,7 @@ def run(args: argparse.Namespace) -> int:
             data = render.render_html(built).encode("utf-8")
         else:
             data = pdf.render_pdf(built)
-    except _context.Refused as exc:
-        return _context.fail(str(exc))
-    except (scoring.ScoringError, ReportError, ValueError) as exc:
+    except SelectorError as exc:
         return _context.fail(str(exc))
     if args.output == "-":
         sys.stdout.buffer.write(data)

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from selector import escape
+from selector.errors import SelectorError
 
 NAME = "score"
 HELP = "rank the alternatives of a CSV decision matrix (first column: names; header: criteria)"
@@ -23,7 +24,7 @@ METHOD_NAMES = ("wsm", "wpm", "topsis", "vikor", "moora")
 SCALER_NAMES = ("none", "sum", "vector", "minmax")
 
 
-class InputError(Exception):
+class InputError(SelectorError):
     """Bad command-line input; the message names the file, the place and the fix."""
 
 

@@ -7,6 +7,7 @@ import json
 
 from selector import escape
 from selector.commands import _context
+from selector.errors import SelectorError
 
 NAME = "sensitivity"
 HELP = "robustness of a ranking: rank acceptability (SMAA-2), tipping points, method agreement, rank reversal"
@@ -34,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the robustness analyses; 0 on success, 2 when the input cannot be used."""
-    from selector import recommend, scoring
+    from selector import recommend
     from selector.robustness import analysis
 
     if args.samples < 1:
@@ -43,9 +44,7 @@ def run(args: argparse.Namespace) -> int:
         kb, prefs = _context.load(args)
         rec = recommend.recommend(kb, prefs)
         result = analysis.analyse(rec, samples=args.samples, seed=args.seed, spread=args.spread, space=args.space)
-    except _context.Refused as exc:
-        return _context.fail(str(exc))
-    except (scoring.ScoringError, ValueError) as exc:
+    except SelectorError as exc:
         return _context.fail(str(exc))
     if args.format == "json":
         out = {"group": rec.matrix.group, "method": rec.result.method, "scaler": rec.result.scaler}

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from selector.errors import SelectorError
 from selector.locators import RAW_DIR, RawError, RawTable, convert, read_table
 
 ALIASES_FILE = "imports/aliases.csv"
@@ -39,7 +40,7 @@ RAWS = {
 }
 
 
-class ImportFailure(ValueError):
+class ImportFailure(SelectorError, ValueError):
     """The raw input cannot be imported; the message names the file and row. Nothing is written."""
 
 

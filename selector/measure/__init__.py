@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
+from selector.issues import Issue
 from selector.measure import hardware, llamabench, loadgen, ortperf, trtexec
 from selector.measure.common import MeasureError, Options, Run, build_document
 from selector.models import KnowledgeBase
-from selector.yamlio import Issue
 
 FORMATS = {
     "loadgen": "MLPerf LoadGen mlperf_log_summary.txt (+ mlperf_log_detail.txt)",

@@ -15,10 +15,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from selector.yamlio import Issue
+from selector.errors import SelectorError
+from selector.issues import Issue
 
 
-class MeasureError(Exception):
+class MeasureError(SelectorError):
     """A benchmark output that cannot be used; ``issues`` say which file, which line and what was expected."""
 
     def __init__(self, issues: Sequence[Issue]) -> None:

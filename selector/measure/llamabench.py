@@ -12,8 +12,8 @@ import json
 import math
 import re
 
+from selector.issues import Issue
 from selector.measure.common import Figure, MeasureError, Run, refuse
-from selector.yamlio import Issue
 
 _REQUIRED = ("n_prompt", "n_gen", "avg_ts", "model_type", "build_commit")
 _QUANT = re.compile(r"\s((?:[A-Z]+\d*_?[A-Z0-9_]*|[a-z]*F\d+|BF16|F16|F32)(?: - \w+)?)$")

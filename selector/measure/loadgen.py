@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePath
 
+from selector.issues import Issue
 from selector.measure.common import METRICS, Figure, MeasureError, Run, number, refuse, throughput_metric
-from selector.yamlio import Issue
 
 SUMMARY_MARK = "MLPerf Results Summary"
 DETAIL_MARK = ":::MLLOG "

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
+from typing import Any
 from urllib.parse import urlencode
 
 import numpy as np
 
 import selector
 from selector import verdict
+from selector.matrix import Cell
 from selector.measure import compare
 from selector.models import KnowledgeBase
 from selector.preferences import MISSING_HELP, Preferences, to_query
@@ -26,7 +28,6 @@ from selector.report.model import (
     OptionRow,
     Report,
     Robustness,
-    Summarised,
 )
 
 DEFAULT_APP_URL = "http://127.0.0.1:8501"
@@ -207,6 +208,89 @@ def _version() -> str:
     return selector.__version__
 
 
+def _group(kb: KnowledgeBase, group_id: str) -> dict[str, Any]:
+    """The group ranked and the question the report answers."""
+    group = kb.groups[group_id]
+    return {
+        "group_id": group.id,
+        "group_name": group.name_en,
+        "group_name_zh": group.name_zh or "",
+        "group_description": group.description_en or "",
+        "problem": (
+            f"Which of the {len(group.members)} candidates for {group.name_en} should we adopt for the scenario "
+            "below? "
+            "The options are ranked by weighted multi-criteria decision analysis (MCDA) on evidence quoted from "
+            "the source articles; every number is cited and listed in the evidence appendix."
+        ),
+    }
+
+
+def _scenario(kb: KnowledgeBase, prefs: Preferences, rec: Recommendation) -> dict[str, Any]:
+    """The scenario answers and what the decision trees made of them."""
+    return {
+        "answers": _answers(kb, prefs.answers, rec.path.answers),
+        "shortlist": tuple(kb.entity_name(e) for e in rec.path.shortlisted(rec.matrix.group)),
+        "other_candidates": tuple(kb.entity_name(e) for e in rec.path.other_candidates),
+        "tree_excluded": tuple(kb.entity_name(e) for e in rec.path.excluded),
+    }
+
+
+def _settings(kb: KnowledgeBase, prefs: Preferences, rec: Recommendation) -> dict[str, Any]:
+    """How the ranking was made: method, scaler, missing-value policy, flagged claims and hard constraints."""
+    from selector.scoring import METHODS
+
+    method = rec.result.method
+    return {
+        "method": method,
+        "method_label": METHODS[method].label if method in METHODS else method,
+        "scaler": rec.result.scaler,
+        "missing": rec.matrix.missing_policy,
+        "missing_help": MISSING_HELP.get(rec.matrix.missing_policy, ""),
+        "use_flagged": prefs.use_flagged,
+        "higher_is_better": bool(rec.result.higher_is_better),
+        "constraints": (
+            *prefs.constraints,
+            *(f"vendor {kb.entity_name(v)} excluded" for v in prefs.exclude_vendors),
+            *(f"{kb.entity_name(e)} excluded" for e in prefs.exclude),
+            *(("alternatives with unknown values kept",) if prefs.keep_unknown else ()),
+        ),
+    }
+
+
+def _left_out(kb: KnowledgeBase, rec: Recommendation, imputed_cells: Sequence[Cell]) -> dict[str, Any]:
+    """Cells filled without evidence, alternatives and criteria left out, and the matrix's notes."""
+    m = rec.matrix
+    return {
+        "imputed": tuple(
+            (kb.entity_name(c.alternative), kb.criteria[c.criterion].name_en, float(c.value), c.note)
+            for c in imputed_cells
+        ),
+        "excluded_alternatives": tuple((kb.entity_name(e.id), e.reason) for e in m.excluded_alternatives),
+        "excluded_criteria": tuple(
+            (kb.criteria[e.id].name_en if e.id in kb.criteria else e.id, e.reason) for e in m.excluded_criteria
+        ),
+        "notes": tuple(m.notes),
+    }
+
+
+def _provenance(
+    kb: KnowledgeBase, prefs: Preferences, rec: Recommendation, moment: datetime, app_url: str
+) -> dict[str, Any]:
+    """Where the report comes from: data sources, knowledge hash, version, time, the link that reproduces it, and
+    the user's measurements beside the published figures."""
+    return {
+        "data_sources": evidence.data_sources(kb, moment.date()),
+        "data_hash": rec.data_hash,
+        "app_version": _version(),
+        "generated_at": moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "reproduce_url": app_url.rstrip("/") + "/?" + urlencode(to_query(prefs)),
+        "measured_vs_published": tuple(
+            (c.entity_name, c.metric, c.sentence, c.warnings)
+            for c in compare.for_entities(compare.comparisons(kb), rec.matrix.alternatives)
+        ),
+    }
+
+
 def build_report(
     kb: KnowledgeBase,
     prefs: Preferences,
@@ -244,103 +328,44 @@ def build_report(
     ValueError
         When ``app_url`` is not an http(s) address.
     """
-    from selector.scoring import METHODS
-
     if not app_url.startswith(("http://", "https://")):
         raise ValueError(f"app_url {app_url!r} must start with http:// or https:// (it becomes a link in the report)")
     rec = recommend(kb, prefs)
-    group = kb.groups[prefs.group]
     moment = (now or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
-    options = _options(rec)
-    criteria = _criteria(kb, rec)
-    rules = _rules(kb, rec)
-    dimensions = _dimensions(kb, prefs, rec)
+    criteria, rules, dimensions = _criteria(kb, rec), _rules(kb, rec), _dimensions(kb, prefs, rec)
     robustness = _robustness(rec, samples, seed) if samples > 0 else Robustness(0, seed)
-    imputed_cells = rec.matrix.imputed_cells
-    summarised = None
-    if len(options) > summary.DETAILED_OPTIONS:
-        rows = summary.detailed(options, rec.recommended)
-        shown = {options[i].id for i in rows}
-        others = [o for o in options if o.id not in shown]
-        imputed_cells = tuple(c for c in imputed_cells if c.alternative in shown)
-        summarised = Summarised(
-            detailed=len(rows),
-            ranked=len(options),
-            rows=tuple((o.rank, o.name, o.score, o.shortlisted) for o in others),
-            imputed_cells=len(rec.matrix.imputed_cells) - len(imputed_cells),
-        )
-        robustness = summary.trim_robustness(robustness, rows)
-        options = tuple(options[i] for i in rows)
-    method_label = METHODS[rec.result.method].label if rec.result.method in METHODS else rec.result.method
+    options, robustness, imputed_cells, summarised = summary.summarise(
+        _options(rec), rec.recommended, robustness, rec.matrix.imputed_cells
+    )
+    settings = _settings(kb, prefs, rec)
     uses = evidence.uses(kb, {"dimensions": dimensions, "rules": rules, "criteria": criteria, "options": options})
     appendix = evidence.claims(kb, uses, moment.date())
     recommended = next(o for o in options if o.id == rec.recommended)
-    m = rec.matrix
     judged = verdict.judge(rec)
     return Report(
-        title=f"{group.name_en}: {judged.headline}",
-        group_id=group.id,
-        group_name=group.name_en,
-        group_name_zh=group.name_zh or "",
-        group_description=group.description_en or "",
-        problem=(
-            f"Which of the {len(group.members)} candidates for {group.name_en} should we adopt for the scenario "
-            "below? "
-            "The options are ranked by weighted multi-criteria decision analysis (MCDA) on evidence quoted from "
-            "the source articles; every number is cited and listed in the evidence appendix."
-        ),
-        answers=_answers(kb, prefs.answers, rec.path.answers),
+        title=f"{kb.groups[prefs.group].name_en}: {judged.headline}",
+        **_group(kb, prefs.group),
+        **_scenario(kb, prefs, rec),
         rules=rules,
-        shortlist=tuple(kb.entity_name(e) for e in rec.path.shortlisted(m.group)),
-        other_candidates=tuple(kb.entity_name(e) for e in rec.path.other_candidates),
-        tree_excluded=tuple(kb.entity_name(e) for e in rec.path.excluded),
         dimensions=dimensions,
         criteria=criteria,
-        method=rec.result.method,
-        method_label=method_label,
-        scaler=rec.result.scaler,
-        missing=m.missing_policy,
-        missing_help=MISSING_HELP.get(m.missing_policy, ""),
-        use_flagged=prefs.use_flagged,
-        higher_is_better=bool(rec.result.higher_is_better),
+        **settings,
         options=options,
         recommended=recommended.name,
         recommended_id=recommended.id,
         leader=options[0].name,
         why=_why(rec, recommended),
-        imputed=tuple(
-            (kb.entity_name(c.alternative), kb.criteria[c.criterion].name_en, float(c.value), c.note)
-            for c in imputed_cells
-        ),
-        excluded_alternatives=tuple((kb.entity_name(e.id), e.reason) for e in m.excluded_alternatives),
-        excluded_criteria=tuple(
-            (kb.criteria[e.id].name_en if e.id in kb.criteria else e.id, e.reason) for e in m.excluded_criteria
-        ),
-        notes=tuple(m.notes),
+        **_left_out(kb, rec, imputed_cells),
         pros_cons=points.pros_cons(options, criteria, rules),
         consequences=points.consequences(
-            options, recommended.id, criteria, robustness, method_label, rec.result.scaler
+            options, recommended.id, criteria, robustness, settings["method_label"], rec.result.scaler
         ),
         robustness=robustness,
         evidence=appendix,
-        data_sources=evidence.data_sources(kb, moment.date()),
-        data_hash=rec.data_hash,
-        app_version=_version(),
-        generated_at=moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        reproduce_url=app_url.rstrip("/") + "/?" + urlencode(to_query(prefs)),
         flagged_used=tuple(e.id for e in appendix if e.flags),
         summarised=summarised,
-        measured_vs_published=tuple(
-            (c.entity_name, c.metric, c.sentence, c.warnings)
-            for c in compare.for_entities(compare.comparisons(kb), m.alternatives)
-        ),
+        **_provenance(kb, prefs, rec, moment, app_url),
         verdict=judged.headline,
         verdict_details=judged.details,
         verdict_badge=judged.badge,
-        constraints=(
-            *prefs.constraints,
-            *(f"vendor {kb.entity_name(v)} excluded" for v in prefs.exclude_vendors),
-            *(f"{kb.entity_name(e)} excluded" for e in prefs.exclude),
-            *(("alternatives with unknown values kept",) if prefs.keep_unknown else ()),
-        ),
     )

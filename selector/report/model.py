@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from selector.errors import SelectorError
 from selector.report import formats
 
 
-class ReportError(RuntimeError):
+class ReportError(SelectorError, RuntimeError):
     """A report that cannot be produced (e.g. PDF without WeasyPrint's system libraries), with what to do."""
 
 

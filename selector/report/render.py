@@ -6,6 +6,7 @@ expression through :func:`selector.escape.md_escape` unless a filter marked it :
 
 from __future__ import annotations
 
+import base64
 import functools
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,8 +34,7 @@ SECTIONS: tuple[tuple[str, str], ...] = (
     ("data-sources", "Data Sources and Licences"),
 )
 _VERDICTS = {"good": "Good", "bad": "Bad", "neutral": "Neutral"}
-_PLOTLY_CONFIG = {"displaylogo": False, "responsive": True}
-FIGURE = Markup('<figure class="chart-box"><figcaption>{}</figcaption>{}</figure>')
+FIGURE = Markup('<figure class="chart-box" id="{}"><figcaption>{}</figcaption>{}</figure>')
 
 
 def anchor(claim_id: str) -> str:
@@ -98,8 +98,26 @@ def render_markdown(report: Report) -> str:
     return environment(markdown=True).get_template("report.md.j2").render(report=report, sections=SECTIONS)
 
 
+def figures(report: Report, *, inline: bool) -> dict[str, Markup]:
+    """The report's charts as figure blocks by key: inline SVG for a page, or SVG images (data URIs) for print.
+
+    The drawings come from :func:`selector.charts.report.report_figures`, which escapes every text it writes.
+    """
+    from selector.charts.report import report_figures
+
+    blocks = {}
+    for key, (caption, drawing) in report_figures(report).items():
+        if inline:
+            chart = Markup(drawing)
+        else:
+            data = base64.b64encode(drawing.encode("utf-8")).decode("ascii")
+            chart = Markup('<img class="chart" alt="{}" src="data:image/svg+xml;base64,{}">').format(caption, data)
+        blocks[key] = FIGURE.format(f"chart-{key}", caption, chart)
+    return blocks
+
+
 def render_html(report: Report) -> str:
-    """The report as one self-contained HTML page: CSS inline, interactive charts with plotly.js embedded once.
+    """The report as one self-contained HTML page: CSS inline, charts as inline SVG (values on hover).
 
     Opened offline it requests nothing: no script, stylesheet or image comes from another address.
 
@@ -111,18 +129,11 @@ def render_html(report: Report) -> str:
     Returns
     -------
     str
-        The page (about 5 MB, most of it plotly.js).
+        The page.
     """
-    from selector.charts.report import report_figures
-
-    blocks = {}
-    for k, (key, (caption, fig)) in enumerate(report_figures(report).items()):
-        # plotly.js (~4.6 MB) goes with the first chart only; the others use it from there.
-        chart = fig.to_html(full_html=False, include_plotlyjs=k == 0, div_id=f"chart-{key}", config=_PLOTLY_CONFIG)
-        blocks[key] = FIGURE.format(caption, Markup(chart))
     css = Markup((TEMPLATES / "report.css").read_text(encoding="utf-8"))
     return (
         environment(markdown=False)
         .get_template("report.html.j2")
-        .render(report=report, sections=SECTIONS, charts=blocks, css=css)
+        .render(report=report, sections=SECTIONS, charts=figures(report, inline=True), css=css)
     )

@@ -85,7 +85,7 @@ def method_agreement(
     -------
     MethodAgreement
     """
-    from scipy.stats import kendalltau
+    from scipy.stats import kendalltau  # only this analysis needs scipy.stats; a module-level import slows every start
 
     # Problems with the input itself are the caller's to fix; only method-specific refusals are skipped.
     x, alts, crits = scoring.as_matrix(matrix, alternatives, criteria)

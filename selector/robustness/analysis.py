@@ -48,6 +48,7 @@ class Robustness:
         return badge_text(self.leader_share)
 
     def to_dict(self) -> dict:
+        """Return a JSON-safe dict (what ``python -m selector sensitivity --format json`` prints)."""
         return {
             "leader": self.leader,
             "leader_first_share": self.leader_share,
@@ -74,7 +75,8 @@ def _weight_samples(rec: Recommendation, samples: int, seed: int, spread: float 
     return dim_samples[:, column_dim] * share
 
 
-def _cell_ranges(rec: Recommendation) -> dict[tuple[str, str], tuple[float, float]]:
+def cell_ranges(rec: Recommendation) -> dict[tuple[str, str], tuple[float, float]]:
+    """(alternative id, criterion) -> the plausible (lo, hi) of each filled-in cell, as SMAA samples it."""
     m = rec.matrix
     values = m.values
     known = ~m.missing_mask
@@ -86,11 +88,6 @@ def _cell_ranges(rec: Recommendation) -> dict[tuple[str, str], tuple[float, floa
             lo, hi = float(column.min()), float(column.max())
         ranges[(m.alternatives[i], m.criteria[j])] = (float(lo), float(hi))
     return ranges
-
-
-def cell_ranges(rec: Recommendation) -> dict[tuple[str, str], tuple[float, float]]:
-    """(alternative id, criterion) -> the plausible (lo, hi) of each filled-in cell, as SMAA samples it."""
-    return _cell_ranges(rec)
 
 
 def badge_text(share: float) -> str:
@@ -118,30 +115,26 @@ def acceptability(
     """
     m = rec.matrix
     names = _names(rec)
-    common = {"method": rec.prefs.method, "scaler": rec.result.scaler, "alternatives": names, "criteria": m.criteria}
-    cell_ranges = None
+    cells = None
     if sample_missing:
-        cell_ranges = {(names[m.alternatives.index(a)], c): r for (a, c), r in _cell_ranges(rec).items()} or None
+        cells = {(names[m.alternatives.index(a)], c): r for (a, c), r in cell_ranges(rec).items()} or None
     if space == "dimensions":
-        weight_samples = _weight_samples(rec, samples, seed, spread)
-        return smaa(
-            m.values,
-            m.objectives,
-            m.weights,
-            seed=seed,
-            cell_ranges=cell_ranges,
-            weight_samples=weight_samples,
-            **common,
-        )
+        weight_samples, weight_bounds = _weight_samples(rec, samples, seed, spread), None
+    else:
+        weight_samples, weight_bounds = None, spread
     return smaa(
         m.values,
         m.objectives,
         m.weights,
+        rec.prefs.method,
+        rec.result.scaler,
         n_samples=samples,
         seed=seed,
-        weight_bounds=spread,
-        cell_ranges=cell_ranges,
-        **common,
+        weight_bounds=weight_bounds,
+        cell_ranges=cells,
+        alternatives=names,
+        criteria=m.criteria,
+        weight_samples=weight_samples,
     )
 
 
@@ -171,17 +164,19 @@ def analyse(
     """
     m = rec.matrix
     names = _names(rec)
-    values = m.values
-    common = {"method": rec.prefs.method, "scaler": rec.result.scaler, "alternatives": names, "criteria": m.criteria}
+    values = m.values  # built from the cells on every read
+    method, scaler = rec.prefs.method, rec.result.scaler
     acceptance = acceptability(
         rec, samples=samples, seed=seed, spread=spread, space=space, sample_missing=sample_missing
     )
-    tips = tipping_points(values, m.objectives, m.dimension_of, m.dimension_weights, m.sub_weights, **common)
+    tips = tipping_points(
+        values, m.objectives, m.dimension_of, m.dimension_weights, m.sub_weights, method, scaler, names, m.criteria
+    )
     # A change at a share of (almost) exactly 0 or 1 only says what happens when one dimension is all that
     # matters (or nothing): true, but no weighting anyone argues for.
     tips = [t for t in tips if EDGE < t.weight < 1 - EDGE]
     agreement = method_agreement(values, m.objectives, m.weights, alternatives=names, criteria=m.criteria)
-    reversal = rank_reversal(values, m.objectives, m.weights, **common)
+    reversal = rank_reversal(values, m.objectives, m.weights, method, scaler, names, m.criteria)
     leader = rec.leader.name
     share = float(acceptance.first_rank_acceptability[names.index(leader)])
     return Robustness(acceptance, tuple(tips), agreement, reversal, space, spread, leader, share)

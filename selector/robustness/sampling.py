@@ -22,11 +22,6 @@ from selector.scoring import ScoringError
 _MAX_CANDIDATES = 20_000_000
 
 
-# ----------------------------------------------------------------------------------------------------------
-# Weight sampling
-# ----------------------------------------------------------------------------------------------------------
-
-
 def sample_simplex(n: int, size: int, rng: np.random.Generator) -> np.ndarray:
     """Draw ``size`` weight vectors uniformly from the (n-1)-simplex (sorted-uniform-differences method).
 
@@ -138,11 +133,6 @@ def sample_weights(n: int, size: int, rng: np.random.Generator, bounds: np.ndarr
     return out / out.sum(axis=1, keepdims=True)
 
 
-# ----------------------------------------------------------------------------------------------------------
-# Uncertain cells
-# ----------------------------------------------------------------------------------------------------------
-
-
 def resolve_cell_ranges(
     cell_ranges: Any, x: np.ndarray, alts: Sequence[str], crits: Sequence[str]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -194,7 +184,8 @@ def resolve_cell_ranges(
     return lo, hi, unc
 
 
-def sample_matrices(lo: np.ndarray, hi: np.ndarray, unc: np.ndarray, size: int, rng: np.random.Generator):
+def sample_matrices(lo: np.ndarray, hi: np.ndarray, unc: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+    """``size`` matrices (size, m, n): the uncertain cells drawn uniformly in [lo, hi], the others at ``lo``."""
     out = np.broadcast_to(lo, (size, *lo.shape)).copy()
     ii, jj = np.nonzero(unc)
     out[:, ii, jj] = lo[ii, jj] + (hi[ii, jj] - lo[ii, jj]) * rng.random((size, ii.size))

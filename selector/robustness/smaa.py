@@ -15,17 +15,17 @@ import numpy as np
 
 from selector import batch, scoring
 from selector.robustness.arrays import frozen, frozen_ranks
-from selector.robustness.sampling import resolve_cell_ranges, resolve_weight_bounds, sample_matrices, sample_weights
+from selector.robustness.sampling import (
+    resolve_cell_ranges,
+    resolve_weight_bounds,
+    sample_matrices,
+    sample_weights,
+)
 from selector.robustness.scorer import BatchScorer
 from selector.scoring import ScoringError, to_jsonable
 
 #: Largest number of matrix cells (samples x m x n) scored in one vectorised chunk (bounds memory to ~100 MB).
 _CHUNK_CELLS = 4_000_000
-
-
-# ----------------------------------------------------------------------------------------------------------
-# SMAA
-# ----------------------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, eq=False)
@@ -164,75 +164,100 @@ def smaa(
     signs = scoring.parse_objectives(objectives, n, crits)
     if int(n_samples) < 1:
         raise ScoringError(f"n_samples is {n_samples}; give at least 1 (10,000 is typical)")
-    n_samples = int(n_samples)
-    ref_w = None
-    if weights is not None:
-        if len(weights) != n:
-            raise ScoringError(f"got {len(weights)} weights for {n} criteria; give one per criterion")
-        ref_w = scoring.validate_weights(weights, crits)
+    ref_w = None if weights is None else _reference_weights(weights, crits)
     lo, hi, unc = resolve_cell_ranges(cell_ranges, x, alts, crits)
     scoring.check_values(lo, signs, spec, scaler, alts, crits, context=" (value or lower end of its range)")
     scoring.check_values(hi, signs, spec, scaler, alts, crits, context=" (value or upper end of its range)")
     bounds = resolve_weight_bounds(weight_bounds, ref_w, n, crits)
 
     rng_w, rng_cells, rng_conf = np.random.default_rng(seed).spawn(3)
-    if weight_samples is None:
-        w_all = sample_weights(n, n_samples, rng_w, bounds)
-    else:
-        if bounds is not None:
-            raise ScoringError("give either weight_samples or weight_bounds, not both")
-        w_all = batch.validate_weight_batch(weight_samples, n, crits)
-        n_samples = w_all.shape[0]
+    w_all = _weight_vectors(weight_samples, bounds, int(n_samples), rng_w, crits)
     scorer = BatchScorer(lo, signs, spec, scaler)
-    uncertain = bool(unc.any())
     chunk = max(1, _CHUNK_CELLS // (m * n))
+    counts, sample_ranks, central = _rank_samples(scorer, w_all, lo, hi, unc, chunk, rng_cells)
+    return SMAAResult(
+        method=spec.name,
+        scaler=scaler,
+        alternatives=alts,
+        criteria=crits,
+        n_samples=len(w_all),
+        seed=int(seed),
+        acceptability=frozen(counts / len(w_all)),
+        central_weights=tuple(None if c is None else tuple(float(v) for v in c) for c in central),
+        confidence=_confidence(scorer, central, lo, hi, unc, len(w_all), chunk, rng_conf),
+        sample_ranks=frozen_ranks(sample_ranks),
+        reference_weights=None if ref_w is None else tuple(float(v) for v in ref_w),
+        reference_ranks=None if ref_w is None else tuple(int(r) for r in scorer.ranks(ref_w[None])[0]),
+        weight_sampling=_sampling_text(weight_samples is not None, bounds, crits),
+        uncertain_cells=_uncertain_cells(lo, hi, unc, alts, crits),
+    )
 
+
+def _uncertain_cells(
+    lo: np.ndarray, hi: np.ndarray, unc: np.ndarray, alts: Sequence[str], crits: Sequence[str]
+) -> tuple[tuple[str, str, float, float], ...]:
+    ii, jj = np.nonzero(unc)
+    return tuple((alts[i], crits[j], float(lo[i, j]), float(hi[i, j])) for i, j in zip(ii, jj, strict=True))
+
+
+def _reference_weights(weights: Sequence[float], crits: Sequence[str]) -> np.ndarray:
+    if len(weights) != len(crits):
+        raise ScoringError(f"got {len(weights)} weights for {len(crits)} criteria; give one per criterion")
+    return scoring.validate_weights(weights, crits)
+
+
+def _weight_vectors(
+    given: Any,
+    bounds: np.ndarray | None,
+    n_samples: int,
+    rng: np.random.Generator,
+    crits: Sequence[str],
+) -> np.ndarray:
+    """The caller's weight vectors (checked, rows normalised), or ``n_samples`` drawn within ``bounds``."""
+    if given is None:
+        return sample_weights(len(crits), n_samples, rng, bounds)
+    if bounds is not None:
+        raise ScoringError("give either weight_samples or weight_bounds, not both")
+    return batch.validate_weight_batch(given, len(crits), crits)
+
+
+def _rank_samples(
+    scorer: BatchScorer,
+    w_all: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    unc: np.ndarray,
+    chunk: int,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray, list[np.ndarray | None]]:
+    """Rank every sample, chunk by chunk: rank counts (m, m), the ranks per sample and the central weights."""
+    m, n = lo.shape
+    uncertain = bool(unc.any())
     rank_counts = np.zeros(m * m, dtype=np.int64)
-    sample_ranks = np.empty((n_samples, m), dtype=np.int16 if m < np.iinfo(np.int16).max else np.int32)
+    # every sample's ranks are kept (pairwise winning reads them): int16 while the ranks fit in it
+    sample_ranks = np.empty((len(w_all), m), dtype=np.int16 if m < np.iinfo(np.int16).max else np.int32)
     first_counts = np.zeros(m, dtype=np.int64)
     first_weight_sums = np.zeros((m, n))
-    for start in range(0, n_samples, chunk):
+    for start in range(0, len(w_all), chunk):
         w = w_all[start : start + chunk]
-        prepared = scorer.prepare(sample_matrices(lo, hi, unc, len(w), rng_cells)) if uncertain else None
+        prepared = scorer.prepare(sample_matrices(lo, hi, unc, len(w), rng)) if uncertain else None
         ranks = scorer.ranks(w, prepared)
         rank_counts += np.bincount((np.arange(m) * m + (ranks - 1)).ravel(), minlength=m * m)
         sample_ranks[start : start + len(w)] = ranks
         first = ranks == 1
         first_counts += first.sum(axis=0)
         first_weight_sums += first.T.astype(float) @ w
-
     central = [first_weight_sums[i] / first_counts[i] if first_counts[i] else None for i in range(m)]
-    confidence = _confidence(scorer, central, lo, hi, unc, n_samples, chunk, rng_conf)
+    return rank_counts.reshape(m, m), sample_ranks, central
 
-    reference_ranks = None
-    if ref_w is not None:
-        reference_ranks = tuple(int(r) for r in scorer.ranks(ref_w[None])[0])
-    if weight_samples is not None:
-        sampling = "weight vectors given by the caller"
-    elif bounds is None:
-        sampling = "uniform on the weight simplex"
-    else:
-        parts = ", ".join(f"{c} [{b[0]:.3g}, {b[1]:.3g}]" for c, b in zip(crits, bounds, strict=True))
-        sampling = f"uniform on the weight simplex within bounds: {parts}"
-    ii, jj = np.nonzero(unc)
-    return SMAAResult(
-        method=spec.name,
-        scaler=scaler,
-        alternatives=alts,
-        criteria=crits,
-        n_samples=n_samples,
-        seed=int(seed),
-        acceptability=frozen(rank_counts.reshape(m, m) / n_samples),
-        central_weights=tuple(None if c is None else tuple(float(v) for v in c) for c in central),
-        confidence=confidence,
-        sample_ranks=frozen_ranks(sample_ranks),
-        reference_weights=None if ref_w is None else tuple(float(v) for v in ref_w),
-        reference_ranks=reference_ranks,
-        weight_sampling=sampling,
-        uncertain_cells=tuple(
-            (alts[i], crits[j], float(lo[i, j]), float(hi[i, j])) for i, j in zip(ii, jj, strict=True)
-        ),
-    )
+
+def _sampling_text(given: bool, bounds: np.ndarray | None, crits: Sequence[str]) -> str:
+    if given:
+        return "weight vectors given by the caller"
+    if bounds is None:
+        return "uniform on the weight simplex"
+    parts = ", ".join(f"{c} [{b[0]:.3g}, {b[1]:.3g}]" for c, b in zip(crits, bounds, strict=True))
+    return f"uniform on the weight simplex within bounds: {parts}"
 
 
 def _confidence(

@@ -14,6 +14,9 @@ from selector.robustness.dimensions import Dimensions
 from selector.robustness.scorer import BatchScorer, validated_inputs
 from selector.scoring import to_jsonable
 
+#: Methods whose score is linear in the weights (wpm in the logarithm), so crossings are solved exactly.
+_LINEAR_IN_WEIGHTS = frozenset({"wsm", "wpm", "moora"})
+
 
 @dataclass(frozen=True)
 class TippingPoint:
@@ -178,33 +181,42 @@ def tipping_points(
     if len(dims.names) < 2:
         return []
     scorer = BatchScorer(x, signs, spec, scaler)
+    exact = spec.name in _LINEAR_IN_WEIGHTS
     chosen = dims.names if dimensions is None else [dims.names[dims.index(d)] for d in dimensions]
     out: list[TippingPoint] = []
     for name in chosen:
         d = dims.index(name)
-        if spec.name in ("wsm", "wpm", "moora"):
-            g = _linear_utilities(scorer)
-            w0, w1 = dims.at(d, np.array([0.0, 1.0]))
-            events = _linear_tips(g @ w0, g @ (w1 - w0))
-            exact = True
-        else:
-
-            def leader_at(ts: np.ndarray, d: int = d) -> np.ndarray:
-                return np.argmax(scorer.first(dims.at(d, ts)), axis=1)
-
-            events = _grid_tips(leader_at, max(2, int(grid_points)), tol)
-            exact = False
-        for t, before, after in events:
-            out.append(
-                TippingPoint(
-                    dimension=name,
-                    weight=float(t),
-                    current_weight=float(dims.shares[d]),
-                    before=alts[before],
-                    after=alts[after],
-                    method=spec.name,
-                    scaler=scaler,
-                    exact=exact,
-                )
+        events = _exact_events(scorer, dims, d) if exact else _bisected_events(scorer, dims, d, grid_points, tol)
+        current = float(dims.shares[d])
+        out.extend(
+            TippingPoint(
+                dimension=name,
+                weight=float(t),
+                current_weight=current,
+                before=alts[before],
+                after=alts[after],
+                method=spec.name,
+                scaler=scaler,
+                exact=exact,
             )
+            for t, before, after in events
+        )
     return out
+
+
+def _exact_events(scorer: BatchScorer, dims: Dimensions, d: int) -> list[tuple[float, int, int]]:
+    """Leader changes along dimension ``d`` of a method whose score is linear in the weights."""
+    g = _linear_utilities(scorer)
+    w0, w1 = dims.at(d, np.array([0.0, 1.0]))
+    return _linear_tips(g @ w0, g @ (w1 - w0))
+
+
+def _bisected_events(
+    scorer: BatchScorer, dims: Dimensions, d: int, grid_points: int, tol: float
+) -> list[tuple[float, int, int]]:
+    """Leader changes along dimension ``d`` found on a grid and bisected (topsis, vikor)."""
+
+    def leader_at(ts: np.ndarray) -> np.ndarray:
+        return np.argmax(scorer.first(dims.at(d, ts)), axis=1)
+
+    return _grid_tips(leader_at, max(2, int(grid_points)), tol)

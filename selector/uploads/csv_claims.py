@@ -38,9 +38,10 @@ from pathlib import PurePath
 from typing import Any
 
 from selector import limits, textpolicy
+from selector.issues import Issue
 from selector.models import Conditions
 from selector.uploads.policy import starts_formula, text_problem
-from selector.yamlio import Issue, dump_yaml
+from selector.yamlio import Parsed, dump_yaml
 
 #: The documented maximum (selector/limits.py derives every other cap on a user's file from it).
 MAX_CSV_ROWS = limits.MAX_CSV_ROWS
@@ -82,9 +83,13 @@ _NON_FINITE_WORD = re.compile(r"^[+-]?(nan|inf|infinity)$", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Conversion:
+    """A CSV upload converted: the YAML text, the same data already parsed (the YAML is never read back), the
+    conversion issues, and record id -> CSV line."""
+
     yaml: bytes
     issues: list[Issue]
-    lines: dict[str, int]  # record id -> CSV line
+    lines: dict[str, int]
+    parsed: Parsed | None = None
 
 
 def slug(text: str, fallback: str = "user") -> str:
@@ -137,116 +142,155 @@ def _cell_issue(name: str, line: int, index: int, column: str, record: str | Non
 
 
 def convert(data: bytes, name: str, user: str = "user") -> Conversion:
+    """A CSV upload as knowledge YAML, the same document already parsed, every issue, and each record's CSV line."""
     issues: list[Issue] = []
-    empty = Conversion(b"", issues, {})
+    text = _decoded(data, name, issues)
+    if text is None:
+        return Conversion(b"", issues, {})
+    header, rows, problems = _read_csv(text, name)
+    issues.extend(problems)
+    if not header or not _layout_ok(header, rows, name, issues):
+        return Conversion(b"", issues, {})
+    user = _uploader(user, name, issues)
+    records = _Records(user_source_id(name, user))
+    for line, cells in rows:
+        row, ok = _row(cells, header, name, line, issues)
+        if ok:
+            records.add(row, line, header, name, issues)
+    document = records.document(user, name)
+    head = "# Converted from a CSV upload by AI Stack Selector (selector/uploads/csv_claims.py); do not edit by hand.\n"
+    text = dump_yaml(document, fast=True)
+    return Conversion((head + text).encode("utf-8"), issues, records.lines(), Parsed(document, records.paths()))
+
+
+def _decoded(data: bytes, name: str, issues: list[Issue]) -> str | None:
+    """The CSV's text, or None with the reason in `issues` (not UTF-8, hidden characters)."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         issues.append(Issue("ERROR", name, line, None, f"not UTF-8 text (byte {exc.start}); save the file as UTF-8"))
-        return empty
+        return None
     found = textpolicy.hidden(text)
     if found:
         # Before the csv module, which stops at a NUL with "line contains NUL" and no column.
         issues.extend(Issue("ERROR", name, h.line, None, h.message) for h in found)
-        return empty
-    header, rows, problems = _read_csv(text, name)
-    issues.extend(problems)
-    if not header:
-        return empty
+        return None
+    return text
+
+
+def _layout_ok(header: list[str], rows: list[tuple[int, list[str]]], name: str, issues: list[Issue]) -> bool:
+    """Whether the header names known columns once each, `entity` among them, over 1 to MAX_CSV_ROWS data rows."""
     unknown = [h for h in header if h not in CSV_COLUMNS]
     if unknown:
-        issues.append(
-            Issue(
-                "ERROR",
-                name,
-                1,
-                None,
-                f"unknown column(s) {', '.join(f'`{u}`' for u in unknown)}; the columns are: {', '.join(CSV_COLUMNS)}",
-            )
-        )
+        listed = ", ".join(f"`{u}`" for u in unknown)
+        message = f"unknown column(s) {listed}; the columns are: {', '.join(CSV_COLUMNS)}"
+        issues.append(Issue("ERROR", name, 1, None, message))
     duplicated = sorted({h for h in header if header.count(h) > 1 and h})
     if duplicated:
         issues.append(Issue("ERROR", name, 1, None, f"column(s) {', '.join(duplicated)} appear more than once"))
     if "entity" not in header:
         issues.append(Issue("ERROR", name, 1, None, "the header has no `entity` column; every row needs the entity id"))
     if unknown or duplicated or "entity" not in header:
-        return empty
+        return False
     if not rows:
         issues.append(Issue("ERROR", name, None, None, "the file has a header but no data rows"))
-        return empty
+        return False
     if len(rows) > MAX_CSV_ROWS:
         message = f"{len(rows):,} data rows; an upload holds at most {MAX_CSV_ROWS:,}: split the file"
         issues.append(Issue("ERROR", name, rows[MAX_CSV_ROWS][0], None, message))
-        return empty
+        return False
+    return True
 
+
+def _uploader(user: str, name: str, issues: list[Issue]) -> str:
+    """The uploader's name as the source records it (``user`` when it breaks the text policy or is too long)."""
     user = user.strip() or "user"
     problem = text_problem(user)
     if problem or len(user) > 100:
         issues.append(
             Issue("ERROR", name, None, None, f"the uploader name {problem or 'is longer than 100 characters'}")
         )
-        user = "user"
-    source_id = user_source_id(name, user)
-    lines: dict[str, int] = {source_id: 1}
-    entities: dict[str, tuple[dict, int]] = {}
-    claims: list[dict] = []
-    claim_lines: dict[str, int] = {}
-    for line, cells in rows:
-        row, ok = _row(cells, header, name, line, issues)
-        if not ok:
-            continue
+        return "user"
+    return user
+
+
+class _Records:
+    """The entities and claims of a CSV's rows, each with the CSV line it came from."""
+
+    def __init__(self, source_id: str) -> None:
+        self.source_id = source_id
+        self.entities: dict[str, tuple[dict, int]] = {}
+        self.claims: list[dict] = []
+        self.claim_lines: dict[str, int] = {}
+
+    def add(self, row: dict, line: int, header: list[str], name: str, issues: list[Issue]) -> None:
+        """Add one row's claim (and the entity it declares), or record in `issues` why it cannot be added."""
         entity_id = row.get("entity")
-        claim_id = row.get("id") or f"{source_id}-r{line}"
+        claim_id = row.get("id") or f"{self.source_id}-r{line}"
         if not entity_id:
             issues.append(
                 _cell_issue(name, line, header.index("entity"), "entity", claim_id, "is empty; give an entity id")
             )
-            continue
-        if claim_id in claim_lines:
-            issues.append(
-                Issue("ERROR", name, line, claim_id, f"id `{claim_id}` is used on line {claim_lines[claim_id]} too")
-            )
-            continue
+            return
+        if claim_id in self.claim_lines:
+            message = f"id `{claim_id}` is used on line {self.claim_lines[claim_id]} too"
+            issues.append(Issue("ERROR", name, line, claim_id, message))
+            return
         declared = {k: row[k] for k in _ENTITY_COLUMNS if row.get(k) is not None}
         if declared:
             record = _entity_record(entity_id, declared)
-            if entity_id in entities and entities[entity_id][0] != record:
-                first = entities[entity_id][1]
+            if entity_id in self.entities and self.entities[entity_id][0] != record:
                 issues.append(
                     Issue(
                         "ERROR",
                         name,
                         line,
                         entity_id,
-                        f"declares entity `{entity_id}` differently from line {first}; declare it once "
-                        "(leave entity_name ... vendor empty on the other rows)",
+                        f"declares entity `{entity_id}` differently from line {self.entities[entity_id][1]}; "
+                        "declare it once (leave entity_name ... vendor empty on the other rows)",
                     )
                 )
-                continue
-            if entity_id not in entities:
-                entities[entity_id] = (record, line)
-                lines.setdefault(entity_id, line)
-        claims.append(_claim_record(row, claim_id, entity_id, source_id, entities.get(entity_id, ({}, 0))[0]))
-        claim_lines[claim_id] = line
-    lines.update(claim_lines)
-    document: dict[str, Any] = {
-        "sources": [
-            {
-                "id": source_id,
-                "kind": "user",
-                "title_en": f"Uploaded by {user}: {slug(PurePath(name).stem, 'upload')}",
-                "language": "en",
-                "author": user,
-            }
-        ]
-    }
-    if entities:
-        document["entities"] = [record for record, _ in entities.values()]
-    document["claims"] = claims
-    head = "# Converted from a CSV upload by AI Stack Selector (selector/uploads/csv_claims.py); do not edit by hand.\n"
-    text = dump_yaml(document, fast=True)
-    return Conversion((head + text).encode("utf-8"), issues, lines)
+                return
+            self.entities.setdefault(entity_id, (record, line))
+        entity = self.entities.get(entity_id, ({}, 0))[0]
+        self.claims.append(_claim_record(row, claim_id, entity_id, self.source_id, entity))
+        self.claim_lines[claim_id] = line
+
+    def document(self, user: str, name: str) -> dict[str, Any]:
+        """The knowledge-schema document: the ``user`` source, the declared entities, the claims."""
+        source = {
+            "id": self.source_id,
+            "kind": "user",
+            "title_en": f"Uploaded by {user}: {slug(PurePath(name).stem, 'upload')}",
+            "language": "en",
+            "author": user,
+        }
+        document: dict[str, Any] = {"sources": [source]}
+        if self.entities:
+            document["entities"] = [record for record, _ in self.entities.values()]
+        document["claims"] = self.claims
+        return document
+
+    def lines(self) -> dict[str, int]:
+        """Record id -> CSV line (the source is line 1, the header)."""
+        found = {self.source_id: 1}
+        for entity_id, (_, line) in self.entities.items():
+            found.setdefault(entity_id, line)
+        found.update(self.claim_lines)
+        return found
+
+    def paths(self) -> dict[tuple, int]:
+        """The document's paths -> CSV lines, as :class:`selector.yamlio.Parsed` holds a file's lines."""
+        found: dict[tuple, int] = {(): 1, ("sources",): 1, ("sources", 0): 1}
+        for section, lines in (
+            ("entities", [line for _, line in self.entities.values()]),
+            ("claims", [self.claim_lines[c["id"]] for c in self.claims]),
+        ):
+            if lines:
+                found[(section,)] = lines[0]
+                found.update({(section, index): line for index, line in enumerate(lines)})
+        return found
 
 
 def _row(cells: list[str], header: list[str], name: str, line: int, issues: list[Issue]) -> tuple[dict, bool]:

@@ -10,11 +10,12 @@ from pathlib import Path, PurePath
 from typing import Any, Literal
 
 from selector import knowledge, limits, textpolicy
+from selector.issues import Issue
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import KnowledgeBase
 from selector.uploads import csv_claims, policy
 from selector.uploads.csv_claims import CSV_COLUMNS
-from selector.yamlio import MAX_BYTES, Issue, dump_yaml
+from selector.yamlio import MAX_BYTES, Parsed, dump_yaml
 
 MAX_UPLOAD_BYTES = 1_000_000
 
@@ -84,10 +85,17 @@ def _reference(directory: str, fingerprint: tuple, others: tuple[Upload, ...]) -
     return knowledge.collect(Path(directory), extra=others)[0]
 
 
+def _parsed(upload: Upload) -> tuple[Parsed | None, tuple[Issue, ...]]:
+    """The upload's data: as converted, or the same cached parse the knowledge load uses (each file parsed once)."""
+    if upload.parsed is not None:
+        return upload.parsed, ()
+    return knowledge.parse(upload.name, upload.data, MAX_BYTES, True)
+
+
 def _user_sources(uploads: Sequence[Upload]) -> set[str]:
     found = set()
     for upload in uploads:
-        parsed, _ = knowledge.parse(upload.name, upload.data, MAX_BYTES, True)
+        parsed, _ = _parsed(upload)
         if parsed is not None and isinstance(parsed.data, dict):
             for _, item in policy.records(parsed.data, "sources"):
                 if item.get("kind") == "user" and isinstance(item.get("id"), str):
@@ -170,19 +178,19 @@ def _check_upload(
 
     issues: list[Issue] = []
     lines: dict[str, int] = {}
-    converted = data
+    upload = original
     if fmt == "csv":
         conversion = csv_claims.convert(data, name, user)
         issues.extend(conversion.issues)
         if not conversion.yaml:
             return UploadResult(None, tuple(issues), original, original, fmt)
-        converted, lines = conversion.yaml, conversion.lines
-        if len(converted) > MAX_BYTES:
+        if len(conversion.yaml) > MAX_BYTES:
             # The session merges the converted YAML under the loader's own cap; refuse here, where it is clear why.
-            return refuse(f"the file converts to {len(converted):,} bytes of YAML (limit {MAX_BYTES:,}); split it")
-    upload = Upload(name, converted)
-    # The same cached parse as the knowledge load below: each file is parsed once.
-    parsed, problems = knowledge.parse(name, converted, MAX_BYTES, True)
+            size = len(conversion.yaml)
+            return refuse(f"the file converts to {size:,} bytes of YAML (limit {MAX_BYTES:,}); split it")
+        # The converted rows travel already parsed: the YAML written from them is never read back.
+        upload, lines = Upload(name, conversion.yaml, conversion.parsed), conversion.lines
+    parsed, problems = _parsed(upload)
     if parsed is None:
         return UploadResult(None, tuple(issues + list(problems)), upload, original, fmt)
     crowded = limits.too_many_records(parsed.data)

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pydantic import ValidationError
 
 from selector.escape import FORMULA_PREFIXES
+from selector.issues import Issue, Level
 from selector.models import SECTIONS, Claim, Conditions, KnowledgeBase
-from selector.yamlio import Issue, Parsed
+from selector.yamlio import Parsed
 
 USER_TIERS: tuple[str, ...] = ("measured", "assessed")
 UPLOAD_SECTIONS: tuple[str, ...] = ("sources", "entities", "claims", "groups")
@@ -116,67 +117,100 @@ def records(data: dict, section: str) -> list[tuple[int, dict]]:
     return [(i, item) for i, item in enumerate(items) if isinstance(item, dict)]
 
 
+class _Report:
+    """The issues found in one file, each located by its path in the parsed data."""
+
+    def __init__(self, parsed: Parsed, name: str) -> None:
+        self.parsed = parsed
+        self.name = name
+        self.issues: list[Issue] = []
+
+    def add(self, level: Level, path: tuple, message: str, record: str | None = None) -> None:
+        self.issues.append(Issue(level, self.name, self.parsed.line_of(path), record, message))
+
+
+def _record_name(item: dict) -> str | None:
+    return item.get("id") if isinstance(item.get("id"), str) else None
+
+
 def check(parsed: Parsed, name: str, other_user_sources: set[str]) -> list[Issue]:
     """Upload rules on the raw parsed data (so they are reported even where the schema also complains)."""
     data = parsed.data
-    issues: list[Issue] = []
     if not isinstance(data, dict):
-        return issues
+        return []
+    report = _Report(parsed, name)
+    _bundled_sections(data, report)
+    user_sources = _own_sources(data, report) | other_user_sources
+    for index, item in records(data, "claims"):
+        _claim_rules(index, item, user_sources, report)
+    _text_rules(data, report)
+    return report.issues
 
-    def error(path: tuple, message: str, record: str | None = None) -> None:
-        issues.append(Issue("ERROR", name, parsed.line_of(path), record, message))
 
+def _bundled_sections(data: dict, report: _Report) -> None:
     for section in data:
         if section in SECTIONS and section not in UPLOAD_SECTIONS:
-            error(
+            report.add(
+                "ERROR",
                 (section,),
                 f"an upload may add {', '.join(UPLOAD_SECTIONS)}; `{section}` belong to the bundled knowledge "
                 "(the articles' decision model) and cannot be uploaded",
             )
-    own_sources = set()
+
+
+def _own_sources(data: dict, report: _Report) -> set[str]:
+    """The ids of the file's ``user`` sources; any other kind is an error."""
+    own = set()
     for index, item in records(data, "sources"):
-        record = item.get("id") if isinstance(item.get("id"), str) else None
+        record = _record_name(item)
         if item.get("kind", "article") != "user":
-            error(
+            report.add(
+                "ERROR",
                 ("sources", index, "kind"),
                 f"an upload's source must have `kind: user` (got `{_clip(item.get('kind', 'article'))}`): articles "
                 "and the team's assessment are bundled, an upload cannot add or impersonate them",
                 record,
             )
         elif record:
-            own_sources.add(record)
-    user_sources = own_sources | other_user_sources
-    for index, item in records(data, "claims"):
-        record = item.get("id") if isinstance(item.get("id"), str) else None
-        tier = item.get("tier", "claimed")
-        if tier not in USER_TIERS:
-            given = f"tier `{_clip(tier)}`" if "tier" in item else "no tier (the default is `claimed`)"
-            error(
-                ("claims", index, "tier"),
-                f"{given}: an upload may only hold `measured` claims (your own measurements) or `assessed` claims "
-                "(your ratings, with rationale and based_on); `claimed` is reserved for verbatim quotes of the "
-                "bundled articles",
-                record,
-            )
-        source = item.get("source")
-        if isinstance(source, str) and source not in user_sources:
-            error(
-                ("claims", index, "source"),
-                f"cites source `{_clip(source)}`, which is not a `user` source of your uploads; define one in this "
-                "file (sources: - {id: user-me, kind: user, title_en: ...}) and cite it",
-                record,
-            )
-        metric, value = item.get("metric"), item.get("value")
-        if isinstance(metric, str) and isinstance(value, int | float) and not isinstance(value, bool):
-            if value < 0 and _non_negative(metric):
-                error(
-                    ("claims", index, "value"),
-                    f"`{metric}` cannot be negative (got {_short(value)}); give the measured magnitude",
-                    record,
-                )
-            elif value > 100 and metric in PERCENT_OF_WHOLE_METRICS:
-                message = f"`{metric}` is a share of a whole: 0 to 100 (got {_short(value)})"
-                error(("claims", index, "value"), message, record)
+            own.add(record)
+    return own
+
+
+def _claim_rules(index: int, item: dict, user_sources: set[str], report: _Report) -> None:
+    """A claim's tier, the source it cites, and the range of its value."""
+    record = _record_name(item)
+    tier = item.get("tier", "claimed")
+    if tier not in USER_TIERS:
+        given = f"tier `{_clip(tier)}`" if "tier" in item else "no tier (the default is `claimed`)"
+        report.add(
+            "ERROR",
+            ("claims", index, "tier"),
+            f"{given}: an upload may only hold `measured` claims (your own measurements) or `assessed` claims "
+            "(your ratings, with rationale and based_on); `claimed` is reserved for verbatim quotes of the "
+            "bundled articles",
+            record,
+        )
+    source = item.get("source")
+    if isinstance(source, str) and source not in user_sources:
+        report.add(
+            "ERROR",
+            ("claims", index, "source"),
+            f"cites source `{_clip(source)}`, which is not a `user` source of your uploads; define one in this "
+            "file (sources: - {id: user-me, kind: user, title_en: ...}) and cite it",
+            record,
+        )
+    metric, value = item.get("metric"), item.get("value")
+    if isinstance(metric, str) and isinstance(value, int | float) and not isinstance(value, bool):
+        if value < 0 and _non_negative(metric):
+            message = f"`{metric}` cannot be negative (got {_short(value)}); give the measured magnitude"
+            report.add("ERROR", ("claims", index, "value"), message, record)
+        elif value > 100 and metric in PERCENT_OF_WHOLE_METRICS:
+            message = f"`{metric}` is a share of a whole: 0 to 100 (got {_short(value)})"
+            report.add("ERROR", ("claims", index, "value"), message, record)
+
+
+def _text_rules(data: dict, report: _Report) -> None:
+    """Every text of the file under the text policy (control characters, formula prefixes, markup)."""
     for path, text in _strings(data):
         keys = tuple(p for p in path if isinstance(p, str))
         if keys[-1:] == ("comparator",) or (keys[:1] + keys[-1:]) in _SCHEMA_CHECKED:
@@ -185,8 +219,7 @@ def check(parsed: Parsed, name: str, other_user_sources: set[str]) -> list[Issue
         if problem:
             record = _record_id(data, path[0], path[1]) if len(path) > 1 and isinstance(path[1], int) else None
             field_name = ".".join(str(p) for p in path[2:]) or ".".join(str(p) for p in path)
-            error(path, f"`{field_name}` {problem}", record)
-    return issues
+            report.add("ERROR", path, f"`{field_name}` {problem}", record)
 
 
 def _upload_claims(parsed: Parsed) -> list[tuple[int, Claim]]:
@@ -201,69 +234,71 @@ def _upload_claims(parsed: Parsed) -> list[tuple[int, Claim]]:
 
 def against_knowledge(parsed: Parsed, name: str, reference: KnowledgeBase) -> list[Issue]:
     """Checks that need the knowledge: units and plausible ranges of the criteria, and what an override replaces."""
-    issues: list[Issue] = []
+    report = _Report(parsed, name)
     own = _upload_claims(parsed)
     claims = {**reference.claims, **{c.id: c for _, c in own}}
     overridden = {c.overrides: c.id for c in reference.claims.values() if c.overrides}
     for index, claim in own:
-        here = ("claims", index)
         if claim.value is not None and claim.metric:
-            criteria = [c for c in reference.criteria.values() if c.metric == claim.metric]
-            units = {c.unit.casefold(): c.unit for c in criteria}
-            if units and claim.unit.casefold() not in units:
-                issues.append(
-                    Issue(
-                        "ERROR",
-                        name,
-                        parsed.line_of((*here, "unit")),
-                        claim.id,
-                        f"unit `{claim.unit}` differs from `{', '.join(sorted(units.values()))}`, the unit of "
-                        f"criterion {', '.join(f'`{c.id}`' for c in criteria)} (metric `{claim.metric}`); "
-                        "convert the value",
-                    )
-                )
-            refused = claim.value < 0 and _non_negative(claim.metric)  # already an error; a range warning adds nothing
-            for criterion in criteria:
-                if not _holds_under(criterion.conditions, claim.conditions):
-                    continue  # a figure measured under other conditions never fills this column
-                if criterion.scale and not refused and not criterion.scale[0] <= claim.value <= criterion.scale[1]:
-                    low, high = criterion.scale
-                    issues.append(
-                        Issue(
-                            "WARNING",
-                            name,
-                            parsed.line_of((*here, "value")),
-                            claim.id,
-                            f"{claim.value:g} {claim.unit} is outside the plausible range {low:g}-{high:g} of "
-                            f"criterion `{criterion.id}`; check the number and its unit",
-                        )
-                    )
+            _unit_and_range(index, claim, reference, report)
         if claim.overrides:
-            target = claims.get(claim.overrides)
-            if target is not None and (target.metric, target.subject_id) != (claim.metric, claim.subject_id):
-                issues.append(
-                    Issue(
-                        "ERROR",
-                        name,
-                        parsed.line_of((*here, "overrides")),
-                        claim.id,
-                        f"overrides `{target.id}` ({target.metric or 'no metric'} of `{target.subject_id}`) but gives "
-                        f"{claim.metric or 'no metric'} of `{claim.subject_id}`; an override must give the same "
-                        "metric for the same entity",
-                    )
-                )
-            elif claim.overrides in overridden and overridden[claim.overrides] != claim.id:
-                issues.append(
-                    Issue(
-                        "WARNING",
-                        name,
-                        parsed.line_of((*here, "overrides")),
-                        claim.id,
-                        f"`{claim.overrides}` is already overridden by `{overridden[claim.overrides]}`; both "
-                        "replacements are used (their median)",
-                    )
-                )
-    return issues
+            _override(index, claim, claims, overridden, report)
+    return report.issues
+
+
+def _unit_and_range(index: int, claim: Claim, reference: KnowledgeBase, report: _Report) -> None:
+    """The claim's unit is that of the criteria reading its metric; its value lies in their plausible range."""
+    here = ("claims", index)
+    criteria = [c for c in reference.criteria.values() if c.metric == claim.metric]
+    units = {c.unit.casefold(): c.unit for c in criteria}
+    if units and claim.unit.casefold() not in units:
+        report.add(
+            "ERROR",
+            (*here, "unit"),
+            f"unit `{claim.unit}` differs from `{', '.join(sorted(units.values()))}`, the unit of "
+            f"criterion {', '.join(f'`{c.id}`' for c in criteria)} (metric `{claim.metric}`); "
+            "convert the value",
+            claim.id,
+        )
+    if claim.value < 0 and _non_negative(claim.metric):
+        return  # already an error; a range warning adds nothing
+    for criterion in criteria:
+        if not _holds_under(criterion.conditions, claim.conditions):
+            continue  # a figure measured under other conditions never fills this column
+        if criterion.scale and not criterion.scale[0] <= claim.value <= criterion.scale[1]:
+            low, high = criterion.scale
+            report.add(
+                "WARNING",
+                (*here, "value"),
+                f"{claim.value:g} {claim.unit} is outside the plausible range {low:g}-{high:g} of "
+                f"criterion `{criterion.id}`; check the number and its unit",
+                claim.id,
+            )
+
+
+def _override(
+    index: int, claim: Claim, claims: Mapping[str, Claim], overridden: Mapping[str, str], report: _Report
+) -> None:
+    """An override gives the same metric of the same entity as the claim it replaces, and replaces it alone."""
+    here = ("claims", index, "overrides")
+    target = claims.get(claim.overrides)
+    if target is not None and (target.metric, target.subject_id) != (claim.metric, claim.subject_id):
+        report.add(
+            "ERROR",
+            here,
+            f"overrides `{target.id}` ({target.metric or 'no metric'} of `{target.subject_id}`) but gives "
+            f"{claim.metric or 'no metric'} of `{claim.subject_id}`; an override must give the same "
+            "metric for the same entity",
+            claim.id,
+        )
+    elif claim.overrides in overridden and overridden[claim.overrides] != claim.id:
+        report.add(
+            "WARNING",
+            here,
+            f"`{claim.overrides}` is already overridden by `{overridden[claim.overrides]}`; both "
+            "replacements are used (their median)",
+            claim.id,
+        )
 
 
 def _holds_under(wanted: Conditions, have: Conditions) -> bool:

@@ -1,28 +1,28 @@
-"""What every figure shares: the built-in template attached for stand-alone rendering (the report)."""
+"""What every figure shares: ranks written as ordinals."""
 
 from __future__ import annotations
 
-import plotly.graph_objects as go
 import pytest
 
-from selector import knowledge, recommend
-from selector.charts.base import themed
-from selector.charts.contributions import contribution_bars
-from selector.preferences import Preferences
-from selector.views.recommend import contributions_frame
+from selector.charts.base import ordinal
 
 
-@pytest.fixture(scope="module")
-def kb():
-    return knowledge.load()
-
-
-def test_themed_attaches_the_built_in_template_for_stand_alone_rendering(kb):
-    rec = recommend.recommend(kb, Preferences(group="gpu-inference-runtimes", method="wsm"))
-    frame = contributions_frame(kb, rec.matrix, rec.result.contributions)
-    fig = contribution_bars(frame, [r.name for r in rec.ranking], "t")
-    plain = len(fig.to_json())
-    assert themed(fig) is fig
-    assert fig.layout.template.layout.plot_bgcolor == "white"
-    assert len(fig.to_json()) > plain + 5_000  # the template is what made every in-app chart heavier
-    go.Figure(fig.to_dict())  # still valid plotly, although attached without validation
+@pytest.mark.parametrize(
+    ("rank", "label"),
+    [
+        (1, "1st"),
+        (2, "2nd"),
+        (3, "3rd"),
+        (4, "4th"),
+        (11, "11th"),
+        (12, "12th"),
+        (13, "13th"),
+        (21, "21st"),
+        (22, "22nd"),
+        (101, "101st"),
+        (111, "111th"),
+        (112, "112th"),
+    ],
+)
+def test_ordinal_labels_ranks_as_written_in_english(rank, label):
+    assert ordinal(rank) == label

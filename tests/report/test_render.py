@@ -108,14 +108,22 @@ def test_html_fetches_nothing_from_outside(html_page):
     assert not [t for t, _ in parser.tags if t == "link"]  # CSS is inline
 
 
-def test_html_embeds_plotly_once_and_draws_every_chart(built, html_page):
-    assert html_page.count("plotly.js v") == 1
-    charts = 3 if built.robustness.acceptability else 2
-    assert html_page.count("Plotly.newPlot(") == charts
-    # outside Streamlit nobody else styles the charts: each carries the white template
-    assert html_page.count('"plot_bgcolor":"white"') >= charts
-    ids = {attrs.get("id") for _, attrs in _parse(html_page).tags}
-    assert {"chart-weights", "chart-scores", "chart-acceptability"} <= ids
+def test_html_draws_every_chart_inline_as_svg_without_scripts(built, html_page):
+    parser = _parse(html_page)
+    assert not [t for t, _ in parser.tags if t == "script"]  # nothing runs: the charts are drawings
+    figures = {attrs.get("id"): i for i, (tag, attrs) in enumerate(parser.tags) if tag == "figure"}
+    assert set(figures) == {"chart-weights", "chart-scores", "chart-acceptability"}
+    assert built.robustness.acceptability
+    for start in figures.values():
+        assert parser.tags[start + 2][0] == "svg"  # figure > figcaption, then the drawing itself
+    # every option's name is in the scores chart and the acceptability grid, every criterion in the weights chart
+    svgs = re.findall(r"<svg .*?</svg>", html_page, re.S)
+    assert len(svgs) == 3
+    weights, scores, acceptability = svgs
+    assert all(f"<title>{c.name}</title>" in weights for c in built.criteria)
+    assert all(
+        f"<title>{o.name}</title>" in scores and f"<title>{o.name}</title>" in acceptability for o in built.options
+    )
 
 
 def test_html_citations_point_at_appendix_entries(built, html_page):

@@ -131,7 +131,7 @@ def test_export_page_offers_every_download_and_builds_the_pdf_on_request():
     labels = [b.proto.label for b in at.get("download_button")]
     assert labels == [
         "Markdown (decision record)",
-        "HTML (interactive, works offline)",
+        "HTML (self-contained, works offline)",
         "CSV",
         "Excel (XLSX)",
         "Decision profile (YAML)",

@@ -53,10 +53,10 @@ def test_acceptability_is_a_distribution_and_seeded(kb):
 
 def test_missing_cells_are_sampled_over_the_criterion_scale(kb):
     rec = _rec(kb)
-    ranges = analysis._cell_ranges(rec)
+    ranges = analysis.cell_ranges(rec)
     imputed = {(c.alternative, c.criterion) for c in rec.matrix.imputed_cells}
     assert set(ranges) == imputed
-    # Epoch AI gives no TDP for TPU v5p (A100's memory, imputed before the datasheets were bundled, is known now).
+    # Epoch AI gives no TDP for TPU v5p: the cell is filled in.
     assert ranges[("tpu-v5p", "tdp-w")] == tuple(kb.criteria["tdp-w"].scale)
 
 

@@ -132,3 +132,42 @@ def test_csv_conversion_never_raises_and_its_yaml_always_reads_back(header: list
         parsed, problems = parse_yaml(data, "fuzz.yaml")
         assert problems == [], [str(p) for p in problems]
         assert parsed.data["sources"][0]["kind"] == "user"
+
+
+# Text a YAML reader could take for something else: YAML 1.1 booleans and numbers, nulls, comments, flow markers.
+_tricky = st.sampled_from(
+    ["no", "on", "Yes", "null", "~", "1e3", "017", "0x1F", "1_000", "1:20", "2024-01-01", "#x", "a: b", "[x]", "'q'"]
+)
+_text_cells = _tricky | st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_text_cells, _text_cells, st.floats(-1e6, 1e6)), min_size=1, max_size=6))
+def test_the_converted_rows_are_exactly_what_their_yaml_reads_back(cells: list[tuple[str, str, float]]) -> None:
+    """The upload check uses the converted rows without reading their YAML back: both must be the same data."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["entity", "metric", "value", "unit", "text_en", "note", "workload", "based_on"])
+    for index, (text, note, value) in enumerate(cells):
+        writer.writerow([f"e-{index}", "power_w", repr(value), "W", text, note, note, f"{text};{note}"])
+    conversion = csv_claims.convert(out.getvalue().encode("utf-8"), "fuzz.csv")
+    if not conversion.yaml:
+        return  # a cell the text policy refuses
+    parsed, problems = parse_yaml(conversion.yaml, "fuzz.csv")
+    assert problems == [], [str(p) for p in problems]
+    assert parsed.data == conversion.parsed.data
+
+
+def test_the_converted_rows_carry_their_csv_lines() -> None:
+    text = (
+        "entity,metric,value,unit,entity_name,entity_kind,segment\n"
+        "jetson-orin,power_w,40,W,,,\n"
+        "\n"
+        "npu-x,power_w,2,W,NPU X,accelerator,edge\n"
+    )
+    conversion = csv_claims.convert(text.encode(), "lines.csv")
+    assert conversion.parsed.line_of(("claims", 0, "value")) == 2
+    assert conversion.parsed.line_of(("claims", 1)) == 4
+    assert conversion.parsed.line_of(("entities", 0, "name")) == 4
+    assert conversion.parsed.line_of(("sources", 0, "id")) == 1
+    assert conversion.lines == {"user-lines": 1, "npu-x": 4, "user-lines-r2": 2, "user-lines-r4": 4}

@@ -1,6 +1,6 @@
 """Benchmark: SMAA with 10,000 samples (vectorised, selector.batch) against looping scoring.score.
 
-Run from the repository root: ``PYTHONPATH=. .venv/bin/python benchmarks/bench_sensitivity.py``. For a 5 x 8 and a
+Run from the repository root: ``PYTHONPATH=. .venv/bin/python benchmarks/bench_smaa.py``. For a 5 x 8 and a
 10 x 10 matrix it prints the time of ``robustness.smaa.smaa`` with 10,000 weight samples (target < 0.1 s) and the
 speed-up per sample over calling ``scoring.score`` (scikit-criteria) on a subset of the same samples (target
 >= 100x).

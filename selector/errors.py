@@ -1,0 +1,22 @@
+"""The one base of every refusal the selector raises: the pages and the command line catch :class:`SelectorError`.
+
+Each concern keeps its own subclass (``ScoringError``, ``PreferenceError``, ``ProfileError``, ...), whose message
+says what is wrong, where and what to fix; a subclass that was a ``ValueError`` or ``RuntimeError`` stays one too.
+"""
+
+from __future__ import annotations
+
+from selector.issues import Issue
+
+
+class SelectorError(Exception):
+    """Input or a request the selector refuses, with a message that says what to fix.
+
+    Attributes
+    ----------
+    issues
+        Every located problem (file, line, record) when the refusal has them, as a profile's or a file's has;
+        empty otherwise.
+    """
+
+    issues: tuple[Issue, ...] = ()

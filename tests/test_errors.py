@@ -1,0 +1,49 @@
+"""Tests of selector/errors.py: every refusal the selector raises is a SelectorError, so one except clause catches
+them all, and each keeps the built-in class it had (code catching ValueError or RuntimeError still does)."""
+
+from __future__ import annotations
+
+import pytest
+
+from selector import constraints, knowledge, limits, locators, preferences, profile, scoring
+from selector.commands import _context
+from selector.commands.score import InputError
+from selector.errors import SelectorError
+from selector.importers import ImportFailure
+from selector.issues import Issue
+from selector.measure.common import MeasureError
+from selector.report.model import ReportError
+
+ISSUE = Issue("ERROR", "f.yaml", 2, "r", "fix it")
+
+
+@pytest.mark.parametrize(
+    ("error", "builtin"),
+    [
+        (scoring.ScoringError("x"), ValueError),
+        (preferences.PreferenceError("x"), ValueError),
+        (constraints.ConstraintError("x"), ValueError),
+        (profile.ProfileError([ISSUE]), ValueError),
+        (locators.RawError("x"), ValueError),
+        (ImportFailure("x"), ValueError),
+        (ReportError("x"), RuntimeError),
+        (limits.Busy("x"), RuntimeError),
+        (knowledge.KnowledgeError([ISSUE]), Exception),
+        (MeasureError([ISSUE]), Exception),
+        (InputError("x"), Exception),
+        (_context.Refused("x"), Exception),
+    ],
+    ids=lambda value: type(value).__name__ if isinstance(value, Exception) else value.__name__,
+)
+def test_every_refusal_is_a_selector_error_and_keeps_its_builtin_class(error: Exception, builtin: type) -> None:
+    assert isinstance(error, SelectorError)
+    assert isinstance(error, builtin)
+    with pytest.raises(SelectorError):
+        raise error
+
+
+def test_refusals_with_located_problems_carry_them_and_others_carry_none() -> None:
+    assert profile.ProfileError([ISSUE]).issues == (ISSUE,)
+    assert knowledge.KnowledgeError([ISSUE]).issues == (ISSUE,)
+    assert MeasureError([ISSUE]).issues == (ISSUE,)
+    assert scoring.ScoringError("x").issues == ()
