@@ -48,7 +48,7 @@ class Robustness:
         return badge_text(self.leader_share)
 
     def to_dict(self) -> dict:
-        """Return a JSON-safe dict (what ``python -m selector sensitivity --format json`` prints)."""
+        """Return a JSON-safe dict (the body of ``python -m selector sensitivity --format json``)."""
         return {
             "leader": self.leader,
             "leader_first_share": self.leader_share,
