@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from selector.models import Claim, Conditions, Entity, KnowledgeBase
+from selector.models import Claim, Conditions, Criterion, Entity, KnowledgeBase
 
 
 @dataclass(frozen=True)
@@ -104,21 +104,31 @@ def user_entities(kb: KnowledgeBase, upload_names: Iterable[str]) -> list[Entity
     ]
 
 
+def _read_by(kb: KnowledgeBase, criterion: Criterion) -> tuple[Criterion, ...]:
+    """The criteria whose claims fill `criterion`'s cells: itself, or a derived one's two inputs (price, throughput)."""
+    if criterion.derived is None:
+        return (criterion,)
+    return (kb.criteria[criterion.derived.price], kb.criteria[criterion.derived.throughput])
+
+
 def ranked_metrics(kb: KnowledgeBase) -> dict[str, tuple[str, ...]]:
-    """metric -> the names of the groups whose ranking it feeds (a criterion of the group with a positive weight)."""
+    """metric -> the names of the groups whose ranking it feeds (a criterion of the group with a positive weight,
+    or an input of such a derived criterion)."""
     found: dict[str, list[str]] = {}
     for group in kb.groups.values():
         for gc in group.criteria:
             if gc.weight > 0:
-                found.setdefault(kb.criteria[gc.criterion].metric, []).append(group.name_en)
+                for source in _read_by(kb, kb.criteria[gc.criterion]):
+                    found.setdefault(source.metric, []).append(group.name_en)
     return {m: tuple(dict.fromkeys(g)) for m, g in sorted(found.items())}
 
 
 def ranking_use(kb: KnowledgeBase, claim: Claim) -> str:
     """Where a claim feeds a ranking ("ranked: group (criterion)"), or "stored, not ranked" and why.
 
-    A claim is ranked where it is evidence of a cell: its metric and conditions are a weighted criterion's, its
-    entity is a member of the group, and no claim of a better tier fills the same cell.
+    A claim is ranked where it is evidence of a cell: its metric and conditions are a weighted criterion's (or an
+    input's of a weighted derived criterion: a price feeds the cost per million tokens), its entity is a member of
+    the group, and no claim of a better tier fills the same cell.
     """
     from selector.matrix import claims_for_cell
 
@@ -128,11 +138,14 @@ def ranking_use(kb: KnowledgeBase, claim: Claim) -> str:
             continue
         for gc in group.criteria:
             criterion = kb.criteria[gc.criterion]
-            if gc.weight <= 0 or criterion.metric != claim.metric:
+            if gc.weight <= 0:
                 continue
-            found = claims_for_cell(kb, criterion, claim.subject_id)
-            if found and claim.id in {c.id for c in found if c.tier == found[0].tier}:
-                uses.append(f"{group.name_en} ({criterion.name_en})")
+            for source in _read_by(kb, criterion):
+                if source.metric != claim.metric:
+                    continue
+                found = claims_for_cell(kb, source, claim.subject_id)
+                if found and claim.id in {c.id for c in found if c.tier == found[0].tier}:
+                    uses.append(f"{group.name_en} ({criterion.name_en})")
     if uses:
         return "ranked: " + "; ".join(uses)
     return "stored, not ranked (ranked metrics: " + ", ".join(ranked_metrics(kb)) + ")"

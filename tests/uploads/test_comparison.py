@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from selector import knowledge, recommend
 from selector.matrix import build
 from selector.preferences import Preferences
 from selector.uploads import comparison, intake
 from tests.conftest import KNOWLEDGE
-from tests.uploads.conftest import UPLOADS, check
+from tests.uploads.conftest import EDGE, UPLOADS, check
 
 
 def test_conflicts_report_the_article_figure_and_the_relative_difference() -> None:
@@ -72,3 +73,59 @@ def test_an_upload_no_ranking_reads_is_stored_not_ranked() -> None:
 def test_user_entities_are_those_the_uploads_define() -> None:
     result = check(UPLOADS / "good_new_chip.yaml")
     assert [e.id for e in comparison.user_entities(result.kb, ["good_new_chip.yaml"])] == ["fixture-npu"]
+
+
+def _ranks(kb, group: str) -> dict[str, int]:
+    return {r.id: r.rank for r in recommend.recommend(kb, Preferences(group=group)).ranking}
+
+
+def _cell(kb, group: str, alternative: str, criterion: str):
+    m = build(kb, Preferences(group=group))
+    return m.cells[m.alternatives.index(alternative)][m.criteria.index(criterion)]
+
+
+def _price_upload(rows: str) -> intake.UploadResult:
+    result = intake.validate_upload("prices.csv", f"entity,metric,value,unit\n{rows}".encode(), KNOWLEDGE)
+    assert result.ok, [str(i) for i in result.issues]
+    return result
+
+
+def test_an_uploaded_price_changes_the_ranking() -> None:
+    """Gaudi 3 has no bundled cloud price: filled in at the column's worst, then replaced by the user's."""
+    bundled, group = knowledge.load(), "datacenter-accelerators"
+    assert _cell(bundled, group, "gaudi3", "cloud-usd-per-gpu-hour").imputed
+    result = _price_upload("gaudi3,cloud_usd_per_gpu_hour,0.5,USD per GPU-hour\n")
+    mine = _cell(result.kb, group, "gaudi3", "cloud-usd-per-gpu-hour")
+    assert not mine.imputed and mine.value == 0.5 and mine.tier == "measured"
+    before, after = _ranks(bundled, group), _ranks(result.kb, group)
+    assert after["gaudi3"] < before["gaudi3"], (before, after)
+    [row] = [r for r in comparison.comparison_rows(result.kb, result.source_ids) if r["origin"] == "yours"]
+    assert row["ranking"].startswith("ranked: Datacenter accelerators (Cloud price")
+
+
+def test_an_uploaded_price_feeds_the_derived_cost_per_million_tokens() -> None:
+    """A chip's hourly price ranks in the serving group through its cost per million tokens."""
+    bundled, group = knowledge.load(), "llm-serving-single-accelerator"
+    result = _price_upload("mtt-s4000,cloud_usd_per_gpu_hour,0.1,USD per GPU-hour\n")
+    cell = _cell(result.kb, group, "mtt-s4000", "usd-per-million-tokens-accelmark-suite-a")
+    assert not cell.imputed and any(e.startswith("user-prices") for e in cell.evidence), cell
+    before, after = _ranks(bundled, group), _ranks(result.kb, group)
+    assert after["mtt-s4000"] < before["mtt-s4000"], (before, after)
+    [row] = [r for r in comparison.comparison_rows(result.kb, result.source_ids) if r["origin"] == "yours"]
+    assert "LLM serving on one accelerator (AccelMark) (Cost per million tokens" in row["ranking"]
+    feeds = comparison.ranked_metrics(result.kb)["cloud_usd_per_gpu_hour"]
+    assert "LLM serving on one accelerator (AccelMark)" in feeds
+
+
+def test_uploaded_module_prices_rank_the_edge_modules() -> None:
+    """No bundled dataset prices edge modules: the column waits for the user's prices, then ranks on them."""
+    bundled = knowledge.load()
+    edge = build(bundled, Preferences(group=EDGE))
+    assert "module-price-usd" not in edge.criteria
+    assert any(e.id == "module-price-usd" for e in edge.excluded_criteria)
+    result = _price_upload("jetson-orin,release_price_usd,1999,USD\nedge-tpu,release_price_usd,60,USD\n")
+    assert _cell(result.kb, EDGE, "jetson-orin", "module-price-usd").value == 1999.0
+    assert _cell(result.kb, EDGE, "edge-tpu", "module-price-usd").value == 60.0
+    scores = {r.id: r.score for r in recommend.recommend(result.kb, Preferences(group=EDGE)).ranking}
+    unpriced = {r.id: r.score for r in recommend.recommend(bundled, Preferences(group=EDGE)).ranking}
+    assert scores["edge-tpu"] - scores["jetson-orin"] > unpriced["edge-tpu"] - unpriced["jetson-orin"]
