@@ -22,7 +22,7 @@ CSV layout (one row per claim; header row required, names case-insensitive, any 
                   emerging), kind framework needs roles separated by ';'
 
 Cells of text columns that start a spreadsheet formula (``= + - @``, tab, carriage return) are refused; in the
-numeric ``value`` column a leading sign is a sign, and range checks decide (``NON_NEGATIVE_METRICS``).
+numeric ``value`` column a leading sign is a sign, and range checks decide (the ``bounds`` of knowledge/metrics.yaml).
 """
 
 from __future__ import annotations

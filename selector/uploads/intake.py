@@ -198,11 +198,11 @@ def _check_upload(
         # Refused before the schema and the policy run: their cost grows with the records.
         message = "; ".join(f"`{section}` holds {count:,} records" for section, count in crowded)
         return refuse(f"{message}; an upload holds at most {limits.MAX_RECORDS:,} per list: split the file")
-    ruled = policy.check(parsed, name, _user_sources(others))
     merged, collected = knowledge.collect(kb_dir, extra=[*others, upload])
     reference = merged
     if reference is None:
         reference = _reference(str(kb_dir), _fingerprint(Path(kb_dir)), tuple(others))
+    ruled = policy.check(parsed, name, _user_sources(others), reference.metrics if reference is not None else {})
     checks = policy.against_knowledge(parsed, name, reference) if reference is not None else []
     found = ruled + list(collected) + checks
     if lines:

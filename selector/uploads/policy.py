@@ -8,46 +8,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from selector import vocabulary
 from selector.escape import FORMULA_PREFIXES
 from selector.issues import Issue, Level
-from selector.models import SECTIONS, Claim, Conditions, KnowledgeBase
+from selector.models import SECTIONS, Claim, Conditions, KnowledgeBase, Metric
 from selector.yamlio import Parsed
 
 USER_TIERS: tuple[str, ...] = ("measured", "assessed")
 UPLOAD_SECTIONS: tuple[str, ...] = ("sources", "entities", "claims", "groups")
-
-#: Metrics whose values cannot be below zero (compute, power, memory, throughput, time, counts, ratings).
-#: Changes such as ``latency_reduction_pct``, ``growth_pct`` or ``accuracy_loss_pct`` may be negative.
-NON_NEGATIVE_METRICS = frozenset(
-    {
-        "throughput",
-        "images_per_second",
-        "latency_ms",
-        "gpu_memory_gb",
-        "memory_capacity_gb",
-        "utilisation_pct",
-        "tops_int8",
-        "tflops_fp8",
-        "power_w",
-        "efficiency_tops_per_w",
-        "bandwidth_tbps",
-        "speedup",
-        "count",
-        "parameters",
-        "market_share_pct",
-        "weight_pct",
-        "doubling_months",
-        "carbon_t_co2e",
-        "consistency_pct",
-        "sparsity_pct",
-        "rating_stars",
-    }
-)
-NON_NEGATIVE_PREFIXES: tuple[str, ...] = ("rating_",)
-#: Shares of a whole: 0 to 100.
-PERCENT_OF_WHOLE_METRICS = frozenset(
-    {"utilisation_pct", "market_share_pct", "weight_pct", "consistency_pct", "sparsity_pct"}
-)
 
 # Tags and script URLs; a bare '<' as in "latency < 2 ms" is ordinary text.
 _MARKUP = re.compile(r"<\s*[A-Za-z!/?]|javascript:", re.IGNORECASE)
@@ -71,10 +39,6 @@ def _short(value: float) -> str:
     # YAML integers have no size limit; one too large for a float cannot be formatted with :g.
     text = str(value) if isinstance(value, int) else f"{value:g}"
     return text if len(text) <= 24 else text[:20] + "..."
-
-
-def _non_negative(metric: str) -> bool:
-    return metric in NON_NEGATIVE_METRICS or metric.startswith(NON_NEGATIVE_PREFIXES)
 
 
 def text_problem(text: str) -> str | None:
@@ -133,8 +97,11 @@ def _record_name(item: dict) -> str | None:
     return item.get("id") if isinstance(item.get("id"), str) else None
 
 
-def check(parsed: Parsed, name: str, other_user_sources: set[str]) -> list[Issue]:
-    """Upload rules on the raw parsed data (so they are reported even where the schema also complains)."""
+def check(parsed: Parsed, name: str, other_user_sources: set[str], metrics: Mapping[str, Metric]) -> list[Issue]:
+    """Upload rules on the raw parsed data (so they are reported even where the schema also complains).
+
+    `metrics` is the knowledge's metric vocabulary: it says which values a metric can take.
+    """
     data = parsed.data
     if not isinstance(data, dict):
         return []
@@ -142,7 +109,7 @@ def check(parsed: Parsed, name: str, other_user_sources: set[str]) -> list[Issue
     _bundled_sections(data, report)
     user_sources = _own_sources(data, report) | other_user_sources
     for index, item in records(data, "claims"):
-        _claim_rules(index, item, user_sources, report)
+        _claim_rules(index, item, user_sources, metrics, report)
     _text_rules(data, report)
     return report.issues
 
@@ -176,7 +143,9 @@ def _own_sources(data: dict, report: _Report) -> set[str]:
     return own
 
 
-def _claim_rules(index: int, item: dict, user_sources: set[str], report: _Report) -> None:
+def _claim_rules(
+    index: int, item: dict, user_sources: set[str], metrics: Mapping[str, Metric], report: _Report
+) -> None:
     """A claim's tier, the source it cites, and the range of its value."""
     record = _record_name(item)
     tier = item.get("tier", "claimed")
@@ -201,12 +170,9 @@ def _claim_rules(index: int, item: dict, user_sources: set[str], report: _Report
         )
     metric, value = item.get("metric"), item.get("value")
     if isinstance(metric, str) and isinstance(value, int | float) and not isinstance(value, bool):
-        if value < 0 and _non_negative(metric):
-            message = f"`{metric}` cannot be negative (got {_short(value)}); give the measured magnitude"
-            report.add("ERROR", ("claims", index, "value"), message, record)
-        elif value > 100 and metric in PERCENT_OF_WHOLE_METRICS:
-            message = f"`{metric}` is a share of a whole: 0 to 100 (got {_short(value)})"
-            report.add("ERROR", ("claims", index, "value"), message, record)
+        problem = vocabulary.bound_problem(metrics, metric, value, _short(value))
+        if problem:
+            report.add("ERROR", ("claims", index, "value"), problem, record)
 
 
 def _text_rules(data: dict, report: _Report) -> None:
@@ -260,7 +226,7 @@ def _unit_and_range(index: int, claim: Claim, reference: KnowledgeBase, report: 
             "convert the value",
             claim.id,
         )
-    if claim.value < 0 and _non_negative(claim.metric):
+    if vocabulary.bound_problem(reference.metrics, claim.metric, claim.value, "") is not None:
         return  # already an error; a range warning adds nothing
     for criterion in criteria:
         if not _holds_under(criterion.conditions, claim.conditions):

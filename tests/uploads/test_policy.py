@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -79,6 +81,18 @@ def test_upload_policy_never_raises_on_arbitrary_yaml(document: dict) -> None:
     parsed, _ = parse_yaml(raw, "fuzz.yaml")
     if parsed is None:
         return
-    for issue in policy.check(parsed, "fuzz.yaml", set()):
+    for issue in policy.check(parsed, "fuzz.yaml", set(), BUNDLED.metrics):
         assert issue.file == "fuzz.yaml" and len(issue.message) < 1000
     policy.against_knowledge(parsed, "fuzz.yaml", BUNDLED)
+
+
+def test_upload_bounds_come_from_the_metric_vocabulary(knowledge_copy: Path) -> None:
+    negative_price = b"entity,metric,value,unit\nh100,cloud_usd_per_gpu_hour,-2,USD per GPU-hour\n"
+    refused = intake.validate_upload("price.csv", negative_price, KNOWLEDGE)
+    assert any("`cloud_usd_per_gpu_hour` cannot be negative (got -2)" in i.message for i in errors(refused))
+    vocabulary = knowledge_copy / "metrics.yaml"
+    text = vocabulary.read_text(encoding="utf-8")
+    vocabulary.write_text(text.replace("units: [TOPS], better: higher, bounds: non_negative", "units: [TOPS]"), "utf-8")
+    fixture = UPLOADS / "negative_tops.yaml"
+    found = intake.validate_upload(fixture.name, fixture.read_bytes(), knowledge_copy).issues
+    assert not any("cannot be negative" in i.message for i in found), [str(i) for i in found]
