@@ -123,6 +123,7 @@ def main() -> None:
         ("rank", ["rank", "--group", args.group]),
         ("report md", ["report", "--group", args.group, "--format", "md", "-o", os.devnull]),
         ("report html", ["report", "--group", args.group, "--format", "html", "-o", os.devnull]),
+        ("report pdf", ["report", "--group", args.group, "--format", "pdf", "-o", os.devnull]),
     ):
         print(f"  {label:<12} {_imports(argv)}")
 
