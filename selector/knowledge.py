@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from selector import fileio, limits, textpolicy, vocabulary
+from selector import fileio, limits, parse_cache, textpolicy, vocabulary
 from selector.errors import SelectorError
 from selector.issues import Issue, schema_issues
 from selector.locators import RawError, Snapshots, convert
@@ -77,12 +77,18 @@ def parse(name: str, raw: bytes, max_bytes: int, user: bool) -> tuple[Parsed | N
     """:func:`selector.yamlio.parse_yaml` of one input, kept for the next check of the same bytes.
 
     A user's file is checked on upload and read again when the knowledge is merged, and the bundled files are read
-    for every check: with this cache each is parsed once per server process. A user's file (`user`) may hold
+    for every check: with this cache each is parsed once per server process, and a knowledge file that parsed
+    cleanly once is read back from :mod:`selector.parse_cache` by the next process. A user's file (`user`) may hold
     at most ``limits.MAX_UPLOAD_VALUES`` values, and at most ``limits.MAX_ISSUES`` issues are listed. The parsed
     data is shared: callers must not change it.
     """
     max_nodes = limits.MAX_UPLOAD_VALUES if user else MAX_NODES
+    kept = None if user else parse_cache.load(name, raw, max_bytes, max_nodes)
+    if kept is not None:
+        return kept, ()
     parsed, issues = parse_yaml(raw, name, max_bytes, max_nodes=max_nodes)
+    if parsed is not None and not issues and not user:
+        parse_cache.store(name, raw, max_bytes, max_nodes, parsed)
     return parsed, tuple(limits.capped(issues))
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,12 @@ ROOT = Path(__file__).resolve().parent.parent
 KNOWLEDGE = ROOT / "knowledge"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 BROKEN = FIXTURES / "broken"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Keep the parse cache of this run (selector.parse_cache) in a folder of its own: tests neither read a cache
+    left by another run nor write into the user's; command-line runs started by tests inherit it."""
+    os.environ["SELECTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="selector-parse-cache-")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -97,6 +97,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "base utilities (text policy, guarded YAML and file reading, limits, units, errors)": (
         "textpolicy",
         "yamlio",
+        "parse_cache",
         "fileio",
         "limits",
         "escape",
