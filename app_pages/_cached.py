@@ -103,7 +103,7 @@ def robustness_of(
 
     Raises
     ------
-    selector.scoring.ScoringError, ValueError
+    selector.problem.ScoringError, ValueError
         When the analyses cannot run on this ranking (the message says why).
     """
     return _cached_robustness(
@@ -138,7 +138,7 @@ def whole_simplex_share(kb: KnowledgeBase, prefs: Preferences, leader: str) -> f
 
     Raises
     ------
-    selector.scoring.ScoringError, ValueError
+    selector.problem.ScoringError, ValueError
         When the analysis cannot run on this ranking.
     """
     base_json = prefs.model_dump_json(exclude={"dimension_weights"})

@@ -8,7 +8,7 @@ from pydantic import ValidationError
 from app_pages._cached import uses_uploads, whole_simplex_share
 from app_pages._session import check_prefs, current_prefs, prefs_in_force, reset_prefs, session_kb, set_prefs
 from app_pages._widgets import md, reference_date, session_figure, show_claim, sync_widget
-from selector import decision_tree, matrix, recommend, scoring, verdict
+from selector import decision_tree, matrix, recommend, verdict
 from selector.charts.contributions import contribution_bars, restack_contribution_bars
 from selector.measure import compare
 from selector.preferences import (
@@ -19,6 +19,7 @@ from selector.preferences import (
     PreferenceError,
     Preferences,
 )
+from selector.problem import METHODS, ScoringError
 from selector.views.recommend import (
     FILLED_MARK,
     FLAG_MARK,
@@ -38,7 +39,7 @@ prefs = current_prefs(kb)
 group = kb.groups[prefs.group]
 answers = decision_tree.resolve_answers(kb, prefs.answers)
 criterion_weights = prefs.resolved_criterion_weights(kb)
-spec = scoring.METHODS[prefs.method]
+spec = METHODS[prefs.method]
 
 
 def _number(value: float) -> float | int:
@@ -150,8 +151,8 @@ with st.sidebar:
     sync_widget("method", prefs.method)
     st.selectbox(
         "Method",
-        options=list(scoring.METHODS),
-        format_func=lambda m: scoring.METHODS[m].label,
+        options=list(METHODS),
+        format_func=lambda m: METHODS[m].label,
         key="method",
         on_change=on_method,
         help=spec.rationale,
@@ -353,7 +354,7 @@ def weights_and_ranking() -> None:
         st.error(md(st.session_state["control-error"]))
     try:
         rec = recommend.recommend(kb, prefs)
-    except (PreferenceError, scoring.ScoringError) as exc:
+    except (PreferenceError, ScoringError) as exc:
         st.error(f"This combination cannot be ranked: {md(exc)}")
         return
     table_col, chart_col = st.columns([2, 3], gap="large")
@@ -428,7 +429,7 @@ def _verdict(prefs: Preferences, rec: recommend.Recommendation) -> verdict.Verdi
     try:
         whole = whole_simplex_share(kb, prefs, rec.leader.name)
         return verdict.judge(rec, local_share=verdict.local_share(rec), global_share=whole)
-    except (PreferenceError, scoring.ScoringError, ValueError):
+    except (PreferenceError, ScoringError, ValueError):
         return verdict.judge(rec, compute=False)
 
 

@@ -9,9 +9,11 @@ import streamlit as st
 from app_pages._cached import PAGE_SAMPLES, SEED, robustness_of
 from app_pages._session import current_prefs, session_kb
 from app_pages._widgets import md
-from selector import recommend, scoring, verdict
+from selector import recommend, verdict
 from selector.charts.robustness import acceptability_heatmap, weight_sweep_chart
 from selector.preferences import PreferenceError
+from selector.problem import METHODS, ScoringError
+from selector.robustness import analysis
 from selector.robustness.sweep import weight_sweep
 from selector.views.robustness import SPACE_LABELS, central_weights_table, sampling_text, sweep_frame
 
@@ -21,13 +23,13 @@ prefs = current_prefs(kb)
 st.title("How robust is the ranking?")
 try:
     rec = recommend.recommend(kb, prefs)
-except (PreferenceError, scoring.ScoringError) as exc:
+except (PreferenceError, ScoringError) as exc:
     st.error(f"The current settings cannot be ranked: {md(exc)}. Change them on the Recommend page.")
     st.stop()
 try:
     judged = verdict.judge(rec)
     st.markdown(md(f"**{judged.headline}** · {rec.leader.name}: {judged.badge} (the Recommend page's badge)"))
-except (scoring.ScoringError, ValueError):
+except (ScoringError, ValueError):
     pass
 
 m = rec.matrix
@@ -41,7 +43,7 @@ def _dimension_name(dimension: str) -> str:
 
 st.caption(
     md(
-        f"{group.name_en}, {scoring.METHODS[method].label} with {scaler} scaling, "
+        f"{group.name_en}, {METHODS[method].label} with {scaler} scaling, "
         + ", ".join(f"{_dimension_name(d)} {w:.0%}" for d, w in m.dimension_weights.items())
         + ". Change these on the Recommend page. The same analysis runs in the report and in "
         "`python -m selector sensitivity`."
@@ -90,7 +92,7 @@ try:
         robust = robustness_of(
             kb, prefs, samples=int(n_samples), seed=int(seed), spread=None if whole else spread / 100, space=space
         )
-except (scoring.ScoringError, ValueError) as exc:
+except (ScoringError, ValueError) as exc:
     st.error(f"The robustness analyses cannot run with these inputs: {md(exc)}")
     st.stop()
 
@@ -171,19 +173,8 @@ if len(dimensions) >= 2:
         st.session_state["rb-dimension"] = (tipping_dimensions or dimensions)[0]
     dimension = st.selectbox("Sweep the weight of", options=dimensions, format_func=_dimension_name, key="rb-dimension")
     try:
-        sweep = weight_sweep(
-            m.values,
-            m.objectives,
-            m.dimension_of,
-            m.dimension_weights,
-            m.sub_weights,
-            dimension,
-            method,
-            scaler,
-            names,
-            m.criteria,
-        )
-    except scoring.ScoringError as exc:
+        sweep = weight_sweep(analysis.named_problem(rec), m.hierarchy, dimension)
+    except ScoringError as exc:
         st.caption(f"No sweep: {md(exc)}")
     else:
         label = _dimension_name(dimension)
@@ -206,7 +197,7 @@ st.subheader("Do the methods agree?")
 agreement = robust.agreement
 st.markdown(md(agreement.summary))
 labels = [f"{k.upper()} / {s}" for k, s in zip(agreement.methods, agreement.scalers, strict=True)]
-named = [f"{k.upper()} = {label}" for k in agreement.methods if (label := scoring.METHODS[k].label) != k.upper()]
+named = [f"{k.upper()} = {label}" for k in agreement.methods if (label := METHODS[k].label) != k.upper()]
 st.caption(md("Each method with its default scaler (method / scaler). " + "; ".join(named) + "."))
 st.markdown("**Rank under each method**")
 st.dataframe(

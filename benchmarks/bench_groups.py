@@ -33,11 +33,14 @@ def main() -> None:
     """Print the timings per group and method."""
     from selector import knowledge, recommend, scoring
     from selector.preferences import Preferences
+    from selector.problem import Problem
     from selector.robustness import analysis
     from selector.robustness.smaa import smaa
 
     kb = knowledge.load()
-    scoring.score([[1.0, 2.0], [2.0, 1.0]], ["max", "min"], [1, 1])  # pay the scikit-criteria import up front
+    scoring.score(
+        Problem.of([[1.0, 2.0], [2.0, 1.0]], ["max", "min"], [1, 1])
+    )  # pay the scikit-criteria import up front
     print(f"{N_SAMPLES:,} SMAA samples per group; loop ratio over the first {LOOP_SUBSET} of the same samples\n")
     header = f"{'group':<26}{'method':<8}{'rank':>9}{'smaa':>10}{'target':>8}{'loop/sample':>13}{'ratio':>9}{'all':>9}"
     print(header)
@@ -49,11 +52,11 @@ def main() -> None:
             m = rec.matrix
             samples = analysis._weight_samples(rec, N_SAMPLES, seed=0, spread=None)
             start = time.perf_counter()
-            smaa(m.values, m.objectives, m.weights, method, weight_samples=samples)
+            smaa(rec.problem, weight_samples=samples)
             t_smaa = time.perf_counter() - start
             start = time.perf_counter()
             for w in samples[:LOOP_SUBSET]:
-                scoring.score(m.values, m.objectives, w, method)
+                scoring.score(Problem.of(m.values, m.objectives, w, method))
             t_loop = (time.perf_counter() - start) / LOOP_SUBSET
             ratio = t_loop / (t_smaa / N_SAMPLES)
             start = time.perf_counter()

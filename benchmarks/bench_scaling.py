@@ -51,7 +51,7 @@ def _prepare(task: str) -> None:
     import selector.knowledge  # noqa: F401
     from selector import scoring
 
-    scoring.METHODS  # noqa: B018
+    scoring.score  # noqa: B018
     import skcriteria.agg.simple  # noqa: F401
 
     if task == "report-pdf":

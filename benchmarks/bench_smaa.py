@@ -1,4 +1,4 @@
-"""Benchmark: SMAA with 10,000 samples (vectorised, selector.batch) against looping scoring.score.
+"""Benchmark: SMAA with 10,000 samples (vectorised, selector.vectorised) against looping scoring.score.
 
 Run from the repository root: ``PYTHONPATH=. .venv/bin/python benchmarks/bench_smaa.py``. For a 5 x 8 and a
 10 x 10 matrix it prints the time of ``robustness.smaa.smaa`` with 10,000 weight samples (target < 0.1 s) and the
@@ -26,24 +26,27 @@ GROWTH_TARGET_SECONDS = 2.0
 def main() -> None:
     """Print SMAA time and the per-sample ratio against scikit-criteria, per matrix size and method."""
     from selector import scoring
+    from selector.problem import METHODS, Problem
     from selector.robustness.sampling import sample_simplex
     from selector.robustness.smaa import smaa
 
-    scoring.score([[1.0, 2.0], [2.0, 1.0]], ["max", "min"], [1, 1])  # pay the scikit-criteria import up front
+    scoring.score(
+        Problem.of([[1.0, 2.0], [2.0, 1.0]], ["max", "min"], [1, 1])
+    )  # pay the scikit-criteria import up front
     rng = np.random.default_rng(0)
     for m, n in ((5, 8), (10, 10)):
         x = rng.uniform(1, 100, size=(m, n))
         obj = ["max", "min"] * (n // 2) + ["max"] * (n % 2)
         samples = sample_simplex(n, N_SAMPLES, np.random.default_rng(1))
         print(f"\n{m} x {n} matrix, {N_SAMPLES:,} samples")
-        for method in scoring.METHODS:
-            smaa(x, obj, None, method, n_samples=100)  # warm-up
+        for method in METHODS:
+            smaa(Problem.of(x, obj, None, method), n_samples=100)  # warm-up
             start = time.perf_counter()
-            smaa(x, obj, None, method, weight_samples=samples)
+            smaa(Problem.of(x, obj, None, method), weight_samples=samples)
             t_smaa = time.perf_counter() - start
             start = time.perf_counter()
             for w in samples[:LOOP_SUBSET]:
-                scoring.score(x, obj, w, method)
+                scoring.score(Problem.of(x, obj, w, method))
             t_loop = time.perf_counter() - start
             ratio = (t_loop / LOOP_SUBSET) / (t_smaa / N_SAMPLES)
             print(
@@ -54,7 +57,7 @@ def main() -> None:
 
 def growth() -> None:
     """Print SMAA time at 4, 40 and 400 alternatives per method and the fitted exponent in the alternatives."""
-    from selector import scoring
+    from selector.problem import METHODS, Problem
     from selector.robustness.sampling import sample_simplex
     from selector.robustness.smaa import smaa
 
@@ -63,14 +66,14 @@ def growth() -> None:
     samples = sample_simplex(n, N_SAMPLES, np.random.default_rng(2))
     print(f"\ngrowth in alternatives: {N_SAMPLES:,} samples, {n} criteria (best of 2 runs)")
     print(f"  {'method':<7}" + "".join(f"{f'm={m}':>11}" for m in ALTERNATIVES) + "   exponent 40->400")
-    for method in scoring.METHODS:
+    for method in METHODS:
         seconds = []
         for m in ALTERNATIVES:
             x = np.random.default_rng(m).uniform(1, 100, size=(m, n))
             runs = []
             for _ in range(2):
                 start = time.perf_counter()
-                smaa(x, obj, None, method, weight_samples=samples)
+                smaa(Problem.of(x, obj, None, method), weight_samples=samples)
                 runs.append(time.perf_counter() - start)
             seconds.append(min(runs))
         exponent = np.log(seconds[2] / seconds[1]) / np.log(ALTERNATIVES[2] / ALTERNATIVES[1])

@@ -16,6 +16,7 @@ from selector import constraints as hard
 from selector.memo import PerKnowledge
 from selector.models import TIERS, Claim, Criterion, KnowledgeBase
 from selector.preferences import PreferenceError, Preferences
+from selector.problem import Problem
 from selector.weights import Hierarchy, WeightError
 
 _TIER_ORDER = {tier: rank for rank, tier in enumerate(TIERS)}
@@ -95,6 +96,16 @@ class DecisionMatrix:
     def missing_mask(self) -> np.ndarray:
         """True where the value was imputed (no evidence of its own)."""
         return np.array([[c.imputed for c in row] for row in self.cells], dtype=bool)
+
+    def problem(self, method: str, scaler: str | None = None) -> Problem:
+        """The decision problem `method` scores: these values, objectives, weights and names, checked once.
+
+        Raises
+        ------
+        ScoringError
+            An unknown method, a scaler it does not allow, or values they cannot handle.
+        """
+        return Problem.of(self.values, self.objectives, self.weights, method, scaler, self.alternatives, self.criteria)
 
     def evidence_ids(self) -> list[str]:
         """Every claim id behind a cell, in order of first use."""
@@ -213,14 +224,14 @@ def _evidence_grid(kb: KnowledgeBase, group_id: str, use_flagged: bool) -> dict[
     return _GRIDS.get(kb, (group_id, use_flagged), compute)
 
 
-def unranked_cells(kb: KnowledgeBase, m: DecisionMatrix, use_flagged: bool = True) -> list[Cell]:
-    """The cells of the group's criteria left out of `m` for a zero weight: stored and shown, not ranked.
+def unranked_cells(kb: KnowledgeBase, dm: DecisionMatrix, use_flagged: bool = True) -> list[Cell]:
+    """The cells of the group's criteria left out of `dm` for a zero weight: stored and shown, not ranked.
 
     A price known for a few chips only is kept this way by default, rather than imputed for the rest.
     """
-    grid = _evidence_grid(kb, m.group, use_flagged)
-    zero = [e.id for e in m.excluded_criteria if e.reason == ZERO_WEIGHT]
-    return [grid[a][c] for c in zero for a in kb.groups[m.group].members if a in grid]
+    grid = _evidence_grid(kb, dm.group, use_flagged)
+    zero = [e.id for e in dm.excluded_criteria if e.reason == ZERO_WEIGHT]
+    return [grid[a][c] for c in zero for a in kb.groups[dm.group].members if a in grid]
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from selector import constraints as hard
 from selector.errors import SelectorError
 from selector.fields import Id, Number
 from selector.models import KnowledgeBase
-from selector.scoring import ScoringError, resolve_method
+from selector.problem import ScoringError, resolve_method
 
 MissingPolicy = Literal["impute-worst", "impute-median", "exclude-criterion", "exclude-alternative"]
 MISSING_POLICIES: tuple[str, ...] = MissingPolicy.__args__

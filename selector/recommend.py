@@ -9,6 +9,7 @@ import numpy as np
 from selector import decision_tree, matrix, scoring
 from selector.models import KnowledgeBase
 from selector.preferences import Preferences
+from selector.problem import Problem
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class Recommendation:
 
     prefs: Preferences
     matrix: matrix.DecisionMatrix
+    problem: Problem  # what was scored: the matrix's values and weights under the method and scaler
     result: scoring.ScoreResult
     path: decision_tree.DecisionPath
     ranking: tuple[RankedAlternative, ...]
@@ -47,33 +49,33 @@ class Recommendation:
         return self.ranking[0]
 
     def to_dict(self) -> dict:
-        m = self.matrix
+        dm = self.matrix
         return {
-            "group": m.group,
+            "group": dm.group,
             "method": self.result.method,
             "scaler": self.result.scaler,
-            "missing_policy": m.missing_policy,
+            "missing_policy": dm.missing_policy,
             "use_flagged": self.prefs.use_flagged,
-            "dimension_weights": m.dimension_weights,
+            "dimension_weights": dm.dimension_weights,
             "criteria": [
                 {"id": c, "objective": o, "dimension": d, "weight": float(w)}
-                for c, o, d, w in zip(m.criteria, m.objectives, m.dimension_of, m.weights, strict=True)
+                for c, o, d, w in zip(dm.criteria, dm.objectives, dm.dimension_of, dm.weights, strict=True)
             ],
             "ranking": [r.to_dict() for r in self.ranking],
             "recommended": self.recommended,
             "why": self.why,
-            "cells": [c.to_dict() for row in m.cells for c in row],
+            "cells": [c.to_dict() for row in dm.cells for c in row],
             "contributions": None if self.result.contributions is None else self.result.contributions.tolist(),
-            "imputed_cells": [c.to_dict() for c in m.imputed_cells],
-            "excluded_alternatives": [e.to_dict() for e in m.excluded_alternatives],
-            "excluded_criteria": [e.to_dict() for e in m.excluded_criteria],
-            "notes": list(m.notes),
+            "imputed_cells": [c.to_dict() for c in dm.imputed_cells],
+            "excluded_alternatives": [e.to_dict() for e in dm.excluded_alternatives],
+            "excluded_criteria": [e.to_dict() for e in dm.excluded_criteria],
+            "notes": list(dm.notes),
             "decision_path": self.path.to_dict(),
             "data_hash": self.data_hash,
         }
 
 
-def criterion_advantages(rec_matrix: matrix.DecisionMatrix, result: scoring.ScoreResult, a: int, b: int) -> np.ndarray:
+def criterion_advantages(dm: matrix.DecisionMatrix, result: scoring.ScoreResult, a: int, b: int) -> np.ndarray:
     """How much each criterion favours alternative `a` over `b`.
 
     Additive methods split their score exactly, so their contributions are compared. TOPSIS and VIKOR do not;
@@ -82,59 +84,52 @@ def criterion_advantages(rec_matrix: matrix.DecisionMatrix, result: scoring.Scor
     """
     if result.contributions is not None:
         return result.contributions[a] - result.contributions[b]
-    values = rec_matrix.values
+    values = dm.values
     low, high = values.min(axis=0), values.max(axis=0)
     span = np.where(high > low, high - low, 1.0)
     goodness = (values - low) / span
-    is_cost = np.array([o == "min" for o in rec_matrix.objectives])
+    is_cost = np.array([o == "min" for o in dm.objectives])
     goodness[:, is_cost] = 1 - goodness[:, is_cost]
-    return (goodness[a] - goodness[b]) * rec_matrix.weights
+    return (goodness[a] - goodness[b]) * dm.weights
 
 
-def explain(kb: KnowledgeBase, m: matrix.DecisionMatrix, result: scoring.ScoreResult) -> str:
+def explain(kb: KnowledgeBase, dm: matrix.DecisionMatrix, result: scoring.ScoreResult) -> str:
     """One sentence saying why the leader leads the runner-up."""
     order = np.argsort(result.ranks, kind="stable")
-    leader = m.alternatives[order[0]]
+    leader = dm.alternatives[order[0]]
     if len(order) < 2:
         return f"{kb.entity_name(leader)} is the only alternative left to rank."
     runner = order[1]
     if result.ranks[order[0]] == result.ranks[runner]:
-        tied = [kb.entity_name(m.alternatives[i]) for i in order if result.ranks[i] == result.ranks[order[0]]]
+        tied = [kb.entity_name(dm.alternatives[i]) for i in order if result.ranks[i] == result.ranks[order[0]]]
         return f"{', '.join(tied[:-1])} and {tied[-1]} tie for first place: equal scores, no criterion separates them."
-    adv = criterion_advantages(m, result, order[0], runner)
+    adv = criterion_advantages(dm, result, order[0], runner)
     best = [i for i in np.argsort(-adv) if adv[i] > 0][:2]
     worst = [i for i in np.argsort(adv) if adv[i] < 0][:1]
-    names = " and ".join(kb.criteria[m.criteria[i]].name_en for i in best) or "no single criterion"
-    sentence = f"{kb.entity_name(leader)} leads {kb.entity_name(m.alternatives[runner])} mainly on {names}"
+    names = " and ".join(kb.criteria[dm.criteria[i]].name_en for i in best) or "no single criterion"
+    sentence = f"{kb.entity_name(leader)} leads {kb.entity_name(dm.alternatives[runner])} mainly on {names}"
     if worst:
-        sentence += f", despite trailing on {kb.criteria[m.criteria[worst[0]]].name_en}"
+        sentence += f", despite trailing on {kb.criteria[dm.criteria[worst[0]]].name_en}"
     return sentence + "."
 
 
 def recommend(kb: KnowledgeBase, prefs: Preferences) -> Recommendation:
     """Rank ``prefs.group`` and combine it with the decision-tree shortlist for ``prefs.answers``."""
-    m = matrix.build(kb, prefs)
+    dm = matrix.build(kb, prefs)
     path = decision_tree.evaluate(kb, prefs.answers)
-    result = scoring.score(
-        m.values,
-        m.objectives,
-        m.weights,
-        method=prefs.method,
-        scaler=prefs.scaler,
-        alternatives=m.alternatives,
-        criteria=m.criteria,
-    )
-    shortlist = set(path.shortlisted(m.group))
-    order = sorted(range(len(m.alternatives)), key=lambda i: (result.ranks[i], m.alternatives[i]))
+    problem = dm.problem(prefs.method, prefs.scaler)
+    result = scoring.score(problem)
+    shortlist = set(path.shortlisted(dm.group))
+    order = sorted(range(len(dm.alternatives)), key=lambda i: (result.ranks[i], dm.alternatives[i]))
     ranking = tuple(
         RankedAlternative(
-            id=m.alternatives[i],
-            name=kb.entity_name(m.alternatives[i]),
+            id=dm.alternatives[i],
+            name=kb.entity_name(dm.alternatives[i]),
             rank=int(result.ranks[i]),
             score=float(result.scores[i]),
-            shortlisted=m.alternatives[i] in shortlist,
+            shortlisted=dm.alternatives[i] in shortlist,
         )
         for i in order
     )
     preferred = next((r.id for r in ranking if r.shortlisted), ranking[0].id)
-    return Recommendation(prefs, m, result, path, ranking, preferred, explain(kb, m, result), kb.data_hash)
+    return Recommendation(prefs, dm, problem, result, path, ranking, preferred, explain(kb, dm, result), kb.data_hash)

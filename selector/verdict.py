@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from selector import scoring
+from selector import vectorised
+from selector.problem import METHODS, ScoringError
 from selector.recommend import RankedAlternative, Recommendation
 from selector.robustness import analysis
 from selector.robustness.sampling import sample_matrices
-from selector.robustness.scorer import BatchScorer
 
 LOCAL_SPREAD = 0.10  # +/- 10 percentage points of each dimension weight
 SAMPLES = 2_000
@@ -139,10 +139,8 @@ class _Prepared:
     def __init__(self, rec: Recommendation, samples: int, seed: int):
         m = rec.matrix
         self.cells = m.cells  # held so that the identity used as key cannot be reused
-        spec, scaler = scoring.resolve_method(rec.prefs.method, rec.prefs.scaler)
-        signs = scoring.parse_objectives(m.objectives, len(m.criteria), m.criteria)
         values = m.values
-        self.scorer = BatchScorer(values, signs, spec, scaler)
+        self.scorer = vectorised.Scorer(rec.problem)
         ranges = analysis.cell_ranges(rec)
         lo, hi = values.copy(), values.copy()
         unc = np.zeros(values.shape, dtype=bool)
@@ -153,10 +151,10 @@ class _Prepared:
         self.sampled = self.scorer.prepare(sample_matrices(lo, hi, unc, samples, rng_cells)) if unc.any() else None
         self.offsets = _zero_sum_offsets(len(m.hierarchy.dimensions), samples, LOCAL_SPREAD, rng_offsets)
         self.methods = {}
-        for method in scoring.METHODS.values():
+        for method in METHODS.values():
             try:
-                self.methods[method.label] = BatchScorer(values, signs, method, method.default_scaler)
-            except scoring.ScoringError:
+                self.methods[method.label] = vectorised.Scorer(rec.problem.with_method(method.name))
+            except ScoringError:
                 continue
         worst, best = _extremes(m)
         self.extremes = None
@@ -273,12 +271,12 @@ def judge(
     if compute and local_share is None:
         try:
             local_share, global_share = shares(rec)
-        except (scoring.ScoringError, ValueError):
+        except (ScoringError, ValueError):
             local_share = global_share = None
     if compute and leaders is None:
         try:
             leaders = method_leaders(rec)
-        except (scoring.ScoringError, ValueError):
+        except (ScoringError, ValueError):
             leaders = {}
     leaders = leaders or {}
     ranking = rec.ranking

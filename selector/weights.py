@@ -18,8 +18,10 @@ from typing import Any
 
 import numpy as np
 
+from selector.errors import SelectorError
 
-class WeightError(ValueError):
+
+class WeightError(SelectorError, ValueError):
     """Weights that cannot be shared out; the message says which and what to fix."""
 
 
@@ -228,6 +230,10 @@ class Hierarchy:
         if d not in self.dimensions:
             raise WeightError(f"unknown dimension {d!r}; the matrix has {', '.join(self.dimensions)}")
         return self.dimensions.index(d)
+
+    def weights_at(self, dimension: Any, share: float) -> np.ndarray:
+        """Criterion weights (n,) when ``dimension`` has ``share`` (0..1) and the others keep their proportions."""
+        return self.at(self.index(dimension), share)[0]
 
     def at(self, d: int, t: Any) -> np.ndarray:
         """Criterion weights (len(t), n) when dimension ``d`` has share ``t`` and the others keep their proportions."""

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from selector import knowledge, profile, recommend, scoring, verdict
+from selector import knowledge, profile, recommend, verdict
 from selector.__main__ import main
 from selector.preferences import Preferences
+from selector.problem import METHODS
 from selector.report import spreadsheet
 from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE, ROOT
@@ -53,7 +54,7 @@ def test_help_lists_groups_questions_answers_and_methods() -> None:
         assert f"  {question.id} " in text
         for option in question.options:
             assert option.id in text
-    for method in scoring.METHODS:
+    for method in METHODS:
         assert f"  {method} " in text
     assert "impute-worst" in text
 

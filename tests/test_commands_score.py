@@ -14,6 +14,7 @@ import pytest
 
 from selector import scoring
 from selector.commands import score as score_cmd
+from selector.problem import METHODS, SCALERS, Problem
 
 ROOT = Path(__file__).resolve().parent.parent
 MATRIX = "chip,perf,cost,ecosystem\nH200,10,5,9\nMI300X,9,3,6\n=cmd|' /C calc'!A0,12,8,4\n"
@@ -39,17 +40,19 @@ def test_json_output_is_exactly_method_scaler_and_ranked_alternatives(matrix_csv
     assert list(out) == ["method", "scaler", "alternatives"]
     assert out["method"] == "topsis" and out["scaler"] == "vector"
     ref = scoring.score(
-        [[10, 5, 9], [9, 3, 6], [12, 8, 4]],
-        ["max", "min", "max"],
-        [40, 25, 20],
-        alternatives=["H200", "MI300X", "=cmd|' /C calc'!A0"],
+        Problem.of(
+            [[10, 5, 9], [9, 3, 6], [12, 8, 4]],
+            ["max", "min", "max"],
+            [40, 25, 20],
+            alternatives=["H200", "MI300X", "=cmd|' /C calc'!A0"],
+        )
     )
     assert out["alternatives"] == ref.ranking()
     assert [set(a) for a in out["alternatives"]] == [{"name", "score", "rank"}] * 3
     assert [a["rank"] for a in out["alternatives"]] == sorted(a["rank"] for a in out["alternatives"])
 
 
-@pytest.mark.parametrize(("method", "scaler"), [(m, s) for m, spec in scoring.METHODS.items() for s in spec.scalers])
+@pytest.mark.parametrize(("method", "scaler"), [(m, s) for m, spec in METHODS.items() for s in spec.scalers])
 def test_every_method_and_scaler_runs(matrix_csv, capsys, method, scaler):
     rc = _run(
         [str(matrix_csv), "--objectives", "max,min,max", "--method", method, "--scaler", scaler, "--format", "json"]
@@ -128,8 +131,8 @@ def test_bom_and_blank_lines_are_tolerated(tmp_path, capsys):
 
 
 def test_help_lists_match_scoring():
-    assert tuple(scoring.METHODS) == score_cmd.METHOD_NAMES
-    assert score_cmd.SCALER_NAMES == scoring.SCALERS
+    assert tuple(METHODS) == score_cmd.METHOD_NAMES
+    assert score_cmd.SCALER_NAMES == SCALERS
 
 
 def test_command_module_interface():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from selector import constraints, knowledge, limits, locators, preferences, profile, scoring
+from selector import constraints, knowledge, limits, locators, preferences, problem, profile, weights
 from selector.commands import _context
 from selector.commands.score import InputError
 from selector.errors import SelectorError
@@ -20,7 +20,8 @@ ISSUE = Issue("ERROR", "f.yaml", 2, "r", "fix it")
 @pytest.mark.parametrize(
     ("error", "builtin"),
     [
-        (scoring.ScoringError("x"), ValueError),
+        (problem.ScoringError("x"), ValueError),
+        (weights.WeightError("x"), ValueError),
         (preferences.PreferenceError("x"), ValueError),
         (constraints.ConstraintError("x"), ValueError),
         (profile.ProfileError([ISSUE]), ValueError),
@@ -46,4 +47,4 @@ def test_refusals_with_located_problems_carry_them_and_others_carry_none() -> No
     assert profile.ProfileError([ISSUE]).issues == (ISSUE,)
     assert knowledge.KnowledgeError([ISSUE]).issues == (ISSUE,)
     assert MeasureError([ISSUE]).issues == (ISSUE,)
-    assert scoring.ScoringError("x").issues == ()
+    assert problem.ScoringError("x").issues == ()

@@ -9,9 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from selector import knowledge, profile, recommend, scoring
+from selector import knowledge, profile, recommend
 from selector.knowledge import Upload
 from selector.preferences import MISSING_POLICIES, PreferenceError, Preferences
+from selector.problem import METHODS, ScoringError
 from selector.yamlio import parse_yaml
 from tests.conftest import FIXTURES, KNOWLEDGE
 
@@ -95,8 +96,8 @@ def ranking_preferences(draw) -> Preferences:
     dims = draw(st.dictionaries(st.sampled_from(list(KB.dimensions)), weights, max_size=4))
     criteria = [gc.criterion for gc in KB.groups[group].criteria]
     crits = draw(st.dictionaries(st.sampled_from(criteria), st.floats(0, 10), max_size=3))
-    method = draw(st.sampled_from(list(scoring.METHODS)))
-    scaler = draw(st.none() | st.sampled_from(scoring.METHODS[method].scalers))
+    method = draw(st.sampled_from(list(METHODS)))
+    scaler = draw(st.none() | st.sampled_from(METHODS[method].scalers))
     return Preferences(
         group=group,
         answers=answers,
@@ -112,7 +113,7 @@ def ranking_preferences(draw) -> Preferences:
 def _outcome(prefs: Preferences):
     try:
         return recommend.recommend(KB, prefs).to_dict()
-    except (PreferenceError, scoring.ScoringError) as exc:
+    except (PreferenceError, ScoringError) as exc:
         return (type(exc), str(exc))
 
 

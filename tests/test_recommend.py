@@ -9,6 +9,7 @@ import pytest
 
 from selector import knowledge, recommend, scoring
 from selector.preferences import Preferences
+from selector.problem import Problem
 
 
 @pytest.fixture(scope="module")
@@ -19,7 +20,7 @@ def kb():
 def test_ranking_is_the_scorer_applied_to_the_matrix(kb):
     rec = recommend.recommend(kb, Preferences(group="datacenter-accelerators", method="topsis"))
     m = rec.matrix
-    direct = scoring.score(m.values, m.objectives, m.weights, method="topsis", alternatives=m.alternatives)
+    direct = scoring.score(Problem.of(m.values, m.objectives, m.weights, method="topsis", alternatives=m.alternatives))
     by_id = {r.id: r for r in rec.ranking}
     for i, alt in enumerate(m.alternatives):
         assert by_id[alt].score == pytest.approx(direct.scores[i])

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from selector import scoring
-from selector.scoring import METHODS, ScoringError, score
+from selector.problem import METHODS, Problem, ScoringError
+from selector.scoring import score
 
 ALL_COMBOS = [(m, s) for m, spec in METHODS.items() for s in spec.scalers]
 
@@ -31,7 +32,7 @@ def test_topsis_tzeng_huang_2011():
     example as reproduced in scikit-criteria's tests/agg/test_topsis.py: weights 0.3/0.4/0.3, all benefit,
     closeness 0.5037, 0.6581, 0.7482, 0.3340, ranking A3 > A2 > A1 > A4.
     """
-    r = score(TZENG_MATRIX, ["max"] * 3, [0.3, 0.4, 0.3], "topsis", "vector")
+    r = score(Problem.of(TZENG_MATRIX, ["max"] * 3, [0.3, 0.4, 0.3], "topsis", "vector"))
     np.testing.assert_allclose(r.scores, [0.5037, 0.6581, 0.7482, 0.3340], atol=1e-4)
     assert r.ranks.tolist() == [3, 2, 1, 4]
     assert r.leader == "A3"
@@ -46,7 +47,7 @@ def test_wsm_wikipedia_triantaphyllou_example_with_tie():
     A2 and A3 tie, so both get rank 1 and A1 rank 3 ("min" ranking).
     """
     m = [[25, 20, 15, 30], [10, 30, 20, 30], [30, 10, 30, 10]]
-    r = score(m, ["max"] * 4, [0.20, 0.15, 0.40, 0.25], "wsm", "none", alternatives=["A1", "A2", "A3"])
+    r = score(Problem.of(m, ["max"] * 4, [0.20, 0.15, 0.40, 0.25], "wsm", "none", alternatives=["A1", "A2", "A3"]))
     np.testing.assert_allclose(r.scores, [21.50, 22.00, 22.00], atol=1e-12)
     assert r.ranks.tolist() == [3, 1, 1]
     assert r.leader == "A2"  # first in input order among the tied leaders
@@ -72,7 +73,7 @@ def test_moora_ratio_system_kracka_brauers_zavadskas_2010():
     Scores as reproduced in scikit-criteria's tests/agg/test_moora.py with unit weights (-1.62447867, ...);
     our weights are normalised to 1/7 each, so our scores are those divided by 7.
     """
-    r = score(KRACKA, KRACKA_OBJ, [1] * 7, "moora", "vector")
+    r = score(Problem.of(KRACKA, KRACKA_OBJ, [1] * 7, "moora", "vector"))
     published = np.array([-1.62447867, -0.25233889, -0.84635037, -2.23363519, -1.18698242, -0.77456208])
     np.testing.assert_allclose(r.scores, published / 7, atol=1e-8)
     assert r.ranks.tolist() == [5, 1, 3, 6, 4, 2]
@@ -84,7 +85,7 @@ def test_wsm_default_pipeline_kracka_inverted_sum_scaled():
     Data: Kracka et al. (2010) as above; expected scores from scikit-criteria's tests/agg/test_simple.py
     (0.12040426, 0.3458235, 0.13838192, 0.12841246, 0.12346084, 0.14351701; ranks 6 1 3 4 5 2).
     """
-    r = score(KRACKA, KRACKA_OBJ, [20] * 7, "wsm")
+    r = score(Problem.of(KRACKA, KRACKA_OBJ, [20] * 7, "wsm"))
     assert r.scaler == "sum"
     np.testing.assert_allclose(
         r.scores, [0.12040426, 0.3458235, 0.13838192, 0.12841246, 0.12346084, 0.14351701], atol=1e-8
@@ -101,7 +102,7 @@ def test_wpm_wikipedia_example():
     """
     m = np.array([[25, 20, 15, 30], [10, 30, 20, 30], [30, 10, 30, 10]], dtype=float)
     w = np.array([20, 15, 40, 25]) / 100
-    r = score(m, ["max"] * 4, [20, 15, 40, 25], "wpm")
+    r = score(Problem.of(m, ["max"] * 4, [20, 15, 40, 25], "wpm"))
     np.testing.assert_allclose(r.scores, [-0.50128589, -0.50448471, -0.52947246], atol=1e-8)
     assert r.ranks.tolist() == [1, 2, 3]
     ratio = np.prod((m[0] / m[1]) ** w)
@@ -114,7 +115,11 @@ def test_vikor_opricovic_tzeng_2004():
     of VIKOR and TOPSIS, EJOR 156(2) 445-455: risk (min) and altitude (max), weights 0.5/0.5.
     S = 0.5, 0.375, 0.5; R = 0.5, 0.25, 0.5; Q = 1, 0, 1; A2 is the compromise solution.
     """
-    r = score([[1, 3000], [2, 3750], [5, 4500]], ["min", "max"], [0.5, 0.5], "vikor", alternatives=["A1", "A2", "A3"])
+    r = score(
+        Problem.of(
+            [[1, 3000], [2, 3750], [5, 4500]], ["min", "max"], [0.5, 0.5], "vikor", alternatives=["A1", "A2", "A3"]
+        )
+    )
     np.testing.assert_allclose(r.extra["s_k"], [0.5, 0.375, 0.5])
     np.testing.assert_allclose(r.extra["r_k"], [0.5, 0.25, 0.5])
     np.testing.assert_allclose(r.scores, [1.0, 0.0, 1.0])
@@ -138,7 +143,7 @@ def test_vikor_opricovic_tzeng_2007_equal_weights():
         [4317.9, 2925.9, 432.8, 239.3, 12, 55, 3, 4.36],
     ]
     obj = ["max", "min", "max", "max", "min", "min", "min", "max"]
-    r = score(m, obj, [1] * 8, "vikor")
+    r = score(Problem.of(m, obj, [1] * 8, "vikor"))
     np.testing.assert_allclose(r.scores, [0.991, 1.0, 0.473, 0.670, 0.0, 0.578], atol=1.5e-3)
     np.testing.assert_allclose(r.extra["s_k"], [0.692, 0.7, 0.29, 0.423, 0.28, 0.346], atol=1.5e-3)
     assert r.ranks.tolist() == [5, 6, 2, 4, 1, 3]
@@ -189,7 +194,7 @@ def test_matches_scikit_criteria_on_random_matrices(method, scaler):
         x = rng.uniform(0.5, 100, size=(m, n))
         obj = list(rng.choice(["max", "min"], size=n))
         w = rng.uniform(0.01, 1, size=n)
-        ours = score(x, obj, w, method, scaler)
+        ours = score(Problem.of(x, obj, w, method, scaler))
         ref_scores, ref_ranks = _skcriteria_reference(x, obj, w / w.sum(), method, scaler)
         np.testing.assert_allclose(ours.scores, ref_scores, rtol=1e-12, atol=1e-12)
         # scikit-criteria ranks ties densely and we rank them by the minimum; VIKOR can tie on continuous data (Q
@@ -207,9 +212,9 @@ def test_a_weight_change_reuses_the_normalisation_and_still_matches_scikit_crite
     obj = ["max", "min", "max", "min"]
     first, second = rng.uniform(0.01, 1, size=4), rng.uniform(0.01, 1, size=4)
     scoring._normalised.cache_clear()  # methods sharing an inversion and a scaler share entries
-    score(x, obj, first, method, scaler)
+    score(Problem.of(x, obj, first, method, scaler))
     before = scoring._normalised.cache_info()
-    ours = score(x, obj, second, method, scaler)
+    ours = score(Problem.of(x, obj, second, method, scaler))
     after = scoring._normalised.cache_info()
     assert (after.hits, after.misses) == (before.hits + 1, before.misses)
     ref_scores, _ = _skcriteria_reference(x, obj, second / second.sum(), method, scaler)
@@ -218,7 +223,7 @@ def test_a_weight_change_reuses_the_normalisation_and_still_matches_scikit_crite
 
     changed = x.copy()
     changed[2, 1] *= 3
-    moved = score(changed, obj, second, method, scaler)
+    moved = score(Problem.of(changed, obj, second, method, scaler))
     assert scoring._normalised.cache_info().misses == after.misses + 1
     ref_scores, _ = _skcriteria_reference(changed, obj, second / second.sum(), method, scaler)
     np.testing.assert_allclose(moved.scores, ref_scores, rtol=1e-12, atol=1e-12)
@@ -244,8 +249,8 @@ PROPS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCh
 @given(data=positive_matrices, k=st.floats(0.001, 1000), combo=st.sampled_from(ALL_COMBOS))
 def test_scaling_weights_changes_nothing(data, k, combo):
     x, obj, w = data
-    a = score(x, obj, w, *combo)
-    b = score(x, obj, w * k, *combo)
+    a = score(Problem.of(x, obj, w, *combo))
+    b = score(Problem.of(x, obj, w * k, *combo))
     np.testing.assert_allclose(a.scores, b.scores, rtol=1e-9, atol=1e-12)
     assert a.ranks.tolist() == b.ranks.tolist()
 
@@ -255,8 +260,8 @@ def test_scaling_weights_changes_nothing(data, k, combo):
 def test_permuting_alternatives_permutes_scores(data, seed, combo):
     x, obj, w = data
     perm = np.random.default_rng(seed).permutation(x.shape[0])
-    a = score(x, obj, w, *combo)
-    b = score(x[perm], obj, w, *combo)
+    a = score(Problem.of(x, obj, w, *combo))
+    b = score(Problem.of(x[perm], obj, w, *combo))
     np.testing.assert_allclose(b.scores, a.scores[perm], rtol=1e-9, atol=1e-12)
 
 
@@ -270,7 +275,7 @@ def test_dominating_alternative_ranks_first(data, combo, row):
     # make row i strictly better than everyone on every criterion
     best = np.where(signs > 0, x.max(axis=0) * 1.5, x.min(axis=0) / 1.5)
     dominated[i] = best
-    r = score(dominated, obj, w, *combo)
+    r = score(Problem.of(dominated, obj, w, *combo))
     assert r.ranks[i] == 1
     assert r.leader == r.alternatives[i]
     assert all(r.ranks[j] > 1 for j in range(len(r.ranks)) if j != i)
@@ -281,7 +286,7 @@ def test_dominating_alternative_ranks_first(data, combo, row):
 def test_duplicate_alternatives_tie(data, combo):
     x, obj, w = data
     dup = np.vstack([x, x[0]])
-    r = score(dup, obj, w, *combo)
+    r = score(Problem.of(dup, obj, w, *combo))
     assert r.ranks[0] == r.ranks[-1]
     assert r.scores[0] == pytest.approx(r.scores[-1], rel=1e-12, abs=1e-12)
 
@@ -290,7 +295,7 @@ def test_duplicate_alternatives_tie(data, combo):
 @given(data=positive_matrices, scaler=st.sampled_from(METHODS["topsis"].scalers))
 def test_topsis_closeness_in_unit_interval(data, scaler):
     x, obj, w = data
-    r = score(x, obj, w, "topsis", scaler)
+    r = score(Problem.of(x, obj, w, "topsis", scaler))
     assert np.all((r.scores >= 0) & (r.scores <= 1))
     denom = r.extra["d_ideal"] + r.extra["d_anti_ideal"]
     if np.all(denom > 0):
@@ -303,7 +308,7 @@ def test_topsis_closeness_in_unit_interval(data, scaler):
 @given(data=positive_matrices, method=st.sampled_from(["wsm", "moora", "wpm"]))
 def test_contributions_sum_to_score(data, method):
     x, obj, w = data
-    r = score(x, obj, w, method)
+    r = score(Problem.of(x, obj, w, method))
     np.testing.assert_allclose(r.contributions.sum(axis=1), r.scores, rtol=1e-9, atol=1e-12)
 
 
@@ -337,13 +342,13 @@ def test_ranks_by_sorting_equal_the_pairwise_definition_with_ties_and_noise(seed
 
 def test_cost_criterion_is_inverted_for_wsm_like_invert_minimize():
     x = np.array([[2.0, 10.0], [4.0, 5.0]])
-    r = score(x, ["max", "min"], [1, 1], "wsm", "none")
+    r = score(Problem.of(x, ["max", "min"], [1, 1], "wsm", "none"))
     np.testing.assert_allclose(r.normalised, [[2.0, 0.1], [4.0, 0.2]])
     np.testing.assert_allclose(r.scores, [1.05, 2.1])
 
 
 def test_topsis_takes_min_as_ideal_for_cost():
-    r = score([[1.0, 10.0], [2.0, 5.0]], ["max", "min"], [1, 1], "topsis", "none")
+    r = score(Problem.of([[1.0, 10.0], [2.0, 5.0]], ["max", "min"], [1, 1], "topsis", "none"))
     np.testing.assert_allclose(r.extra["ideal"], [1.0, 2.5])
     np.testing.assert_allclose(r.extra["anti_ideal"], [0.5, 5.0])
 
@@ -355,7 +360,7 @@ def test_topsis_takes_min_as_ideal_for_cost():
 
 @pytest.mark.parametrize(("method", "scaler"), ALL_COMBOS)
 def test_single_alternative_is_rank_one_without_nan(method, scaler):
-    r = score([[3.0, 4.0, 5.0]], ["max", "min", "max"], [1, 2, 3], method, scaler)
+    r = score(Problem.of([[3.0, 4.0, 5.0]], ["max", "min", "max"], [1, 2, 3], method, scaler))
     assert r.ranks.tolist() == [1]
     assert np.isfinite(r.scores).all()
     if method == "topsis":
@@ -371,23 +376,23 @@ def test_constant_or_zero_column_cannot_change_ranking(method, scaler, column_va
     with_col = np.column_stack([base, np.full(3, column_value)])
     if column_value == 0.0 and method == "wpm":
         with pytest.raises(ScoringError, match="logarithms"):
-            score(with_col, ["max", "min", "max"], [1, 1, 1], method, scaler)
+            score(Problem.of(with_col, ["max", "min", "max"], [1, 1, 1], method, scaler))
         return
-    a = score(base, ["max", "min"], [1, 1], method, scaler)
-    b = score(with_col, ["max", "min", "max"], [1, 1, 1], method, scaler)
+    a = score(Problem.of(base, ["max", "min"], [1, 1], method, scaler))
+    b = score(Problem.of(with_col, ["max", "min", "max"], [1, 1, 1], method, scaler))
     assert np.isfinite(b.scores).all() and np.isfinite(b.normalised).all()
     assert a.ranks.tolist() == b.ranks.tolist()
 
 
 def test_all_columns_constant_topsis_ties_everyone_at_one():
-    r = score([[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]], ["max", "min"], [1, 1], "topsis")
+    r = score(Problem.of([[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]], ["max", "min"], [1, 1], "topsis"))
     assert r.scores.tolist() == [1.0, 1.0, 1.0]
     assert r.ranks.tolist() == [1, 1, 1]
     assert "degenerate" in r.extra
 
 
 def test_zero_weight_on_only_varying_column_is_degenerate_not_nan():
-    r = score([[1.0, 2.0], [1.0, 9.0]], ["max", "max"], [1, 0], "topsis")
+    r = score(Problem.of([[1.0, 2.0], [1.0, 9.0]], ["max", "max"], [1, 0], "topsis"))
     assert r.ranks.tolist() == [1, 1]
 
 
@@ -403,17 +408,20 @@ def test_zero_weight_on_only_varying_column_is_degenerate_not_nan():
 )
 def test_bad_weights_are_refused_naming_the_weight(weights, message):
     with pytest.raises(ScoringError, match=message):
-        score([[1, 2, 3], [2, 3, 4]], ["max", "min", "max"], weights, criteria=["perf", "cost", "risk"])
-
-
-def test_validate_weights_normalises_any_scale():
-    np.testing.assert_allclose(scoring.validate_weights([40, 25, 20, 15]), [0.4, 0.25, 0.2, 0.15])
-    np.testing.assert_allclose(scoring.validate_weights([0, 3]), [0, 1])
+        score(Problem.of([[1, 2, 3], [2, 3, 4]], ["max", "min", "max"], weights, criteria=["perf", "cost", "risk"]))
 
 
 def test_nan_cell_is_named():
     with pytest.raises(ScoringError, match=r"alternative 'H200', criterion 'cost'.*impute"):
-        score([[1, np.nan], [2, 3]], ["max", "min"], [1, 1], alternatives=["H200", "MI300X"], criteria=["perf", "cost"])
+        score(
+            Problem.of(
+                [[1, np.nan], [2, 3]],
+                ["max", "min"],
+                [1, 1],
+                alternatives=["H200", "MI300X"],
+                criteria=["perf", "cost"],
+            )
+        )
 
 
 @pytest.mark.parametrize(
@@ -427,13 +435,13 @@ def test_nan_cell_is_named():
 )
 def test_values_the_method_cannot_handle_are_refused(method, scaler, matrix, objectives, message):
     with pytest.raises(ScoringError, match=message):
-        score(matrix, objectives, [1, 1], method, scaler)
+        score(Problem.of(matrix, objectives, [1, 1], method, scaler))
 
 
 def test_negative_values_fine_where_meaningful():
-    r = score([[1, -2], [2, 3]], ["max", "max"], [1, 1], "wsm", "minmax")
+    r = score(Problem.of([[1, -2], [2, 3]], ["max", "max"], [1, 1], "wsm", "minmax"))
     assert r.leader == "A2"
-    r = score([[1, -2], [2, 3]], ["max", "min"], [1, 1], "topsis", "vector")
+    r = score(Problem.of([[1, -2], [2, 3]], ["max", "min"], [1, 1], "topsis", "vector"))
     assert np.isfinite(r.scores).all()
 
 
@@ -448,24 +456,24 @@ def test_negative_values_fine_where_meaningful():
 )
 def test_unknown_or_disallowed_method_and_scaler(kwargs, message):
     with pytest.raises(ScoringError, match=message):
-        score([[1, 2], [2, 3]], ["max", "max"], [1, 1], **kwargs)
+        score(Problem.of([[1, 2], [2, 3]], ["max", "max"], [1, 1], **kwargs))
 
 
 def test_bad_objectives_and_shapes():
     with pytest.raises(ScoringError, match="objective for criterion 'b'"):
-        score([[1, 2], [2, 3]], ["max", "benefit"], [1, 1], criteria=["a", "b"])
+        score(Problem.of([[1, 2], [2, 3]], ["max", "benefit"], [1, 1], criteria=["a", "b"]))
     with pytest.raises(ScoringError, match="got 1 objectives for 2 criteria"):
-        score([[1, 2], [2, 3]], ["max"], [1, 1])
+        score(Problem.of([[1, 2], [2, 3]], ["max"], [1, 1]))
     with pytest.raises(ScoringError, match="empty"):
-        score(np.zeros((0, 2)), ["max", "max"], [1, 1])
+        score(Problem.of(np.zeros((0, 2)), ["max", "max"], [1, 1]))
     with pytest.raises(ScoringError, match="appears twice"):
-        score([[1, 2], [2, 3]], ["max", "max"], [1, 1], alternatives=["x", "x"])
+        score(Problem.of([[1, 2], [2, 3]], ["max", "max"], [1, 1], alternatives=["x", "x"]))
 
 
 def test_objectives_accept_signs_and_builtins():
-    a = score(TZENG_MATRIX, ["max", "min", "max"], [1, 1, 1])
-    b = score(TZENG_MATRIX, [1, -1, 1], [1, 1, 1])
-    c = score(TZENG_MATRIX, [max, min, max], [1, 1, 1])
+    a = score(Problem.of(TZENG_MATRIX, ["max", "min", "max"], [1, 1, 1]))
+    b = score(Problem.of(TZENG_MATRIX, [1, -1, 1], [1, 1, 1]))
+    c = score(Problem.of(TZENG_MATRIX, [max, min, max], [1, 1, 1]))
     assert a.scores.tolist() == b.scores.tolist() == c.scores.tolist()
     assert a.objectives == ("max", "min", "max")
 
@@ -477,7 +485,7 @@ def test_objectives_accept_signs_and_builtins():
 
 @pytest.mark.parametrize(("method", "scaler"), ALL_COMBOS)
 def test_to_dict_is_json_safe_and_complete(method, scaler):
-    r = score(TZENG_MATRIX, ["max", "min", "max"], [3, 4, 3], method, scaler, alternatives=list("WXYZ"))
+    r = score(Problem.of(TZENG_MATRIX, ["max", "min", "max"], [3, 4, 3], method, scaler, alternatives=list("WXYZ")))
     d = json.loads(json.dumps(r.to_dict(), allow_nan=False))
     assert d["method"] == method and d["scaler"] == scaler
     assert d["ranks"] == r.ranks.tolist()
@@ -487,7 +495,7 @@ def test_to_dict_is_json_safe_and_complete(method, scaler):
 
 
 def test_result_is_immutable():
-    r = score(TZENG_MATRIX, ["max"] * 3, [1, 1, 1])
+    r = score(Problem.of(TZENG_MATRIX, ["max"] * 3, [1, 1, 1]))
     with pytest.raises(ValueError):
         r.scores[0] = 5
     with pytest.raises(AttributeError):
@@ -497,7 +505,7 @@ def test_result_is_immutable():
 def test_dataframe_names_are_used():
     pd = pytest.importorskip("pandas")
     df = pd.DataFrame(TZENG_MATRIX, index=["a", "b", "c", "d"], columns=["x", "y", "z"])
-    r = score(df, ["max"] * 3, [0.3, 0.4, 0.3])
+    r = score(Problem.of(df, ["max"] * 3, [0.3, 0.4, 0.3]))
     assert r.alternatives == ("a", "b", "c", "d") and r.criteria == ("x", "y", "z")
     assert r.leader == "c"
 
@@ -514,7 +522,7 @@ def test_result_pickles_and_extra_is_read_only():
     """Streamlit's st.cache_data pickles return values; the result must survive that and stay read-only."""
     import pickle
 
-    r = score(TZENG_MATRIX, ["max", "min", "max"], [1, 1, 1], "vikor")
+    r = score(Problem.of(TZENG_MATRIX, ["max", "min", "max"], [1, 1, 1], "vikor"))
     back = pickle.loads(pickle.dumps(r))
     assert back.to_dict() == r.to_dict()
     with pytest.raises(TypeError):
@@ -534,8 +542,8 @@ def _in_a_fresh_process(code: str) -> str:
 
 def test_scoring_leaves_scikit_criteria_plotting_stack_unloaded():
     code = (
-        "import sys; from selector import scoring; "
-        "r = scoring.score([[1.0, 2.0], [2.0, 1.0], [3.0, 3.0]], ['max', 'min'], [1, 1], 'topsis'); "
+        "import sys; from selector import scoring; from selector.problem import Problem; "
+        "r = scoring.score(Problem.of([[1.0, 2.0], [2.0, 1.0], [3.0, 3.0]], ['max', 'min'], [1, 1], 'topsis')); "
         "assert 'skcriteria' in sys.modules; "
         "print(r.ranks.tolist(), [m for m in ('seaborn', 'matplotlib', 'networkx') "
         "if type(sys.modules.get(m)).__name__ == 'module'])"
@@ -546,7 +554,8 @@ def test_scoring_leaves_scikit_criteria_plotting_stack_unloaded():
 def test_a_deferred_module_loads_when_used():
     # after scoring, the deferred modules still work for anyone who uses them (and become the real modules)
     code = (
-        "import sys; from selector import scoring; scoring.score([[1.0], [2.0]], ['max'], [1], 'wsm'); "
+        "import sys; from selector import scoring; from selector.problem import Problem; "
+        "scoring.score(Problem.of([[1.0], [2.0]], ['max'], [1], 'wsm')); "
         "import networkx, seaborn; "
         "print(networkx.complete_graph(3).number_of_edges(), bool(seaborn.__version__), "
         "type(sys.modules['networkx']).__name__, type(sys.modules['seaborn']).__name__)"
@@ -566,12 +575,12 @@ def test_a_huge_value_ranks_like_its_scaled_column(method: str) -> None:
     objectives = ["max", "max", "min"]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        huge = score(HUGE_COLUMN, objectives, [4, 1, 1], method)
+        huge = score(Problem.of(HUGE_COLUMN, objectives, [4, 1, 1], method))
     reference = HUGE_COLUMN.copy()
     reference[0, 0] = 1.0e10  # the same order: a scale-free scaler cannot tell the two apart beyond rounding
     assert np.all(np.isfinite(huge.scores)) and np.all(np.isfinite(huge.normalised))
     if METHODS[method].default_scaler != "none":
-        assert list(huge.ranks) == list(score(reference, objectives, [4, 1, 1], method).ranks)
+        assert list(huge.ranks) == list(score(Problem.of(reference, objectives, [4, 1, 1], method)).ranks)
     assert huge.ranks[0] == 1, "raising the leader's benefit value must not lower its rank"
 
 
@@ -588,11 +597,17 @@ def test_scale_columns_leaves_ordinary_columns_bit_for_bit() -> None:
 def test_a_subnormal_value_is_refused_by_name(method: str) -> None:
     x = np.array([[5.0e-324, 2.0], [1.0, 3.0]])
     with pytest.raises(ScoringError, match=r"subnormal.*give 0"):
-        score(x, ["min", "max"], [1, 1], method)
+        score(Problem.of(x, ["min", "max"], [1, 1], method))
 
 
-def test_weights_of_1e308_are_scaled_before_they_are_summed() -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        w = scoring.validate_weights([1e308, 1e308, 1e308, 1e308])
-    assert w.tolist() == [0.25, 0.25, 0.25, 0.25]
+@pytest.mark.parametrize("method", list(METHODS))
+@pytest.mark.parametrize("matrix", [TZENG_MATRIX, [[5, 8, 4]]], ids=["four", "single"])
+def test_a_result_explains_what_its_method_declares(method, matrix):
+    spec = METHODS[method]
+    r = score(Problem.of(matrix, ["max", "min", "max"], [3, 4, 3], method))
+    assert set(r.extra) - {"degenerate"} == set(spec.intermediates)
+    assert (r.contributions is None) == (spec.contributions is None)
+    if r.contributions is not None:
+        np.testing.assert_allclose(
+            r.contributions.sum(axis=1), np.log10(r.extra["product"]) if method == "wpm" else r.scores
+        )

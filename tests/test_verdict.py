@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 from selector import knowledge, recommend, scoring, verdict
 from selector.__main__ import main
 from selector.preferences import PreferenceError, Preferences, to_query
+from selector.problem import METHODS, Problem
 from selector.report import build, spreadsheet
 from selector.robustness import analysis
 from tests.conftest import ROOT
@@ -29,7 +30,7 @@ def _random_prefs(rng: np.random.Generator) -> Preferences:
     weights = {d: float(int(rng.integers(0, 101))) for d in KB.dimensions}
     if not any(weights.values()):
         weights["performance"] = 1.0
-    method = str(rng.choice(list(scoring.METHODS)))
+    method = str(rng.choice(list(METHODS)))
     return Preferences(group=str(group), answers=answers, dimension_weights=weights, method=method)
 
 
@@ -132,7 +133,7 @@ def test_gap_check_names_the_filled_in_cells_when_they_decide_the_leader():
             lo, hi = m.scales[j]
             low_good = m.objectives[j] == "min"
             values[i, j] = (hi if low_good else lo) if end == "worst" else (lo if low_good else hi)
-        result = scoring.score(values, m.objectives, m.weights, rec.prefs.method, rec.prefs.scaler)
+        result = scoring.score(Problem.of(values, m.objectives, m.weights, rec.prefs.method, rec.prefs.scaler))
         leaders.append(KB.entity_name(m.alternatives[int(np.argmin(result.ranks))]))
     assert (gaps.leader_at_worst, gaps.leader_at_best) == tuple(leaders)
     assert gaps.changes == (set(leaders) != {rec.leader.name})
@@ -163,7 +164,7 @@ def test_method_leaders_are_those_of_the_method_agreement():
     rec = recommend.recommend(KB, Preferences(group="datacenter-accelerators"))
     m = rec.matrix
     names = [KB.entity_name(a) for a in m.alternatives]
-    agreement = method_agreement(m.values, m.objectives, m.weights, alternatives=names, criteria=m.criteria)
+    agreement = method_agreement(Problem.of(m.values, m.objectives, m.weights, alternatives=names, criteria=m.criteria))
     assert list(verdict.method_leaders(rec).values()) == list(agreement.leaders)
     judged = verdict.judge(rec)
     if len(set(agreement.leaders)) > 1:

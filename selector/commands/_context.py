@@ -21,8 +21,9 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 def _epilog() -> str:
     try:
-        from selector import knowledge, scoring
+        from selector import knowledge
         from selector.preferences import MISSING_HELP
+        from selector.problem import METHODS
 
         kb = knowledge.load()
     except Exception as exc:
@@ -42,7 +43,7 @@ def _epilog() -> str:
     )
     lines.append("")
     lines.append("methods (--method) and their scalers (--scaler; the first is the default):")
-    for spec in scoring.METHODS.values():
+    for spec in METHODS.values():
         lines.append(f"  {spec.name:<8} {spec.label}: {', '.join(spec.scalers)}")
     lines.append("")
     lines.append("missing-value policies (--missing):")

@@ -18,7 +18,7 @@ HELP = "rank the alternatives of a CSV decision matrix (first column: names; hea
 
 EXIT_BAD_INPUT = 2
 
-# Kept in step with selector.scoring.METHODS / SCALERS by tests/test_commands_score.py; listed here so that
+# Kept in step with selector.problem.METHODS / SCALERS by tests/test_commands_score.py; listed here so that
 # building --help does not import numpy.
 METHOD_NAMES = ("wsm", "wpm", "topsis", "vikor", "moora")
 SCALER_NAMES = ("none", "sum", "vector", "minmax")
@@ -208,6 +208,7 @@ def _csv(result) -> str:  # noqa: ANN001 - ScoreResult
 def run(args: argparse.Namespace) -> int:
     """Score the matrix and print it in the chosen format; exit 2 with a message on bad input."""
     from selector import scoring
+    from selector.problem import Problem, ScoringError
 
     path: Path = args.matrix
     try:
@@ -215,18 +216,12 @@ def run(args: argparse.Namespace) -> int:
         objectives = _parse_objectives(args.objectives, criteria, path)
         weights = _parse_weights(args.weights, criteria, path)
         result = scoring.score(
-            values,
-            objectives,
-            weights,
-            method=args.method,
-            scaler=args.scaler,
-            alternatives=alternatives,
-            criteria=criteria,
+            Problem.of(values, objectives, weights, args.method, args.scaler, alternatives, criteria)
         )
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except scoring.ScoringError as exc:
+    except ScoringError as exc:
         print(f"error: {path}: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.format == "json":

@@ -148,12 +148,12 @@ def _robustness(rec: Recommendation, samples: int, seed: int) -> Robustness:
     """
     from scipy.stats import kendalltau
 
-    from selector import scoring
+    from selector.problem import METHODS, ScoringError
     from selector.robustness import analysis
 
     try:
         result = analysis.analyse(rec, samples=samples, seed=seed)
-    except (scoring.ScoringError, ValueError) as exc:
+    except (ScoringError, ValueError) as exc:
         return Robustness(samples=samples, seed=seed, unavailable=(f"robustness analyses: {exc}",))
     smaa, agreement = result.smaa, result.agreement
     names = [r.name for r in rec.ranking]
@@ -167,7 +167,7 @@ def _robustness(rec: Recommendation, samples: int, seed: int) -> Robustness:
         methods.append(
             MethodRanking(
                 method=method,
-                label=scoring.METHODS[method].label if method in scoring.METHODS else method,
+                label=METHODS[method].label if method in METHODS else method,
                 scaler=agreement.scalers[k],
                 ranks=tuple(int(r) for r in ranks),
                 leader=agreement.leaders[k],
@@ -237,7 +237,7 @@ def _scenario(kb: KnowledgeBase, prefs: Preferences, rec: Recommendation) -> dic
 
 def _settings(kb: KnowledgeBase, prefs: Preferences, rec: Recommendation) -> dict[str, Any]:
     """How the ranking was made: method, scaler, missing-value policy, flagged claims and hard constraints."""
-    from selector.scoring import METHODS
+    from selector.problem import METHODS
 
     method = rec.result.method
     return {
@@ -323,7 +323,7 @@ def build_report(
 
     Raises
     ------
-    selector.preferences.PreferenceError, selector.scoring.ScoringError
+    selector.preferences.PreferenceError, selector.problem.ScoringError
         When the preferences do not fit the knowledge or the method cannot score the matrix.
     ValueError
         When ``app_url`` is not an http(s) address.

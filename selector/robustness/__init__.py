@@ -4,9 +4,10 @@
 - ``smaa``: rank acceptability, central weights and confidence (SMAA-2).
 - ``tipping``: dimension shares at which the leader changes; ``sweep``: scores along one dimension's share.
 - ``agreement``: the ranking under every method, with Kendall's tau; ``reversal``: rank reversal.
-- ``sampling``: weight vectors and uncertain cells; ``dimensions``: criterion weights from one dimension's share;
-  ``scorer``: many weight vectors scored against one matrix; ``arrays``: read-only result arrays.
+- ``sampling``: weight vectors and uncertain cells; ``arrays``: read-only result arrays.
 
-SMAA, tipping points and sweeps score thousands of weight vectors through ``selector.batch`` (vectorised numpy,
-tested equal to ``selector.scoring``); method agreement and rank reversal call ``scoring.score`` directly.
+Every analysis takes a :class:`selector.problem.Problem` (tipping points and sweeps also the
+:class:`selector.weights.Hierarchy` that spreads dimension shares over the criteria). SMAA, tipping points and
+sweeps score thousands of weight vectors through ``selector.vectorised`` (vectorised numpy, tested equal to
+``selector.scoring``); method agreement and rank reversal call ``scoring.score`` directly.
 """

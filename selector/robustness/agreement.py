@@ -10,8 +10,9 @@ from typing import Any
 import numpy as np
 
 from selector import scoring
+from selector.problem import METHODS, Problem, ScoringError, resolve_method
 from selector.robustness.arrays import frozen, frozen_int
-from selector.scoring import FrozenDict, ScoringError, to_jsonable
+from selector.scoring import FrozenDict, to_jsonable
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,24 +63,17 @@ class MethodAgreement:
         )
 
 
-def method_agreement(
-    matrix: Any,
-    objectives: Sequence[Any],
-    weights: Sequence[float],
-    alternatives: Sequence[Any] | None = None,
-    criteria: Sequence[Any] | None = None,
-    methods: Sequence[str] | None = None,
-) -> MethodAgreement:
+def method_agreement(problem: Problem, methods: Sequence[str] | None = None) -> MethodAgreement:
     """Score with every method (default scaler each) and measure how far their rankings agree.
 
     Methods that cannot score this matrix (e.g. wpm with a zero cell) are listed in ``skipped`` with the reason.
 
     Parameters
     ----------
-    matrix, objectives, weights, alternatives, criteria
-        As in ``scoring.score``.
+    problem : Problem
+        The decision problem; its own method and scaler are not read.
     methods : sequence of str, optional
-        Default: every method in ``scoring.METHODS``.
+        Default: every method in ``METHODS``.
 
     Returns
     -------
@@ -87,20 +81,15 @@ def method_agreement(
     """
     from scipy.stats import kendalltau  # only this analysis needs scipy.stats; a module-level import slows every start
 
-    # Problems with the input itself are the caller's to fix; only method-specific refusals are skipped.
-    x, alts, crits = scoring.as_matrix(matrix, alternatives, criteria)
-    scoring.parse_objectives(objectives, x.shape[1], crits)
-    if len(weights) != x.shape[1]:
-        raise ScoringError(f"got {len(weights)} weights for {x.shape[1]} criteria; give one per criterion")
-    scoring.validate_weights(weights, crits)
-    names = list(methods) if methods is not None else list(scoring.METHODS)
+    problem.scorable_weights()  # problems with the input itself are the caller's to fix
+    names = list(methods) if methods is not None else list(METHODS)
     for name in names:
-        scoring.resolve_method(name)
+        resolve_method(name)
     results = []
     skipped: dict[str, str] = {}
     for name in names:
         try:
-            results.append(scoring.score(x, objectives, weights, name, None, alts, crits))
+            results.append(scoring.score(problem.with_method(name)))
         except ScoringError as exc:
             skipped[name] = str(exc)
     if not results:

@@ -17,6 +17,7 @@ from typing import Literal
 
 import numpy as np
 
+from selector.problem import Problem
 from selector.recommend import Recommendation
 from selector.robustness.agreement import MethodAgreement, method_agreement
 from selector.robustness.reversal import RankReversalReport, rank_reversal
@@ -63,16 +64,11 @@ class Robustness:
 
 
 def _weight_samples(rec: Recommendation, samples: int, seed: int, spread: float | None) -> np.ndarray:
-    m = rec.matrix
-    dims = list(m.dimension_weights)
-    current = np.array([m.dimension_weights[d] for d in dims])
+    hierarchy = rec.matrix.hierarchy
+    dims = hierarchy.dimensions
     rng = np.random.default_rng(seed)
-    bounds = None if spread is None else resolve_weight_bounds(spread, current, len(dims), dims)
-    dim_samples = sample_weights(len(dims), samples, rng, bounds)
-    column_dim = np.array([dims.index(d) for d in m.dimension_of])
-    inside = np.array([m.sub_weights[column_dim == column_dim[j]].sum() for j in range(len(m.criteria))])
-    share = np.divide(m.sub_weights, inside, out=np.zeros_like(m.sub_weights), where=inside > 0)
-    return dim_samples[:, column_dim] * share
+    bounds = None if spread is None else resolve_weight_bounds(spread, hierarchy.shares, len(dims), dims)
+    return hierarchy.spread(sample_weights(len(dims), samples, rng, bounds))
 
 
 def cell_ranges(rec: Recommendation) -> dict[tuple[str, str], tuple[float, float]]:
@@ -123,19 +119,18 @@ def acceptability(
     else:
         weight_samples, weight_bounds = None, spread
     return smaa(
-        m.values,
-        m.objectives,
-        m.weights,
-        rec.prefs.method,
-        rec.result.scaler,
+        named_problem(rec),
         n_samples=samples,
         seed=seed,
         weight_bounds=weight_bounds,
         cell_ranges=cells,
-        alternatives=names,
-        criteria=m.criteria,
         weight_samples=weight_samples,
     )
+
+
+def named_problem(rec: Recommendation) -> Problem:
+    """The recommendation's problem with its alternatives under their display names, as the analyses name them."""
+    return rec.problem.with_rows(range(len(rec.ranking)), _names(rec))
 
 
 def analyse(
@@ -162,21 +157,17 @@ def analyse(
     sample_missing
         Sample imputed cells over their plausible range instead of holding them at the imputed value.
     """
-    m = rec.matrix
     names = _names(rec)
-    values = m.values  # built from the cells on every read
-    method, scaler = rec.prefs.method, rec.result.scaler
+    problem = named_problem(rec)
     acceptance = acceptability(
         rec, samples=samples, seed=seed, spread=spread, space=space, sample_missing=sample_missing
     )
-    tips = tipping_points(
-        values, m.objectives, m.dimension_of, m.dimension_weights, m.sub_weights, method, scaler, names, m.criteria
-    )
+    tips = tipping_points(problem, rec.matrix.hierarchy)
     # A change at a share of (almost) exactly 0 or 1 only says what happens when one dimension is all that
     # matters (or nothing): true, but no weighting anyone argues for.
     tips = [t for t in tips if EDGE < t.weight < 1 - EDGE]
-    agreement = method_agreement(values, m.objectives, m.weights, alternatives=names, criteria=m.criteria)
-    reversal = rank_reversal(values, m.objectives, m.weights, method, scaler, names, m.criteria)
+    agreement = method_agreement(problem)
+    reversal = rank_reversal(problem)
     leader = rec.leader.name
     share = float(acceptance.first_rank_acceptability[names.index(leader)])
     return Robustness(acceptance, tuple(tips), agreement, reversal, space, spread, leader, share)

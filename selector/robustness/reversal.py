@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from selector import scoring
+from selector.problem import Problem
 from selector.scoring import FrozenDict, to_jsonable
 
 
@@ -113,15 +114,7 @@ def _compare_orders(
     return tuple(swapped), tuple(ties)
 
 
-def rank_reversal(
-    matrix: Any,
-    objectives: Sequence[Any],
-    weights: Sequence[float],
-    method: str = "topsis",
-    scaler: str | None = None,
-    alternatives: Sequence[Any] | None = None,
-    criteria: Sequence[Any] | None = None,
-) -> RankReversalReport:
+def rank_reversal(problem: Problem) -> RankReversalReport:
     """Check whether the order of the alternatives depends on which other alternatives are present.
 
     Removes each alternative in turn, then adds a copy of the worst one (last in input order among tied
@@ -129,24 +122,21 @@ def rank_reversal(
 
     Parameters
     ----------
-    matrix, objectives, weights, method, scaler, alternatives, criteria
-        As in ``scoring.score``.
+    problem : Problem
+        The decision problem, with its weights.
 
     Returns
     -------
     RankReversalReport
     """
-    base = scoring.score(matrix, objectives, weights, method, scaler, alternatives, criteria)
-    x, alts = base.matrix, base.alternatives
+    base = scoring.score(problem)
+    alts = base.alternatives
     before = dict(zip(alts, (int(r) for r in base.ranks), strict=True))
     perturbations: list[Perturbation] = []
     m = len(alts)
     if m > 1:
         for i in range(m):
-            keep = [k for k in range(m) if k != i]
-            res = scoring.score(
-                x[keep], base.objectives, base.weights, base.method, base.scaler, [alts[k] for k in keep], base.criteria
-            )
+            res = scoring.score(problem.with_rows([k for k in range(m) if k != i]))
             after = dict(zip(res.alternatives, (int(r) for r in res.ranks), strict=True))
             swapped, ties = _compare_orders(res.alternatives, before, after)
             perturbations.append(Perturbation("remove", alts[i], FrozenDict(after), swapped, ties))
@@ -154,15 +144,7 @@ def rank_reversal(
     copy_name = f"copy of {alts[worst]}"
     while copy_name in alts:
         copy_name += "'"
-    res = scoring.score(
-        np.vstack([x, x[worst]]),
-        base.objectives,
-        base.weights,
-        base.method,
-        base.scaler,
-        [*alts, copy_name],
-        base.criteria,
-    )
+    res = scoring.score(problem.with_rows([*range(m), worst], [*alts, copy_name]))
     after = dict(zip(res.alternatives, (int(r) for r in res.ranks), strict=True))
     swapped, ties = _compare_orders(alts, before, after)
     perturbations.append(Perturbation("add_copy", alts[worst], FrozenDict(after), swapped, ties))

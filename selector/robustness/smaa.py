@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from selector import batch, scoring
+from selector import vectorised
+from selector.problem import Problem, ScoringError, check_values
 from selector.robustness.arrays import frozen, frozen_ranks
 from selector.robustness.sampling import (
     resolve_cell_ranges,
@@ -21,8 +22,7 @@ from selector.robustness.sampling import (
     sample_matrices,
     sample_weights,
 )
-from selector.robustness.scorer import BatchScorer
-from selector.scoring import ScoringError, to_jsonable
+from selector.scoring import to_jsonable
 
 #: Largest number of matrix cells (samples x m x n) scored in one vectorised chunk (bounds memory to ~100 MB).
 _CHUNK_CELLS = 4_000_000
@@ -114,32 +114,22 @@ class SMAAResult:
 
 
 def smaa(
-    matrix: Any,
-    objectives: Sequence[Any],
-    weights: Sequence[float] | None = None,
-    method: str = "topsis",
-    scaler: str | None = None,
+    problem: Problem,
+    *,
     n_samples: int = 10_000,
     seed: int = 0,
     weight_bounds: Any = None,
     cell_ranges: Any = None,
-    alternatives: Sequence[Any] | None = None,
-    criteria: Sequence[Any] | None = None,
-    *,
     weight_samples: Any = None,
 ) -> SMAAResult:
     """Run SMAA-2: rank acceptability, central weights and confidence factors by Monte Carlo sampling.
 
     Parameters
     ----------
-    matrix : array-like
-        (m, n); NaN allowed only in cells that ``cell_ranges`` covers.
-    objectives : sequence
-        ``"max"``/``"min"`` per criterion.
-    weights : sequence of float, optional
-        Current weights: give the reference ranking and the centre of a numeric ``weight_bounds``.
-    method, scaler : str
-        As in ``scoring.score``.
+    problem : Problem
+        The decision problem (``Problem.of(..., allow_missing=True)`` when some cells are NaN: each must be
+        covered by ``cell_ranges``). Its weights, when given, give the reference ranking and the centre of a
+        numeric ``weight_bounds``.
     n_samples : int
         Number of Monte Carlo samples (weight vector + matrix draw each).
     seed : int
@@ -149,7 +139,6 @@ def smaa(
     cell_ranges : None, (m, n, 2) array or dict
         Uncertain cells sampled uniformly in [lo, hi]; the array uses NaN for certain cells, the dict maps
         ``(alternative, criterion)`` (names or indices) to ``(lo, hi)``.
-    alternatives, criteria : sequence of str, optional
     weight_samples : (k, n) array, optional
         Use these weight vectors (rows normalised) instead of drawing them, e.g. to compare methods on the same
         samples; ``n_samples`` becomes k and ``weight_bounds`` must be None.
@@ -158,21 +147,19 @@ def smaa(
     -------
     SMAAResult
     """
-    spec, scaler = scoring.resolve_method(method, scaler)
-    x, alts, crits = scoring.as_matrix(matrix, alternatives, criteria, allow_nan=True)
-    m, n = x.shape
-    signs = scoring.parse_objectives(objectives, n, crits)
+    spec, scaler, alts, crits = problem.spec, problem.scaler, problem.alternatives, problem.criteria
+    m, n = problem.values.shape
     if int(n_samples) < 1:
         raise ScoringError(f"n_samples is {n_samples}; give at least 1 (10,000 is typical)")
-    ref_w = None if weights is None else _reference_weights(weights, crits)
-    lo, hi, unc = resolve_cell_ranges(cell_ranges, x, alts, crits)
-    scoring.check_values(lo, signs, spec, scaler, alts, crits, context=" (value or lower end of its range)")
-    scoring.check_values(hi, signs, spec, scaler, alts, crits, context=" (value or upper end of its range)")
+    ref_w = problem.weights
+    lo, hi, unc = resolve_cell_ranges(cell_ranges, problem.values, alts, crits)
+    check_values(lo, problem.signs, spec, scaler, alts, crits, context=" (value or lower end of its range)")
+    check_values(hi, problem.signs, spec, scaler, alts, crits, context=" (value or upper end of its range)")
     bounds = resolve_weight_bounds(weight_bounds, ref_w, n, crits)
 
     rng_w, rng_cells, rng_conf = np.random.default_rng(seed).spawn(3)
     w_all = _weight_vectors(weight_samples, bounds, int(n_samples), rng_w, crits)
-    scorer = BatchScorer(lo, signs, spec, scaler)
+    scorer = vectorised.Scorer(problem, lo)
     chunk = max(1, _CHUNK_CELLS // (m * n))
     counts, sample_ranks, central = _rank_samples(scorer, w_all, lo, hi, unc, chunk, rng_cells)
     return SMAAResult(
@@ -200,12 +187,6 @@ def _uncertain_cells(
     return tuple((alts[i], crits[j], float(lo[i, j]), float(hi[i, j])) for i, j in zip(ii, jj, strict=True))
 
 
-def _reference_weights(weights: Sequence[float], crits: Sequence[str]) -> np.ndarray:
-    if len(weights) != len(crits):
-        raise ScoringError(f"got {len(weights)} weights for {len(crits)} criteria; give one per criterion")
-    return scoring.validate_weights(weights, crits)
-
-
 def _weight_vectors(
     given: Any,
     bounds: np.ndarray | None,
@@ -218,11 +199,11 @@ def _weight_vectors(
         return sample_weights(len(crits), n_samples, rng, bounds)
     if bounds is not None:
         raise ScoringError("give either weight_samples or weight_bounds, not both")
-    return batch.validate_weight_batch(given, len(crits), crits)
+    return vectorised.weight_rows(given, len(crits), crits)
 
 
 def _rank_samples(
-    scorer: BatchScorer,
+    scorer: vectorised.Scorer,
     w_all: np.ndarray,
     lo: np.ndarray,
     hi: np.ndarray,
@@ -261,7 +242,7 @@ def _sampling_text(given: bool, bounds: np.ndarray | None, crits: Sequence[str])
 
 
 def _confidence(
-    scorer: BatchScorer,
+    scorer: vectorised.Scorer,
     central: list[np.ndarray | None],
     lo: np.ndarray,
     hi: np.ndarray,

@@ -3,16 +3,17 @@ otherwise)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from selector import scoring
-from selector.robustness.dimensions import Dimensions
-from selector.robustness.scorer import BatchScorer, validated_inputs
+from selector.problem import Problem
 from selector.scoring import to_jsonable
+from selector.vectorised import Scorer
+from selector.weights import Hierarchy
 
 #: Methods whose score is linear in the weights (wpm in the logarithm), so crossings are solved exactly.
 _LINEAR_IN_WEIGHTS = frozenset({"wsm", "wpm", "moora"})
@@ -65,7 +66,7 @@ class TippingPoint:
         )
 
 
-def _linear_utilities(scorer: BatchScorer) -> np.ndarray:
+def _linear_utilities(scorer: Scorer) -> np.ndarray:
     """(m, n) matrix G with score = G @ w, for the methods whose score is linear in the weights."""
     p = scorer.prepared
     if scorer.spec.name == "wpm":
@@ -132,15 +133,8 @@ def _grid_tips(leader_at, grid_points: int, tol: float) -> list[tuple[float, int
 
 
 def tipping_points(
-    matrix: Any,
-    objectives: Sequence[Any],
-    dimension_of: Sequence[Any],
-    dimension_weights: Mapping[Any, float],
-    sub_weights: Sequence[float] | None = None,
-    method: str = "topsis",
-    scaler: str | None = None,
-    alternatives: Sequence[Any] | None = None,
-    criteria: Sequence[Any] | None = None,
+    problem: Problem,
+    hierarchy: Hierarchy,
     *,
     dimensions: Sequence[Any] | None = None,
     grid_points: int = 201,
@@ -156,16 +150,12 @@ def tipping_points(
 
     Parameters
     ----------
-    matrix, objectives, method, scaler, alternatives, criteria
-        As in ``scoring.score``.
-    dimension_of : sequence
-        Dimension id of each criterion.
-    dimension_weights : mapping
-        Dimension id -> current weight (any non-negative scale; normalised).
-    sub_weights : sequence of float, optional
-        Relative weight of each criterion within its dimension (default equal).
+    problem : Problem
+        The decision problem (its weights are not read: the hierarchy's shares are the current weighting).
+    hierarchy : Hierarchy
+        How the dimension shares reach the problem's criteria, and the current shares.
     dimensions : sequence, optional
-        Only these dimensions (default all, in ``dimension_weights`` order).
+        Only these dimensions (default all, in the hierarchy's order).
     grid_points : int
         Grid size for topsis/vikor.
     tol : float
@@ -176,13 +166,12 @@ def tipping_points(
     list of TippingPoint
         Ordered by dimension, then share.
     """
-    spec, scaler, x, alts, crits, signs = validated_inputs(matrix, objectives, method, scaler, alternatives, criteria)
-    dims = Dimensions(dimension_of, dimension_weights, sub_weights, crits)
-    if len(dims.names) < 2:
+    spec, alts, dims = problem.spec, problem.alternatives, hierarchy
+    if len(dims.dimensions) < 2:
         return []
-    scorer = BatchScorer(x, signs, spec, scaler)
+    scorer = Scorer(problem)
     exact = spec.name in _LINEAR_IN_WEIGHTS
-    chosen = dims.names if dimensions is None else [dims.names[dims.index(d)] for d in dimensions]
+    chosen = dims.dimensions if dimensions is None else [dims.dimensions[dims.index(d)] for d in dimensions]
     out: list[TippingPoint] = []
     for name in chosen:
         d = dims.index(name)
@@ -196,7 +185,7 @@ def tipping_points(
                 before=alts[before],
                 after=alts[after],
                 method=spec.name,
-                scaler=scaler,
+                scaler=problem.scaler,
                 exact=exact,
             )
             for t, before, after in events
@@ -204,7 +193,7 @@ def tipping_points(
     return out
 
 
-def _exact_events(scorer: BatchScorer, dims: Dimensions, d: int) -> list[tuple[float, int, int]]:
+def _exact_events(scorer: Scorer, dims: Hierarchy, d: int) -> list[tuple[float, int, int]]:
     """Leader changes along dimension ``d`` of a method whose score is linear in the weights."""
     g = _linear_utilities(scorer)
     w0, w1 = dims.at(d, np.array([0.0, 1.0]))
@@ -212,7 +201,7 @@ def _exact_events(scorer: BatchScorer, dims: Dimensions, d: int) -> list[tuple[f
 
 
 def _bisected_events(
-    scorer: BatchScorer, dims: Dimensions, d: int, grid_points: int, tol: float
+    scorer: Scorer, dims: Hierarchy, d: int, grid_points: int, tol: float
 ) -> list[tuple[float, int, int]]:
     """Leader changes along dimension ``d`` found on a grid and bisected (topsis, vikor)."""
 

@@ -6,17 +6,17 @@ import numpy as np
 import pytest
 
 from selector import scoring
+from selector.problem import METHODS, Problem, ScoringError
 from selector.robustness.agreement import method_agreement
-from selector.scoring import METHODS, ScoringError
 from tests.robustness.problems import json_roundtrip
 
 
 def test_method_agreement_reports_every_method_and_disagreement():
     x = [[5.0, 5.0], [10.0, 8.0], [4.0, 3.0]]
-    ag = method_agreement(x, ["max", "min"], [1, 1], alternatives=["A1", "A2", "A3"])
+    ag = method_agreement(Problem.of(x, ["max", "min"], [1, 1], alternatives=["A1", "A2", "A3"]))
     assert ag.methods == tuple(METHODS)
     for k, method in enumerate(ag.methods):
-        ref = scoring.score(x, ["max", "min"], [1, 1], method, alternatives=["A1", "A2", "A3"])
+        ref = scoring.score(Problem.of(x, ["max", "min"], [1, 1], method, alternatives=["A1", "A2", "A3"]))
         assert ag.ranks[k].tolist() == ref.ranks.tolist()
         assert ag.leaders[k] == ref.leader
         assert ag.scalers[k] == METHODS[method].default_scaler
@@ -31,7 +31,7 @@ def test_method_agreement_reports_every_method_and_disagreement():
 
 def test_method_agreement_all_agree_and_skips_what_cannot_score():
     x = [[9.0, 0.0], [5.0, 3.0], [1.0, 8.0]]  # A1 dominates; the zero rules out wpm
-    ag = method_agreement(x, ["max", "min"], [1, 1])
+    ag = method_agreement(Problem.of(x, ["max", "min"], [1, 1]))
     assert "wpm" in ag.skipped and "wsm" in ag.skipped  # wsm inverts the zero cost
     assert set(ag.leaders) == {"A1"}
     assert ag.summary.startswith(f"All {len(ag.methods)} methods rank A1 first")
@@ -40,4 +40,4 @@ def test_method_agreement_all_agree_and_skips_what_cannot_score():
 
 def test_method_agreement_refuses_bad_input_instead_of_skipping():
     with pytest.raises(ScoringError, match="negative"):
-        method_agreement([[1, 2], [2, 1]], ["max", "max"], [1, -1])
+        method_agreement(Problem.of([[1, 2], [2, 1]], ["max", "max"], [1, -1]))

@@ -6,11 +6,13 @@ import importlib
 import pkgutil
 
 from selector import robustness
+from selector.problem import Problem
 from selector.robustness.agreement import method_agreement
 from selector.robustness.reversal import rank_reversal
 from selector.robustness.smaa import smaa
 from selector.robustness.sweep import weight_sweep
 from selector.robustness.tipping import tipping_points
+from selector.weights import Hierarchy
 from tests.robustness.problems import DIM_WEIGHTS, DIMS, OBJ8, random_problem
 
 MODULES = [importlib.import_module(f"selector.robustness.{m.name}") for m in pkgutil.iter_modules(robustness.__path__)]
@@ -31,10 +33,10 @@ def test_results_pickle():
 
     x, w = random_problem(2, m=3, n=8)
     for obj in (
-        smaa(x, OBJ8, w, n_samples=50),
-        method_agreement(x, OBJ8, w),
-        rank_reversal(x, OBJ8, w),
-        weight_sweep(x, OBJ8, DIMS, DIM_WEIGHTS, None, "perf", n_points=5),
-        *tipping_points(x, OBJ8, DIMS, DIM_WEIGHTS),
+        smaa(Problem.of(x, OBJ8, w), n_samples=50),
+        method_agreement(Problem.of(x, OBJ8, w)),
+        rank_reversal(Problem.of(x, OBJ8, w)),
+        weight_sweep(Problem.of(x, OBJ8, None), Hierarchy.of(DIMS, DIM_WEIGHTS), "perf", n_points=5),
+        *tipping_points(Problem.of(x, OBJ8, None), Hierarchy.of(DIMS, DIM_WEIGHTS)),
     ):
         assert pickle.loads(pickle.dumps(obj)).to_dict() == obj.to_dict()

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from selector import scoring
-from selector.robustness.dimensions import dimension_weights_at
+from selector.problem import METHODS, Problem
 from selector.robustness.sweep import weight_sweep
 from selector.robustness.tipping import tipping_points
-from selector.scoring import METHODS, ScoringError
+from selector.weights import Hierarchy
 from tests.robustness.problems import ALL_COMBOS, DIM_WEIGHTS, DIMS, OBJ8, json_roundtrip, random_problem
 
 
@@ -17,14 +16,8 @@ def test_wsm_tipping_point_closed_form_and_sentences():
     """A = (1, 0), B = (0, 1): with share t on perf, A scores t and B 1 - t, so the leader flips at exactly 50%."""
     x = [[1.0, 0.0], [0.0, 1.0]]
     tps = tipping_points(
-        x,
-        ["max", "max"],
-        ["perf", "cost"],
-        {"perf": 60, "cost": 40},
-        None,
-        "wsm",
-        "none",
-        alternatives=["H200", "MI300X"],
+        Problem.of(x, ["max", "max"], None, "wsm", "none", ["H200", "MI300X"]),
+        Hierarchy.of(["perf", "cost"], {"perf": 60, "cost": 40}),
     )
     assert [(t.dimension, t.before, t.after, t.exact) for t in tps] == [
         ("perf", "MI300X", "H200", True),
@@ -42,16 +35,16 @@ def test_leader_really_changes_at_each_tipping_point(method, scaler):
     found = 0
     for seed in range(6):
         x, _ = random_problem(100 + seed, m=5)
-        tps = tipping_points(x, OBJ8, DIMS, DIM_WEIGHTS, None, method, scaler)
+        tps = tipping_points(Problem.of(x, OBJ8, None, method, scaler), Hierarchy.of(DIMS, DIM_WEIGHTS))
         for tp in tps:
             neighbours = [o.weight for o in tps if o.dimension == tp.dimension and o is not tp]
             eps = 1e-6
             if any(abs(o - tp.weight) < 3 * eps for o in neighbours) or not eps < tp.weight < 1 - eps:
                 continue
-            below = dimension_weights_at(DIMS, DIM_WEIGHTS, None, tp.dimension, tp.weight - eps)
-            above = dimension_weights_at(DIMS, DIM_WEIGHTS, None, tp.dimension, tp.weight + eps)
-            assert scoring.score(x, OBJ8, below, method, scaler).leader == tp.before, tp
-            assert scoring.score(x, OBJ8, above, method, scaler).leader == tp.after, tp
+            below = Hierarchy.of(DIMS, DIM_WEIGHTS).weights_at(tp.dimension, tp.weight - eps)
+            above = Hierarchy.of(DIMS, DIM_WEIGHTS).weights_at(tp.dimension, tp.weight + eps)
+            assert scoring.score(Problem.of(x, OBJ8, below, method, scaler)).leader == tp.before, tp
+            assert scoring.score(Problem.of(x, OBJ8, above, method, scaler)).leader == tp.after, tp
             found += 1
     assert found > 0, "no tipping point found in six random problems; the search is broken"
 
@@ -59,9 +52,11 @@ def test_leader_really_changes_at_each_tipping_point(method, scaler):
 @pytest.mark.parametrize(("method", "scaler"), [(m, METHODS[m].default_scaler) for m in METHODS])
 def test_no_leader_change_is_missed_on_a_fine_grid(method, scaler):
     x, _ = random_problem(7, m=6)
-    tps = tipping_points(x, OBJ8, DIMS, DIM_WEIGHTS, None, method, scaler)
+    tps = tipping_points(Problem.of(x, OBJ8, None, method, scaler), Hierarchy.of(DIMS, DIM_WEIGHTS))
     for dim in DIM_WEIGHTS:
-        sweep = weight_sweep(x, OBJ8, DIMS, DIM_WEIGHTS, None, dim, method, scaler, n_points=1001)
+        sweep = weight_sweep(
+            Problem.of(x, OBJ8, None, method, scaler), Hierarchy.of(DIMS, DIM_WEIGHTS), dim, n_points=1001
+        )
         reported = [t.weight for t in tps if t.dimension == dim]
         for g in range(len(sweep.grid) - 1):
             if sweep.leaders[g] != sweep.leaders[g + 1]:
@@ -70,13 +65,4 @@ def test_no_leader_change_is_missed_on_a_fine_grid(method, scaler):
 
 def test_tipping_points_edge_cases():
     x = [[1.0, 2.0], [2.0, 1.0]]
-    assert tipping_points(x, ["max", "max"], ["perf", "perf"], {"perf": 1}) == []
-    with pytest.raises(ScoringError, match="dimension 'cost', which dimension_weights does not weight"):
-        tipping_points(x, ["max", "max"], ["perf", "cost"], {"perf": 1})
-    with pytest.raises(ScoringError, match="every criterion of dimension 'cost' has sub-weight 0"):
-        tipping_points(x, ["max", "max"], ["perf", "cost"], {"perf": 1, "cost": 1}, [1, 0])
-    with pytest.raises(ScoringError, match="negative"):
-        tipping_points(x, ["max", "max"], ["perf", "cost"], {"perf": 1, "cost": -1})
-    # a dimension that holds all the weight: the others share the rest evenly when it shrinks
-    w = dimension_weights_at(["a", "b", "c"], {"a": 1, "b": 0, "c": 0}, None, "a", 0.4)
-    np.testing.assert_allclose(w, [0.4, 0.3, 0.3])
+    assert tipping_points(Problem.of(x, ["max", "max"], None), Hierarchy.of(["perf", "perf"], {"perf": 1})) == []

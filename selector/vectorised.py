@@ -1,8 +1,8 @@
 """Vectorised numpy versions of the scoring methods for many weight vectors (and matrices) at once.
 
 Same methods, scalers, degenerate-input conventions and tie rule as ``selector.scoring`` (checked against it in
-tests/test_batch.py), without scikit-criteria's per-call overhead: SMAA and tipping-point searches score
-thousands of weight vectors in one call.
+tests/test_vectorised.py), without scikit-criteria's per-call overhead: SMAA and tipping-point searches score
+thousands of weight vectors of one :class:`~selector.problem.Problem` in one call.
 
 Shapes: a matrix is (m, n) or a batch (k, m, n); weights are (n,) or a batch (k, n). Row ``i`` of the result
 pairs weight vector ``i`` with matrix ``i`` (a single matrix or weight vector is shared by every row).
@@ -15,56 +15,20 @@ from typing import Any
 
 import numpy as np
 
-from selector.scoring import (
-    SCALE_FREE_SCALERS,
-    VIKOR_V,
-    MethodSpec,
-    ScoringError,
-    as_matrix,
-    check_values,
-    default_names,
-    parse_objectives,
-    resolve_method,
-    scale_columns,
-    validate_weights,
-)
+from selector import weights as weighting
+from selector.problem import MethodSpec, Problem, ScoringError, check_values
+from selector.scoring import SCALE_FREE_SCALERS, VIKOR_V, first_ranked, rank_scores, scale_columns
 
 # scikit-learn's MinMaxScaler treats a column whose range is below this as constant (_handle_zeros_in_scale).
 _MINMAX_CONSTANT = 10 * np.finfo(float).eps
 
 
-def validate_weight_batch(weights: Any, n: int, criteria: Sequence[str] | None = None) -> np.ndarray:
-    """Check a (k, n) or (n,) array of weights and normalise each row to sum 1.
-
-    Parameters
-    ----------
-    weights : array-like
-        Non-negative finite weights, one row per sample.
-    n : int
-        Number of criteria.
-    criteria : sequence of str, optional
-        Names for error messages.
-
-    Returns
-    -------
-    numpy.ndarray
-        Shape (k, n), rows summing to 1.
-    """
-    w = np.asarray(weights, dtype=float)
-    if w.ndim == 1:
-        w = w[None, :]
-    if w.ndim != 2 or w.shape[1] != n or w.shape[0] == 0:
-        raise ScoringError(f"weights must have shape (n,) or (k, n) with n = {n} criteria; got {np.shape(weights)}")
-    largest = w.max(axis=1)
-    bad_rows = ~np.isfinite(w).all(axis=1) | (w < 0).any(axis=1) | ~(largest > 0)
-    if bad_rows.any():
-        k = int(np.argmax(bad_rows))
-        try:
-            validate_weights(w[k], criteria)
-        except ScoringError as exc:
-            raise ScoringError(f"weight vector {k}: {exc}") from exc
-    w = w / largest[:, None]  # before summing: weights of 1e308 would overflow their sum
-    return w / w.sum(axis=1)[:, None]
+def weight_rows(weights: Any, n: int, criteria: Sequence[str] | None = None) -> np.ndarray:
+    """A batch of weightings, (k, n) or one (n,), checked and normalised row by row (``weights.normalise_rows``)."""
+    try:
+        return weighting.normalise_rows(weights, n, criteria)
+    except weighting.WeightError as exc:
+        raise ScoringError(str(exc)) from None
 
 
 def normalise(x: np.ndarray, signs: np.ndarray, spec: MethodSpec, scaler: str) -> np.ndarray:
@@ -164,57 +128,78 @@ def scores_from_normalised(
     raise ScoringError(f"unknown method {name!r}")  # pragma: no cover
 
 
-def _prepare(matrix: Any, objectives: Sequence[Any], weights: Any, method: str, scaler: str | None):
-    spec, scaler = resolve_method(method, scaler)
-    x = np.asarray(matrix, dtype=float)
-    if x.ndim == 2:
-        x2 = x
-    elif x.ndim == 3:
-        x2 = x[0]
-    else:
-        raise ScoringError(f"matrix must have shape (m, n) or (k, m, n); got {x.shape}")
-    as_matrix(x2, None, None)  # shape and emptiness checks
-    m, n = x.shape[-2:]
-    alts, crits = default_names("A", m), default_names("C", n)
-    bad = ~np.isfinite(x)
-    if bad.any():
-        idx = np.argwhere(bad)[0]
-        raise ScoringError(
-            f"matrix cell (alternative {alts[idx[-2]]}, criterion {crits[idx[-1]]}) is {x[tuple(idx)]}; "
-            "every cell needs a finite number"
-        )
-    signs = parse_objectives(objectives, n)
-    w = validate_weight_batch(weights, n)
-    check_values(x, signs, spec, scaler, alts, crits)
-    if x.ndim == 3 and w.shape[0] not in (1, x.shape[0]):
-        raise ScoringError(f"{w.shape[0]} weight vectors but {x.shape[0]} matrices; give one or the same number")
-    return spec, scaler, x, signs, w
-
-
-def batch_scores(
-    matrix: Any, objectives: Sequence[Any], weights: Any, method: str = "topsis", scaler: str | None = None
-) -> np.ndarray:
-    """Score many weight vectors (and optionally many matrices) at once.
+class Scorer:
+    """Scores batches of weightings against one problem's matrix (or sampled variants of it), normalising it once.
 
     Parameters
     ----------
-    matrix : array-like
-        (m, n) or (k, m, n) finite values.
-    objectives : sequence
-        ``"max"``/``"min"`` (or +1/-1) per criterion.
-    weights : array-like
-        (n,) or (k, n) non-negative weights; each row is normalised to sum 1.
-    method, scaler : str
-        As in ``scoring.score``.
+    problem : Problem
+        The problem; its values must be complete unless every call passes its own ``prepared`` matrices.
+    """
+
+    def __init__(self, problem: Problem, values: np.ndarray | None = None):
+        self.problem = problem
+        self.signs, self.spec, self.scaler = problem.signs, problem.spec, problem.scaler
+        self.prepared = self.prepare(problem.values if values is None else values)
+
+    def prepare(self, x: np.ndarray) -> np.ndarray:
+        """The matrix (or (k, m, n) matrices) the aggregation reads: normalised, or VIKOR's distances."""
+        if self.spec.name == "vikor":
+            return vikor_distances(x, self.signs)
+        return normalise(x, self.signs, self.spec, self.scaler)
+
+    def scores(self, w: np.ndarray, prepared: np.ndarray | None = None) -> np.ndarray:
+        """(k, m) scores of normalised weightings ``w`` (k, n), on ``prepared`` matrices or the problem's own."""
+        p = self.prepared if prepared is None else prepared
+        if self.spec.name == "vikor":
+            return scores_from_normalised(p, self.signs, w, self.spec, vikor_d=p)
+        return scores_from_normalised(p, self.signs, w, self.spec)
+
+    def ranks(self, w: np.ndarray, prepared: np.ndarray | None = None) -> np.ndarray:
+        """(k, m) ranks (1 = best, ties share the lowest rank)."""
+        return rank_scores(self.scores(w, prepared), self.spec.higher_is_better)
+
+    def first(self, w: np.ndarray, prepared: np.ndarray | None = None) -> np.ndarray:
+        """(k, m) booleans: who ranks first under each weighting."""
+        return first_ranked(self.scores(w, prepared), self.spec.higher_is_better)
+
+
+def scores(problem: Problem, weights: Any = None, matrices: Any = None) -> np.ndarray:
+    """Score many weightings of a problem, optionally on as many variants of its matrix, at once.
+
+    Parameters
+    ----------
+    problem : Problem
+        The checked problem.
+    weights : array-like, optional
+        (n,) or (k, n) non-negative weights, each row normalised to sum 1; default the problem's weights.
+    matrices : array-like, optional
+        (k, m, n) finite values, checked as the problem's method and scaler need; row ``i`` of the result pairs
+        weighting ``i`` with matrix ``i`` (one weighting is shared by every matrix). Default the problem's matrix.
 
     Returns
     -------
     numpy.ndarray
-        (k, m) scores, equal to ``scoring.score(...).scores`` for each row (to floating-point accuracy).
+        (k, m) scores, equal to ``scoring.score`` of each weighting (and matrix), to floating-point accuracy.
     """
-    spec, scaler, x, signs, w = _prepare(matrix, objectives, weights, method, scaler)
-    if x.ndim == 3 and w.shape[0] == 1:
-        w = np.broadcast_to(w, (x.shape[0], w.shape[1]))
-    if spec.name == "vikor":
-        return scores_from_normalised(x, signs, w, spec, vikor_d=vikor_distances(x, signs))
-    return scores_from_normalised(normalise(x, signs, spec, scaler), signs, w, spec)
+    w = weight_rows(problem.scorable_weights() if weights is None else weights, len(problem.criteria))
+    x = problem.values
+    if matrices is not None:
+        x = np.asarray(matrices, dtype=float)
+        if x.ndim != 3 or x.shape[1:] != problem.values.shape:
+            raise ScoringError(
+                f"matrices must have shape (k, {', '.join(map(str, problem.values.shape))}); got {x.shape}"
+            )
+        bad = ~np.isfinite(x)
+        if bad.any():
+            idx = np.argwhere(bad)[0]
+            raise ScoringError(
+                f"matrix cell (alternative {problem.alternatives[idx[-2]]}, criterion {problem.criteria[idx[-1]]}) "
+                f"is {x[tuple(idx)]}; every cell needs a finite number"
+            )
+        check_values(x, problem.signs, problem.spec, problem.scaler, problem.alternatives, problem.criteria)
+        if w.shape[0] not in (1, x.shape[0]):
+            raise ScoringError(f"{w.shape[0]} weight vectors but {x.shape[0]} matrices; give one or the same number")
+        if w.shape[0] == 1:
+            w = np.broadcast_to(w, (x.shape[0], w.shape[1]))
+    return Scorer(problem, x).scores(w)
