@@ -9,8 +9,8 @@ from collections.abc import Sequence
 import streamlit as st
 
 from app_pages import _cached, _link
-from app_pages._widgets import md
 from selector import knowledge, limits, profile
+from selector.escape import streamlit_md as md
 from selector.issues import Issue
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import KnowledgeBase

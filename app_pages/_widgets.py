@@ -1,11 +1,10 @@
-"""Widget helpers shared by the pages: safe Markdown, widgets that follow the preferences, a claim as evidence, the
+"""Widget helpers shared by the pages: widgets that follow the preferences, a claim as evidence, the
 sidebar caption and the data-sources footer."""
 
 from __future__ import annotations
 
 import datetime as dt
 import os
-import re
 from collections.abc import Callable
 
 import plotly.graph_objects as go
@@ -13,17 +12,9 @@ import streamlit as st
 
 from app_pages import _cached
 from selector import provenance
+from selector.escape import streamlit_md as md
 from selector.models import KnowledgeBase
 from selector.views.evidence import claim_evidence
-
-# Markdown and Streamlit's own directives (:red[...], :material/icon:) are neutralised by escaping every
-# ASCII punctuation character that could start them; CommonMark shows an escaped character literally.
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=])")
-
-
-def md(text: object) -> str:
-    """`text` escaped for ``st.markdown``/``st.caption``: knowledge and upload text is shown, never interpreted."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text)).replace("\n", "  \n")
 
 
 def sync_widget(key: str, value: object) -> None:

@@ -8,11 +8,12 @@ import streamlit as st
 
 from app_pages._cached import accelerator_tables
 from app_pages._session import session_kb
-from app_pages._widgets import md, reference_date, show_claim
+from app_pages._widgets import reference_date, show_claim
 from selector import provenance, specs
 from selector.charts.claims import metric_bars
 from selector.charts.efficiency import efficiency_bars, efficiency_scatter
 from selector.charts.specs import spec_scatter
+from selector.escape import streamlit_md as md
 from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.models import LOCATED_TIERS
 from selector.views.accelerators import (

@@ -6,8 +6,9 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages._session import session_kb
-from app_pages._widgets import md, reference_date
+from app_pages._widgets import reference_date
 from selector import provenance
+from selector.escape import streamlit_md as md
 from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.locators import RAW_DIR
 

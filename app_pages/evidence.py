@@ -13,8 +13,9 @@ from app_pages._session import (
     session_kb,
     set_filters,
 )
-from app_pages._widgets import md, reference_date, show_claim, sync_widget
+from app_pages._widgets import reference_date, show_claim, sync_widget
 from selector import conflicts, escape, provenance
+from selector.escape import streamlit_md as md
 from selector.locators import RAW_DIR
 from selector.views.evidence import claims_table, filter_claims
 from selector.views.labels import conditions_text, document_label, value_text

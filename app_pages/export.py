@@ -8,8 +8,8 @@ import streamlit as st
 
 from app_pages._cached import report_for
 from app_pages._session import current_prefs, link_note, profile_download, session_kb
-from app_pages._widgets import md
 from selector import recommend
+from selector.escape import streamlit_md as md
 from selector.preferences import PreferenceError
 from selector.problem import ScoringError
 from selector.report import build, pdf, render, spreadsheet

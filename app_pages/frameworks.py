@@ -5,9 +5,10 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages._session import session_kb
-from app_pages._widgets import md, show_claim
+from app_pages._widgets import show_claim
 from selector.charts.claims import benchmark_bars
 from selector.charts.ratings import feature_heatmap
+from selector.escape import streamlit_md as md
 from selector.views.evidence import claims_table
 from selector.views.frameworks import comparable_frame, comparable_sets, feature_hover, feature_matrix
 from selector.views.labels import LOWER_IS_BETTER, metric_label, value_text

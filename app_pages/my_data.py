@@ -18,8 +18,8 @@ from app_pages._session import (
     set_filters,
     set_prefs,
 )
-from app_pages._widgets import md
 from selector import measure, profile
+from selector.escape import streamlit_md as md
 from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.measure import compare
 from selector.preferences import PreferenceError

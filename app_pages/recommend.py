@@ -7,9 +7,10 @@ from pydantic import ValidationError
 
 from app_pages._cached import uses_uploads, whole_simplex_share
 from app_pages._session import check_prefs, current_prefs, prefs_in_force, reset_prefs, session_kb, set_prefs
-from app_pages._widgets import md, reference_date, session_figure, show_claim, sync_widget
+from app_pages._widgets import reference_date, session_figure, show_claim, sync_widget
 from selector import decision_tree, matrix, recommend, verdict
 from selector.charts.contributions import contribution_bars, restack_contribution_bars
+from selector.escape import streamlit_md as md
 from selector.measure import compare
 from selector.preferences import (
     CRITERION_WEIGHT_RANGE,

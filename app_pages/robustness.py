@@ -8,9 +8,9 @@ import streamlit as st
 
 from app_pages._cached import PAGE_SAMPLES, SEED, robustness_of
 from app_pages._session import current_prefs, session_kb
-from app_pages._widgets import md
 from selector import recommend, verdict
 from selector.charts.robustness import acceptability_heatmap, weight_sweep_chart
+from selector.escape import streamlit_md as md
 from selector.preferences import PreferenceError
 from selector.problem import METHODS, ScoringError
 from selector.robustness import analysis

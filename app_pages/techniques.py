@@ -5,8 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages._session import current_prefs, session_kb
-from app_pages._widgets import md, show_claim
+from app_pages._widgets import show_claim
 from selector import decision_tree
+from selector.escape import streamlit_md as md
 from selector.views.techniques import KIND_LABELS, TECHNIQUE_KINDS, scenario_label, techniques_table
 
 kb = session_kb()

@@ -1,6 +1,7 @@
 """Every escaper: text from the knowledge or a user's file shown as itself, never as markup, formula or control.
 
 - CommonMark (the Markdown report): :func:`md_escape`, :class:`MdSafe`;
+- Streamlit Markdown (``st.markdown``, ``st.caption``, labels and help texts in the app): :func:`streamlit_md`;
 - plotly hover labels and trace names (a small HTML subset): :func:`hover_text`, :func:`hover_labels`;
 - XML text (the report's SVG charts): :func:`xml_text`;
 - spreadsheet cells (CSV/formula injection): :func:`neutralise`, :func:`safe_frame`;
@@ -55,6 +56,20 @@ def md_escape(value: object) -> MdSafe:
     text = _MD_SPECIAL.sub(r"\\\1", text)
     text = _MD_BLOCK_START.sub(r"\1\\\2", text)
     return MdSafe(text)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Streamlit Markdown
+
+# Markdown and Streamlit's own directives (:red[...], :material/icon:) are neutralised by escaping every
+# ASCII punctuation character that could start them; CommonMark shows an escaped character literally.
+_STREAMLIT_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=])")
+
+
+def streamlit_md(text: object) -> str:
+    """`text` escaped for Streamlit's Markdown (``st.markdown``, ``st.caption``, widget labels and help): knowledge
+    and upload text is shown, never interpreted; a line break stays a line break."""
+    return _STREAMLIT_SPECIAL.sub(r"\\\1", str(text)).replace("\n", "  \n")
 
 
 # ----------------------------------------------------------------------------------------------------------

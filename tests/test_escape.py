@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 
-from selector.escape import hover_text, md_escape, neutralise, printable, printable_lines, safe_frame
+from selector.escape import hover_text, md_escape, neutralise, printable, printable_lines, safe_frame, streamlit_md
 
 EVIL = "<img src=x onerror=alert(1)>"
 
@@ -31,6 +31,25 @@ def test_md_escape_renders_as_the_text_itself(text):
     # In a table cell the text stays in its cell (extra cells would be dropped silently, so compare the content).
     table = _md().render(f"| h |\n| --- |\n| {md_escape(text)} |\n")
     assert f"<td>{escapeHtml(shown)}</td>" in table
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Streamlit Markdown
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab1 .<>&|*_[]()#!`~\\-+=:$中\"'")), min_size=1, max_size=30))
+def test_streamlit_md_renders_as_the_text_itself(text):
+    # Streamlit renders CommonMark; every character that could start markup, HTML or one of Streamlit's
+    # directives (:red[...], :material/icon:, $math$) arrives escaped, so the text is shown as typed.
+    shown = text.strip(" ")
+    expected = f"<p>{escapeHtml(shown)}</p>\n" if shown else ""
+    assert _md().render(streamlit_md(text)) == expected
+    assert ":" not in streamlit_md(text).replace("\\:", "")
+
+
+def test_streamlit_md_keeps_line_breaks_as_hard_breaks():
+    assert _md().render(streamlit_md("a\nb")) == "<p>a<br />\nb</p>\n"
 
 
 # ----------------------------------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ def _claims_table(at: AppTest):
 
 
 def _captions(at: AppTest) -> list[str]:
-    # as the reader sees them: the pages escape knowledge text for Markdown (app_pages._widgets.md)
+    # as the reader sees them: the pages escape knowledge text for Markdown (selector.escape.streamlit_md)
     return [c.value.replace("\\", "") for c in at.caption]
 
 
