@@ -18,7 +18,7 @@ HELP = "rank the alternatives of a CSV decision matrix (first column: names; hea
 
 EXIT_BAD_INPUT = 2
 
-# Kept in step with selector.problem.METHODS / SCALERS by tests/test_commands_score.py; listed here so that
+# Kept in step with selector.problem.METHODS / SCALERS by tests/commands/test_score.py; listed here so that
 # building --help does not import numpy.
 METHOD_NAMES = ("wsm", "wpm", "topsis", "vikor", "moora")
 SCALER_NAMES = ("none", "sum", "vector", "minmax")

@@ -144,7 +144,7 @@ def test_a_report_imports_only_the_libraries_its_format_needs(tmp_path, fmt, imp
             import weasyprint  # noqa: F401
         except (ImportError, OSError) as exc:
             pytest.skip(f"WeasyPrint or its system libraries are missing: {exc}")
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     argv = ["report", "--group", "training-frameworks", "--samples", "50", "-o", str(tmp_path / f"r.{fmt}")]
     done = subprocess.run(
         [sys.executable, "-c", _IMPORTS_OF, *argv], cwd=root, capture_output=True, text=True, timeout=120

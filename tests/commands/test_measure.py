@@ -146,7 +146,7 @@ def test_ctrl_c_in_a_running_probe_exits_130_and_leaves_no_file(tmp_path: Path) 
 
     out = tmp_path / "probe.yaml"
     command = [sys.executable, "-m", "selector", "measure", "run", "--seconds", "60", "-o", str(out)]
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     proc = subprocess.Popen(command, cwd=root, stderr=subprocess.PIPE, text=True)
     seen = ""
     deadline = time.monotonic() + 120
