@@ -9,7 +9,7 @@ import streamlit as st
 from app_pages._cached import accelerator_tables
 from app_pages._session import session_kb
 from app_pages._widgets import reference_date, show_claim
-from selector import provenance, specs
+from selector import provenance, specs, vocabulary
 from selector.charts.claims import metric_bars
 from selector.charts.efficiency import efficiency_bars, efficiency_scatter
 from selector.charts.specs import spec_scatter
@@ -20,7 +20,7 @@ from selector.views.accelerators import (
     metric_frame,
     pareto_mask,
 )
-from selector.views.labels import SEGMENT_LABELS, metric_label
+from selector.views.labels import SEGMENT_LABELS
 
 # The reference lines of the efficiency chart: the target and the average of article 000 (section 3.3).
 TARGET_CLAIM = "c000-green-ai-efficiency-target"
@@ -231,7 +231,7 @@ for column, metric, title in (
             continue
         unit = frame["unit"].iloc[0]
         st.plotly_chart(
-            metric_bars(frame, title, f"{metric_label(metric).lower()} ({unit})"),
+            metric_bars(frame, title, f"{vocabulary.label(kb, metric).lower()} ({unit})"),
             key=f"metric-{metric}",
             config={"displaylogo": False},
         )

@@ -6,12 +6,13 @@ import streamlit as st
 
 from app_pages._session import session_kb
 from app_pages._widgets import show_claim
+from selector import vocabulary
 from selector.charts.claims import benchmark_bars
 from selector.charts.ratings import feature_heatmap
 from selector.escape import streamlit_md as md
 from selector.views.evidence import claims_table
 from selector.views.frameworks import comparable_frame, comparable_sets, feature_hover, feature_matrix
-from selector.views.labels import LOWER_IS_BETTER, metric_label, value_text
+from selector.views.labels import value_text
 
 kb = session_kb()
 
@@ -47,12 +48,12 @@ if not comparable:
 columns = st.columns(min(3, max(1, len(comparable))))
 for index, found in enumerate(comparable):
     frame = comparable_frame(kb, found)
-    lower = found.metric in LOWER_IS_BETTER
+    lower = vocabulary.lower_is_better(kb, found.metric)
     with columns[index % len(columns)]:
         st.plotly_chart(
             benchmark_bars(
                 frame,
-                f"{metric_label(found.metric)} ({found.unit})",
+                f"{found.label} ({found.unit})",
                 found.unit,
                 lower_is_better=lower,
             ),
@@ -88,7 +89,7 @@ for row_index, name in enumerate(features.values.index):
             choices[f"{name} - {column}: {features.values.iloc[row_index][column]:g}"] = tuple(ids)
 for found in comparable:
     for claim in found.claims:
-        label = f"{kb.entity_name(claim.subject_id)} - {metric_label(found.metric)}: {value_text(claim)}"
+        label = f"{kb.entity_name(claim.subject_id)} - {found.label}: {value_text(claim)}"
         choices[label] = (claim.id,)
 if choices:
     picked = st.selectbox("Pick a value to see its full evidence", options=list(choices), key="fw-value")

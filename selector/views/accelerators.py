@@ -8,9 +8,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from selector import provenance
+from selector import provenance, vocabulary
 from selector.models import LOCATED_TIERS, KnowledgeBase
-from selector.views.labels import conditions_text, flags_text, metric_label
+from selector.views.labels import conditions_text, flags_text
 
 
 def accelerator_claims(kb: KnowledgeBase, use_flagged: bool = True, today: dt.date | None = None) -> pd.DataFrame:
@@ -32,7 +32,7 @@ def accelerator_claims(kb: KnowledgeBase, use_flagged: bool = True, today: dt.da
                 "name": entity.name,
                 "segment": entity.segment,
                 "metric": claim.metric,
-                "label": metric_label(claim.metric, kb),
+                "label": vocabulary.label(kb, claim.metric),
                 "value": float(claim.value),
                 "comparator": claim.comparator,
                 "unit": claim.unit,

@@ -10,10 +10,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from selector import vocabulary
 from selector.matrix import claims_for_cell
 from selector.models import Claim, KnowledgeBase
 from selector.views.evidence import claim_evidence
-from selector.views.labels import document_label, flags_text, metric_label
+from selector.views.labels import document_label, flags_text
 
 # Benchmark metrics the Frameworks page charts; each chart holds only claims measured under the same conditions.
 BENCHMARK_METRICS = ("throughput", "latency_ms", "gpu_memory_gb")
@@ -95,6 +96,7 @@ class ComparableSet:
     unit: str
     conditions: tuple[tuple[str, str], ...]
     claims: tuple[Claim, ...]
+    label: str  # the metric's name (knowledge/metrics.yaml)
 
     @property
     def subjects(self) -> tuple[str, ...]:
@@ -103,7 +105,7 @@ class ComparableSet:
     @property
     def title(self) -> str:
         setting = "; ".join(f"{k}: {v}" for k, v in self.conditions) or "no conditions stated"
-        return f"{metric_label(self.metric)} ({self.unit}) - {setting}"
+        return f"{self.label} ({self.unit}) - {setting}"
 
 
 def comparable_sets(
@@ -125,7 +127,7 @@ def comparable_sets(
         groups[(claim.metric, claim.unit, setting)].append(claim)
     comparable, alone = [], []
     for (metric, unit, setting), claims in groups.items():
-        found = ComparableSet(metric, unit, setting, tuple(claims))
+        found = ComparableSet(metric, unit, setting, tuple(claims), vocabulary.label(kb, metric))
         (comparable if len(found.subjects) >= 2 else alone).append(found)
 
     def order(s: ComparableSet) -> tuple:

@@ -1,4 +1,4 @@
-"""Labels shared by every screen's views: metric and segment names, conditions, flags, values, documents."""
+"""Labels shared by every screen's views: segment names, conditions, flags, values, documents."""
 
 from __future__ import annotations
 
@@ -6,23 +6,6 @@ from collections.abc import Iterable
 
 from selector.models import Claim, Conditions, KnowledgeBase
 
-METRIC_LABELS = {
-    "throughput": "Throughput",
-    "latency_ms": "Latency",
-    "gpu_memory_gb": "GPU memory used",
-    "tops_int8": "INT8 compute",
-    "tflops_fp8": "FP8 compute",
-    "power_w": "Power",
-    "efficiency_tops_per_w": "Energy efficiency",
-    "memory_capacity_gb": "Memory capacity",
-    "bandwidth_tbps": "Bandwidth",
-    "speedup": "Speed-up",
-    "cost_reduction_pct": "Cost reduction",
-    "latency_reduction_pct": "Latency reduction",
-    "sparsity_pct": "Sparsity",
-    "energy_reduction_factor": "Energy reduction",
-    "generation": "Generation",
-}
 SEGMENT_LABELS = {
     "datacenter": "Datacenter",
     "workstation": "Workstation and desktop",
@@ -30,19 +13,6 @@ SEGMENT_LABELS = {
     "mobile_client": "Mobile and client",
     "emerging": "Emerging",
 }
-# Metrics where a smaller number is the better one (for chart axis titles and sort order).
-LOWER_IS_BETTER = frozenset({"latency_ms", "gpu_memory_gb", "power_w"})
-
-
-def metric_label(metric: str, kb: KnowledgeBase | None = None) -> str:
-    """A readable name for a metric id: a known label, else the name of a criterion on it, else the id spaced."""
-    if metric in METRIC_LABELS:
-        return METRIC_LABELS[metric]
-    if kb is not None:
-        for criterion in kb.criteria.values():
-            if criterion.metric == metric and not criterion.conditions.key():
-                return criterion.name_en
-    return metric.replace("_", " ")
 
 
 def conditions_text(conditions: Conditions, skip: Iterable[str] = ()) -> str:

@@ -8,62 +8,6 @@ import pandas as pd
 
 from selector.models import KnowledgeBase
 
-# The app's editorial grouping, not a statement of the articles: which scenario answers (question id, option id)
-# an item mainly serves, so that someone who answered that way finds the techniques, cases and resources that
-# matter to them. Entity ids override their kind's default; ids or options missing from the knowledge are ignored.
-SCENARIO_BY_KIND: dict[str, tuple[tuple[str, str], ...]] = {
-    "dataset": (("goal", "research"),),
-    "resource": (("goal", "research"),),
-    "model": (("goal", "research"), ("goal", "industrial")),
-    "tool": (("goal", "industrial"),),
-    "technique": (("goal", "industrial"),),
-    "system": (("goal", "industrial"),),
-}
-SCENARIO_BY_ENTITY: dict[str, tuple[tuple[str, str], ...]] = {
-    # compression: what makes a model fit an edge device or a phone
-    "int8-quantization": (("target", "edge"), ("target", "mobile")),
-    "dynamic-quantization": (("target", "edge"), ("target", "mobile"), ("edge-workload", "adjusting")),
-    "quantization-aware-training": (("target", "edge"), ("target", "mobile")),
-    "structured-pruning": (("target", "edge"), ("target", "mobile")),
-    "knowledge-distillation": (("target", "edge"), ("target", "mobile")),
-    "tflite-flex-delegate": (("target", "mobile"),),
-    "heterogeneous-computing": (("organisation", "edge-vendor"), ("edge-workload", "adjusting")),
-    # training at scale
-    "mixed-precision": (("goal", "research"),),
-    "fp8": (("goal", "research"),),
-    "gradient-checkpointing": (("goal", "research"),),
-    "zero-3": (("goal", "research"),),
-    "lora": (("goal", "research"),),
-    "sparse-training": (("goal", "research"),),
-    "ema-weights": (("goal", "research"),),
-    "hybrid-attention": (("goal", "research"),),
-    "lm-eval-harness": (("goal", "research"), ("organisation", "research-institute")),
-    # serving on servers
-    "dynamic-batching": (("target", "cloud"), ("organisation", "cloud-provider")),
-    "cuda-graph": (("target", "cloud"), ("graphs", "static")),
-    "operator-fusion": (("target", "cloud"), ("graphs", "static")),
-    "constant-folding": (("graphs", "static"),),
-    "shape-inference": (("graphs", "static"), ("lock-in", "avoid")),
-    "cuda-unified-memory": (("target", "cloud"),),
-    "gpu-direct-rdma": (("target", "cloud"),),
-    "double-buffering": (("target", "cloud"),),
-    "nsight-systems": (("target", "cloud"),),
-    "automated-model-optimisation": (("goal", "industrial"),),
-    "nemo-tuner": (("goal", "industrial"),),
-    # portability between stacks
-    "jax2tf": (("goal", "industrial"), ("lock-in", "avoid")),
-    "cross-platform-migration-case": (("goal", "industrial"), ("lock-in", "avoid")),
-    # emerging hardware paradigms
-    "spiking-neural-network": (("goal", "scientific"),),
-    "photonic-computing": (("goal", "scientific"),),
-    "in-memory-computing": (("goal", "scientific"),),
-    "neural-symbolic": (("goal", "scientific"), ("goal", "research")),
-    # case studies
-    "tesla-fsd-v12": (("target", "edge"), ("edge-workload", "complex")),
-    "ant-risk-control": (("goal", "industrial"), ("target", "cloud")),
-    "medical-multimodal-case": (("goal", "industrial"), ("target", "cloud")),
-    "multi-task-learning": (("edge-workload", "complex"),),
-}
 TECHNIQUE_KINDS = ("technique", "system", "tool", "model", "dataset", "resource")
 KIND_LABELS = {
     "technique": "Techniques",
@@ -78,13 +22,15 @@ KIND_LABELS = {
 def scenario_links(kb: KnowledgeBase, entity_id: str) -> list[tuple[str, str]]:
     """The (question id, option id) scenarios an entity serves under the app's editorial grouping.
 
-    Pairs naming a question or option the knowledge does not define are left out.
+    The links are knowledge (knowledge/scenario_links.yaml, validated on load): the entity's own, else its kind's.
     """
     entity = kb.entities.get(entity_id)
     if entity is None:
         return []
-    pairs = SCENARIO_BY_ENTITY.get(entity_id, SCENARIO_BY_KIND.get(entity.kind, ()))
-    return [(q, o) for q, o in pairs if q in kb.questions and any(opt.id == o for opt in kb.questions[q].options)]
+    link = kb.scenario_links.get(entity_id) or next(
+        (link for link in kb.scenario_links.values() if link.kind == entity.kind), None
+    )
+    return [] if link is None else [(q, o) for q, options in link.serves.items() for o in options]
 
 
 def scenario_label(kb: KnowledgeBase, question_id: str, option_id: str, short: bool = False) -> str:

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from selector import knowledge
-from selector.views.techniques import (
-    SCENARIO_BY_ENTITY,
-    SCENARIO_BY_KIND,
-    TECHNIQUE_KINDS,
-    scenario_links,
-    techniques_table,
-)
+from selector.views.techniques import TECHNIQUE_KINDS, scenario_links, techniques_table
 
 
 @pytest.fixture(scope="module")
@@ -19,15 +15,9 @@ def kb():
     return knowledge.load()
 
 
-def test_editorial_scenario_mapping_names_known_entities_and_options(kb):
-    for entity_id, pairs in SCENARIO_BY_ENTITY.items():
-        assert entity_id in kb.entities, f"SCENARIO_BY_ENTITY names unknown entity {entity_id}"
-        for question, option in pairs:
-            assert question in kb.questions
-            assert option in {o.id for o in kb.questions[question].options}
-    for kind, pairs in SCENARIO_BY_KIND.items():
-        assert kind in TECHNIQUE_KINDS
-        assert all(q in kb.questions for q, _ in pairs)
+def test_every_kind_with_a_default_link_is_shown_on_the_page(kb):
+    kinds = {link.kind for link in kb.scenario_links.values() if link.kind is not None}
+    assert kinds and kinds <= set(TECHNIQUE_KINDS)
 
 
 def test_techniques_table_filters_by_scenario(kb):
@@ -41,7 +31,16 @@ def test_techniques_table_filters_by_scenario(kb):
     assert techniques_table(kb, scenarios=[]).empty
 
 
-def test_scenario_links_ignore_unknown_questions(kb, monkeypatch):
-    monkeypatch.setitem(SCENARIO_BY_ENTITY, "lora", (("no-such-question", "x"), ("goal", "research")))
+def test_scenario_links_come_from_the_knowledge(kb, knowledge_copy: Path):
+    """An entity's own link (knowledge/scenario_links.yaml) replaces its kind's; without one the kind's applies."""
+    assert scenario_links(kb, "dynamic-quantization") == [
+        ("target", "edge"),
+        ("target", "mobile"),
+        ("edge-workload", "adjusting"),
+    ]
     assert scenario_links(kb, "lora") == [("goal", "research")]
+    links = knowledge_copy / "scenario_links.yaml"
+    text = links.read_text(encoding="utf-8")
+    links.write_text(text.replace("  - {entity: lora, serves: {goal: [research]}}\n", ""), encoding="utf-8")
+    assert scenario_links(knowledge.load(knowledge_copy), "lora") == [("goal", "industrial")]
     assert scenario_links(kb, "no-such-entity") == []
