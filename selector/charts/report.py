@@ -39,7 +39,12 @@ def _scores(report: Report) -> str:
     names = [o.name for o in report.options]
     if all(o.contributions is not None for o in report.options):
         series = [
-            svg.Series(c.name, tuple(o.contributions[j] for o in report.options), svg.PALETTE[j % len(svg.PALETTE)])
+            svg.Series(
+                c.name,
+                tuple(o.contributions[j] for o in report.options),
+                svg.PALETTE[j % len(svg.PALETTE)],
+                filled=tuple(o.cells[j].imputed for o in report.options),
+            )
             for j, c in enumerate(report.criteria)
         ]
         return svg.bars(

@@ -27,13 +27,18 @@ _GRID = "#e5e5e5"
 _INK = "#2a3f5f"
 
 
+FILLED_NOTE = "pale with a dashed edge: filled in by the missing-value policy (no evidence)"
+
+
 @dataclass(frozen=True)
 class Series:
-    """One colour of a bar chart: its name (legend) and one value per row (0 draws nothing)."""
+    """One colour of a bar chart: its name (legend), one value per row (0 draws nothing) and, optionally, per row
+    whether the value was filled in without evidence (drawn pale with a dashed edge, never as if it were data)."""
 
     name: str
     values: tuple[float, ...]
     colour: str
+    filled: tuple[bool, ...] = ()
 
 
 def text_width(text: str, size: float = _FONT_SIZE) -> float:
@@ -125,13 +130,13 @@ def _grid(scale: _Scale, ticks: Sequence[float], top: float, height: float) -> l
 
 
 def _stack(
-    name: str, parts: Sequence[tuple[str, float, str]], scale: _Scale, y: float, value_format: str
+    name: str, parts: Sequence[tuple[str, float, str, bool]], scale: _Scale, y: float, value_format: str
 ) -> tuple[list[str], float]:
-    """One row's bars: (series name, value, colour) parts stacked from zero, positive ones to the right and negative
-    ones to the left; returns the elements and where the positive stack ends."""
+    """One row's bars: (series name, value, colour, filled in) parts stacked from zero, positive ones to the right
+    and negative ones to the left; returns the elements and where the positive stack ends."""
     body = []
     ahead, behind = 0.0, 0.0
-    for part, value, colour in parts:
+    for part, value, colour, filled in parts:
         if value == 0 or not math.isfinite(value):
             continue
         start = ahead if value > 0 else behind + value
@@ -139,10 +144,14 @@ def _stack(
             ahead += value
         else:
             behind += value
-        tip = f"{name}: {part + ' ' if part else ''}{value_format.format(value)}"
+        tip = f"{name}: {part + ' ' if part else ''}{value_format.format(value)}" + (
+            " (filled in: no evidence)" if filled else ""
+        )
+        # plain attributes rather than an SVG pattern, which not every renderer of the PDF draws
+        look = f'fill-opacity="0.35" stroke="{colour}" stroke-dasharray="3 2"' if filled else ""
         body.append(
             f'<rect x="{scale.x(start):.2f}" y="{y + 4}" width="{scale.x(start + abs(value)) - scale.x(start):.2f}" '
-            f'height="{_ROW - 8}" fill="{colour}"><title>{xml_text(tip)}</title></rect>'
+            f'height="{_ROW - 8}" fill="{colour}" {look}><title>{xml_text(tip)}</title></rect>'
         )
     return body, ahead
 
@@ -192,9 +201,10 @@ def bars(
     for i, name in enumerate(rows):
         y = top + i * _ROW
         body.append(_row_label(name, scale.left - 8, y + _ROW / 2 + 4, label_width))
-        parts, end = _stack(
-            name, [(s.name if len(series) > 1 else "", s.values[i], s.colour) for s in series], scale, y, value_format
-        )
+        stacked = [
+            (s.name if len(series) > 1 else "", s.values[i], s.colour, bool(s.filled and s.filled[i])) for s in series
+        ]
+        parts, end = _stack(name, stacked, scale, y, value_format)
         body += parts
         if value_text:
             body.append(f'<text x="{scale.x(end) + 4:.1f}" y="{y + _ROW / 2 + 4:.1f}">{xml_text(value_text[i])}</text>')
@@ -206,6 +216,9 @@ def bars(
         legend, used = _legend(series, legend_title, height, 8, WIDTH - 16)
         body += legend
         height += used
+    if any(any(s.filled) for s in series):
+        body.append(f'<text x="8" y="{height + 12:.1f}">{xml_text(FILLED_NOTE)}</text>')
+        height += 20
     return _svg(WIDTH, height, body, label)
 
 

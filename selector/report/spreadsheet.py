@@ -128,7 +128,8 @@ def ranking_csv(rec: Recommendation, verdict: Verdict | None = None, kb: Knowled
 def ranking_xlsx(rec: Recommendation, verdict: Verdict | None = None, kb: KnowledgeBase | None = None) -> bytes:
     """The ranking as an Excel workbook: sheet "Ranking" (header row frozen) and sheet "About".
 
-    Filled-in values (no evidence) have a pink background and the row's ``filled_in`` column names them.
+    Filled-in values (no evidence) and their contributions have a pink background and a note saying so, and the
+    row's ``filled_in`` column names them.
 
     Parameters
     ----------
@@ -146,6 +147,7 @@ def ranking_xlsx(rec: Recommendation, verdict: Verdict | None = None, kb: Knowle
         The .xlsx file.
     """
     from openpyxl import Workbook
+    from openpyxl.comments import Comment
     from openpyxl.styles import Font, PatternFill
 
     book = Workbook()
@@ -157,11 +159,16 @@ def ranking_xlsx(rec: Recommendation, verdict: Verdict | None = None, kb: Knowle
         sheet.append(row)
     filled = PatternFill("solid", fgColor="FDECEA")
     first_value = len(COLUMNS) + 1
+    # a contribution computed from a filled-in value is no more evidence than the value itself
+    offsets = (0, len(rec.matrix.criteria)) if rec.result.contributions is not None else (0,)
     for r, ranked in enumerate(rec.ranking, start=2):
         i = rec.matrix.alternatives.index(ranked.id)
         for j, cell in enumerate(rec.matrix.cells[i]):
             if cell.imputed:
-                sheet.cell(row=r, column=first_value + j).fill = filled
+                for offset in offsets:
+                    marked = sheet.cell(row=r, column=first_value + offset + j)
+                    marked.fill = filled
+                    marked.comment = Comment(f"filled in: {cell.note or 'no evidence'}", "AI Stack Selector")
     bold = Font(bold=True, color="FFFFFF")
     fill = PatternFill("solid", fgColor="1F4E79")
     for cell in sheet[1]:

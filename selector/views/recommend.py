@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -15,8 +15,11 @@ from selector.models import KnowledgeBase
 from selector.views.labels import value_text
 
 
-def ranking_table(ranking: Iterable) -> pa.Table:
+def ranking_table(ranking: Iterable, filled: Mapping[str, int] | None = None) -> pa.Table:
     """The ranking as rank ("2=" when tied), name, score, shortlisted (✓ or blank), in rank order.
+
+    With `filled` (alternative id -> number of its cells filled in by the missing-value policy), a ``filled in``
+    column counts them ("" for none), so that no score reads as if it rested on evidence alone.
 
     An Arrow table, the format Streamlit sends to the browser: it is redrawn on every slider move, and a pandas
     frame, which Streamlit converts to Arrow, made the table about three times dearer to draw (0.9 ms, against
@@ -31,6 +34,11 @@ def ranking_table(ranking: Iterable) -> pa.Table:
             "name": pa.array([r.name for r in ranking], pa.string()),
             "score": pa.array([r.score for r in ranking], pa.float64()),
             "shortlisted": pa.array(["✓" if r.shortlisted else "" for r in ranking], pa.string()),
+            **(
+                {}
+                if filled is None
+                else {"filled in": pa.array([str(filled.get(r.id, 0) or "") for r in ranking], pa.string())}
+            ),
         }
     )
 
@@ -136,7 +144,8 @@ def exclusions_table(kb: KnowledgeBase, m: DecisionMatrix) -> pd.DataFrame:
 
 
 def contributions_frame(kb: KnowledgeBase, m: DecisionMatrix, contributions: np.ndarray) -> pd.DataFrame:
-    """Long form of an m x n contribution array: alternative, criterion, dimension, contribution."""
+    """Long form of an m x n contribution array: alternative, criterion, dimension, contribution, and ``filled``
+    (the cell had no evidence and was filled in by the missing-value policy)."""
     rows = []
     for i, alternative in enumerate(m.alternatives):
         for j, criterion in enumerate(m.criteria):
@@ -148,9 +157,10 @@ def contributions_frame(kb: KnowledgeBase, m: DecisionMatrix, contributions: np.
                     if m.dimension_of[j] in kb.dimensions
                     else m.dimension_of[j],
                     "contribution": float(contributions[i, j]),
+                    "filled": m.cells[i][j].imputed,
                 }
             )
-    return pd.DataFrame(rows, columns=["alternative", "criterion", "dimension", "contribution"])
+    return pd.DataFrame(rows, columns=["alternative", "criterion", "dimension", "contribution", "filled"])
 
 
 def criterion_profile(m: DecisionMatrix) -> np.ndarray:

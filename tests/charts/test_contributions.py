@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 import pytest
 
 from selector import knowledge, recommend
-from selector.charts.contributions import contribution_bars, restack_contribution_bars
+from selector.charts.contributions import FILLED_HATCH, FILLED_NOTE, contribution_bars, restack_contribution_bars
 from selector.preferences import Preferences
 from selector.views.recommend import contributions_frame, criterion_profile
 from tests.charts.figures import titled
@@ -61,3 +61,40 @@ def test_restacking_a_kept_figure_draws_what_a_new_one_would(kb):
     assert order != first_order  # the leader changes, so the bars must be re-sorted, not only resized
     restack_contribution_bars(kept, values, order)
     assert json.loads(kept.to_json()) == json.loads(fresh.to_json())
+
+
+def test_contribution_bars_hatch_the_parts_filled_in_without_evidence(kb):
+    rec = recommend.recommend(kb, Preferences(group="training-frameworks"))
+    m = rec.matrix
+    assert m.imputed_cells, "training frameworks have cells without evidence (MindSpore)"
+    frame = contributions_frame(kb, m, rec.result.contributions)
+    order = [r.name for r in rec.ranking]
+    fig = contribution_bars(frame, order, "contributions")
+    filled = {(kb.entity_name(c.alternative), kb.criteria[c.criterion].name_en) for c in m.imputed_cells}
+    hatched = {
+        (name, trace.name)
+        for trace in fig.data
+        for name, shape in zip(trace.y, trace.marker.pattern.shape, strict=True)
+        if shape == FILLED_HATCH
+    }
+    assert hatched == filled
+    for trace in fig.data:
+        for name, note in zip(trace.y, trace.customdata, strict=True):
+            assert ("filled in" in note) == ((name, trace.name) in filled)
+    assert [a.text for a in fig.layout.annotations] == [FILLED_NOTE]
+    # without any filled-in cell nothing is hatched and no note is drawn
+    plain = contribution_bars(frame.assign(filled=False), order, "contributions")
+    assert all(trace.marker.pattern.shape is None for trace in plain.data)
+    assert not plain.layout.annotations
+
+
+def test_restacking_moves_the_filled_in_marks_with_their_bars(kb):
+    rec = recommend.recommend(kb, Preferences(group="training-frameworks"))
+    frame = contributions_frame(kb, rec.matrix, rec.result.contributions)
+    order = [r.name for r in rec.ranking]
+    fig = contribution_bars(frame, order, "contributions")
+    values = {kb.entity_name(a): list(rec.result.contributions[i]) for i, a in enumerate(rec.matrix.alternatives)}
+    restack_contribution_bars(fig, values, order[::-1])
+    for trace in fig.data:
+        marked = [name for name, shape in zip(trace.y, trace.marker.pattern.shape, strict=True) if shape]
+        assert sorted(marked) == sorted(trace.meta)

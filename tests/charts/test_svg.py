@@ -45,6 +45,21 @@ def test_bars_are_as_long_as_their_values_and_stack_in_series_order():
     assert [r.get("fill") for r in bars] == ["#111111", "#222222", "#111111"]
 
 
+def test_filled_in_parts_are_drawn_pale_and_dashed_and_say_so():
+    drawing = svg.bars(
+        ["A", "B"],
+        [svg.Series("x", (2.0, 1.0), "#111111", filled=(False, True)), svg.Series("y", (1.0, 1.0), "#222222")],
+        x_title="points",
+        label="test",
+    )
+    marked = [r.find(f"{NS}title").text for r in _rects(drawing) if r.get("stroke-dasharray")]
+    assert marked == ["B: x 1 (filled in: no evidence)"]
+    assert all(r.get("fill-opacity") == "0.35" for r in _rects(drawing) if r.get("stroke-dasharray"))
+    assert svg.FILLED_NOTE in [t.text for t in ET.fromstring(drawing).iter(f"{NS}text")]
+    plain = svg.bars(["A"], [svg.Series("x", (2.0,), "#111111")], x_title="points", label="test")
+    assert svg.FILLED_NOTE not in plain and "stroke-dasharray" not in plain
+
+
 def test_negative_parts_stack_to_the_left_of_zero():
     drawing = svg.bars(
         ["A"], [svg.Series("gain", (0.3,), "#1"), svg.Series("cost", (-0.1,), "#2")], x_title="s", label="t"

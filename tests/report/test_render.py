@@ -8,7 +8,9 @@ from html.parser import HTMLParser
 
 from markdown_it import MarkdownIt
 
+from selector.charts.svg import FILLED_NOTE
 from selector.escape import md_escape
+from selector.preferences import Preferences
 from selector.report import build, render
 from tests.report.conftest import ADR_HEADINGS, HOSTILE, NOW
 
@@ -162,3 +164,13 @@ def test_every_report_names_each_dataset_with_its_licence_and_attribution(kb, ma
     for data in datasets:
         assert data.id in text and f"licence {data.licence}" in text
         assert str(escape(data.attribution)) in html_page
+
+
+def test_the_report_chart_marks_filled_in_contributions(kb):
+    # training frameworks: MindSpore has cells without evidence; the weighted sum's chart hatches their parts
+    filled = build.build_report(kb, Preferences(group="training-frameworks"), samples=0, now=NOW)
+    assert any(cell.imputed for option in filled.options for cell in option.cells)
+    assert FILLED_NOTE in render.render_html(filled)
+    evidenced = build.build_report(kb, Preferences(group="mobile-runtimes"), samples=0, now=NOW)
+    assert not any(cell.imputed for option in evidenced.options for cell in option.cells)
+    assert FILLED_NOTE not in render.render_html(evidenced)

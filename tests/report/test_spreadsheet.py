@@ -162,3 +162,20 @@ def test_exports_carry_footnotes_of_benchmarked_numbers_and_dataset_licences(kb)
     about = load_workbook(io.BytesIO(spreadsheet.ranking_xlsx(llm, kb=kb)))["About"]
     keys = [row[0].value for row in about.iter_rows(min_row=2)]
     assert any(str(k).startswith("footnote mlperf-") for k in keys) and "dataset accelmark" in keys
+
+
+def test_xlsx_marks_every_filled_in_value_and_its_contribution(kb):
+    marked = recommend(kb, Preferences(group="training-frameworks"))
+    m = marked.matrix
+    assert m.imputed_cells, "MindSpore has cells without evidence"
+    sheet = load_workbook(io.BytesIO(spreadsheet.ranking_xlsx(marked)))["Ranking"]
+    header = [c.value for c in sheet[1]]
+    names = [sheet.cell(row=r, column=header.index("id") + 1).value for r in range(2, sheet.max_row + 1)]
+    filled = {(c.alternative, c.criterion) for c in m.imputed_cells}
+    for r, alternative in enumerate(names, start=2):
+        for criterion in m.criteria:
+            for column in (f"value:{criterion}", f"contribution:{criterion}"):
+                cell = sheet.cell(row=r, column=header.index(column) + 1)
+                pink = cell.fill.fgColor.rgb.endswith("FDECEA")
+                assert pink == ((alternative, criterion) in filled), (alternative, column)
+                assert (cell.comment is not None and "filled in" in cell.comment.text) == pink

@@ -13,6 +13,7 @@ from selector.views.recommend import (
     FILLED_MARK,
     FLAG_MARK,
     cell_footnotes,
+    contributions_frame,
     criterion_profile,
     matrix_display,
     matrix_status,
@@ -127,3 +128,23 @@ def test_cell_footnotes_list_every_dataset_claim_behind_the_matrix(kb):
     assert table["footnote"].str.contains("derived").any()
     articles = matrix.build(kb, Preferences(group="gpu-inference-runtimes"))
     assert cell_footnotes(kb, articles).empty
+
+
+def test_ranking_table_counts_each_options_filled_in_cells(kb):
+    rec = recommend.recommend(kb, Preferences(group="training-frameworks"))
+    m = rec.matrix
+    counts = {a: sum(c.alternative == a for c in m.imputed_cells) for a in m.alternatives}
+    assert any(counts.values()) and not all(counts.values())
+    table = ranking_table(rec.ranking, counts)
+    assert table.column_names == ["rank", "name", "score", "shortlisted", "filled in"]
+    assert table.column("filled in").to_pylist() == [str(counts[r.id]) if counts[r.id] else "" for r in rec.ranking]
+
+
+def test_contributions_frame_says_which_parts_were_filled_in(kb):
+    rec = recommend.recommend(kb, Preferences(group="training-frameworks"))
+    m = rec.matrix
+    frame = contributions_frame(kb, m, rec.result.contributions)
+    filled = {(kb.entity_name(c.alternative), kb.criteria[c.criterion].name_en) for c in m.imputed_cells}
+    assert {(a, c) for a, c, f in zip(frame["alternative"], frame["criterion"], frame["filled"], strict=True) if f} == (
+        filled
+    )
