@@ -3,12 +3,17 @@ the sidebar caption, the data-sources footer); every screen lives in app_pages/.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from app_pages._session import knowledge_problems, load_session_kb
 from app_pages._widgets import DATA_SOURCES_PAGE, data_sources_footer, knowledge_caption
 
-st.set_page_config(page_title="AI Stack Selector", page_icon=":material/explore:", layout="wide")
+# The page icon is a file of the app: a :material/...: or emoji icon would make the browser fetch it from a font server.
+st.set_page_config(
+    page_title="AI Stack Selector", page_icon=Path(__file__).parent / "app_pages" / "icon.svg", layout="wide"
+)
 if knowledge_problems():
     # Every page needs the knowledge: one page that says what is wrong beats an exception box on each of them.
     pages = [st.Page("app_pages/broken_knowledge.py", title="Knowledge cannot be loaded", icon=":material/error:")]

@@ -1,12 +1,14 @@
-"""Widget helpers shared by the pages: widgets that follow the preferences, a claim as evidence, the
-sidebar caption and the data-sources footer."""
+"""Widget helpers shared by the pages: widgets that follow the preferences, charts with their titles as text, tables
+that wrap, a claim as evidence, the sidebar caption and the data-sources footer."""
 
 from __future__ import annotations
 
 import datetime as dt
+import html
 import os
 from collections.abc import Callable
 
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -15,6 +17,16 @@ from selector import provenance
 from selector.escape import streamlit_md as md
 from selector.models import KnowledgeBase
 from selector.views.evidence import claim_evidence
+
+
+def text_table(frame: pd.DataFrame, height: int | None = None) -> None:
+    """`frame` as a static table whose cells wrap, for columns read in full (messages, reasons, English text).
+
+    A data grid cuts a long cell at its column's edge; ``st.table`` wraps it but renders each cell as Markdown,
+    so every text cell is escaped (:func:`md`) and shows as written.
+    """
+    shown = frame.astype(object).map(lambda v: md(v) if isinstance(v, str) else "" if pd.isna(v) else v)
+    st.table(shown, hide_index=True, height="content" if height is None else height)
 
 
 def sync_widget(key: str, value: object) -> None:
@@ -80,6 +92,25 @@ def session_figure(slot: str, key: tuple, build: Callable[[], go.Figure]) -> go.
     figure = build()
     st.session_state[slot] = (key, figure)
     return figure
+
+
+def plotly_chart(fig: go.Figure, key: str) -> None:
+    """Draw `fig` with its title as a line of text above it.
+
+    Plotly draws a title on one line and the chart's SVG clips what does not fit: in a half-width column on a
+    laptop the titles were cut. Text wraps. The figure (possibly one a session keeps) is given back unchanged:
+    ``st.plotly_chart`` serialises it during the call.
+    """
+    title, top = fig.layout.title.text, fig.layout.margin.t
+    # one block holding title and chart (class st-key-chart-KEY), so that the title names its chart
+    with st.container(key=f"chart-{key}"):
+        if title:
+            st.markdown(f"**{md(html.unescape(title))}**")
+            fig.layout.title.text, fig.layout.margin.t = "", max((top or 60) - 40, 20)
+        try:
+            st.plotly_chart(fig, key=key, config={"displaylogo": False})
+        finally:
+            fig.layout.title.text, fig.layout.margin.t = title, top
 
 
 DATA_SOURCES_PAGE = "app_pages/data_sources.py"

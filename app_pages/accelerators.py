@@ -8,7 +8,7 @@ import streamlit as st
 
 from app_pages._cached import accelerator_tables
 from app_pages._session import session_kb
-from app_pages._widgets import reference_date, show_claim
+from app_pages._widgets import plotly_chart, reference_date, show_claim
 from selector import provenance, specs, vocabulary
 from selector.charts.claims import metric_bars
 from selector.charts.efficiency import efficiency_bars, efficiency_scatter
@@ -70,15 +70,14 @@ else:
         if known_years.nunique() > 1:
             low, high = int(known_years.min()), int(known_years.max())
             years = st.slider("Release year", min_value=low, max_value=high, value=(low, high), key="spec-years")
-            unknown_year = st.checkbox(
-                "Include chips without a known release year",
-                value=True,
-                key="spec-unknown-year",
-                help="Release dates come from Epoch AI's rows; chips without one have no year.",
-            )
-        else:
-            unknown_year = True
-    x_col, y_col, log_col = st.columns([2, 2, 1])
+    # below the filters, at full width: in the year's column its label was cut short on a laptop
+    unknown_year = years is None or st.checkbox(
+        "Include chips without a known release year",
+        value=True,
+        key="spec-unknown-year",
+        help="Release dates come from Epoch AI's rows; chips without one have no year.",
+    )
+    x_col, y_col, log_col = st.columns([2, 2, 1.2])
     options = list(columns)
     with x_col:
         x = st.selectbox(
@@ -107,7 +106,7 @@ else:
         if pairs.empty:
             st.info("No accelerator in this selection has both values.")
         else:
-            st.plotly_chart(
+            plotly_chart(
                 spec_scatter(
                     pairs,
                     columns[x],
@@ -119,7 +118,6 @@ else:
                     log_y=log and y != specs.RELEASE_YEAR,
                 ),
                 key="spec-explorer",
-                config={"displaylogo": False},
             )
         lacking = sorted(set(shown["name"]) - set(pairs["name"]), key=str.casefold)
         ageing = int((pairs["x_ageing"] | pairs["y_ageing"]).sum()) if len(pairs) else 0
@@ -178,14 +176,14 @@ for tab, segment in zip(st.tabs([SEGMENT_LABELS[s] for s in segments]), segments
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Energy efficiency")
 both = efficiency.dropna(subset=["tops", "watts"]).reset_index(drop=True)
-scatter_col, bars_col = st.columns(2, gap="large")
+# One chart a row: beside each other on a laptop, the chips' names left the bars too little room for their axis title.
+scatter_col, bars_col = st.container(), st.container()
 with scatter_col:
     if len(both):
         frontier = pareto_mask(both[["tops", "watts"]].to_numpy(), ["max", "min"])
-        st.plotly_chart(
+        plotly_chart(
             efficiency_scatter(both, frontier, "INT8 compute against power (Pareto frontier dotted)"),
             key="tops-watts",
-            config={"displaylogo": False},
         )
         st.caption(
             "On the frontier: no other chip gives more TOPS for fewer watts. Only chips with both a TOPS and a "
@@ -201,7 +199,7 @@ with bars_col:
             label = "Green-AI target" if name == "target" else "stated industry average"
             references[name] = (label + (" (flagged)" if claim.flagged else ""), claim.value)
     if len(efficiency):
-        st.plotly_chart(
+        plotly_chart(
             efficiency_bars(
                 efficiency,
                 "TOPS per watt: claimed, or derived from TOPS and watts",
@@ -209,7 +207,6 @@ with bars_col:
                 average=references.get("average"),
             ),
             key="tops-per-watt",
-            config={"displaylogo": False},
         )
     for claim_id in (TARGET_CLAIM, AVERAGE_CLAIM):
         if claim_id in kb.claims:
@@ -218,7 +215,7 @@ with bars_col:
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Memory and bandwidth, as the articles state them")
-memory_col, bandwidth_col = st.columns(2, gap="large")
+memory_col, bandwidth_col = st.container(), st.container()
 for column, metric, title in (
     (memory_col, "memory_capacity_gb", "On-package memory"),
     (bandwidth_col, "bandwidth_tbps", "Memory bandwidth"),
@@ -230,10 +227,9 @@ for column, metric, title in (
             st.info(f"No {title.lower()} claim about an accelerator.")
             continue
         unit = frame["unit"].iloc[0]
-        st.plotly_chart(
+        plotly_chart(
             metric_bars(frame, title, f"{vocabulary.label(kb, metric).lower()} ({unit})"),
             key=f"metric-{metric}",
-            config={"displaylogo": False},
         )
         settings = [f"{n}: {c or 'none stated'}" for n, c in zip(frame["name"], frame["conditions"], strict=True)]
         if frame["conditions"].nunique() > 1 or frame["conditions"].iloc[0]:

@@ -13,8 +13,8 @@ from app_pages._session import (
     session_kb,
     set_filters,
 )
-from app_pages._widgets import reference_date, show_claim, sync_widget
-from selector import conflicts, escape, provenance
+from app_pages._widgets import reference_date, show_claim, sync_widget, text_table
+from selector import conflicts, escape, provenance, vocabulary
 from selector.escape import streamlit_md as md
 from selector.locators import RAW_DIR
 from selector.views.evidence import claims_table, filter_claims
@@ -31,6 +31,10 @@ st.caption(
 )
 today = reference_date()
 datasets = {d.id: d for d in provenance.datasets(kb)}
+# Four lines of text per claim row: the longest English rendering (under 300 characters) wraps within them at the
+# English column's width, and rows taller than 64 px are the ones the grid wraps.
+CLAIM_ROW_HEIGHT = 92
+CLAIM_FIRST = ("id", "text_en", "flags", "quote_zh")
 
 # ----------------------------------------------------------------------------------------------------------
 # The filters live in the URL (`ev`): the widgets show the filters in force and every change writes them back.
@@ -153,20 +157,32 @@ def _on_row_selected(ids: tuple[str, ...] = tuple(shown_ids)) -> None:
         st.session_state["ev-claim"] = ids[rows[0]]
 
 
+# Shown: metrics and documents by name; beside the id the English rendering, wrapped (a cut sentence hid what the
+# claim says), and what the claim is flagged as (the reasons, paragraphs long, are in its record below and in the
+# download, which keeps the ids).
+shown_table = table.assign(
+    metric=[vocabulary.label(kb, m) if m else "" for m in table["metric"]],
+    document=[document_label(kb, d) for d in table["document"]],
+    flags=[", ".join(f.kind.replace("_", " ") for f in kb.claims[c].flags) for c in table["id"]],
+)
 st.dataframe(
-    table,
+    shown_table,
     key="evidence-table",
+    row_height=CLAIM_ROW_HEIGHT,
+    column_order=["id", "text_en", "flags", "quote_zh", *[c for c in table.columns if c not in CLAIM_FIRST]],
     on_select=_on_row_selected,
     selection_mode="single-row",
     hide_index=True,
     width="stretch",
-    height=min(420, 35 * (len(table) + 1) + 3),
+    height=min(560, CLAIM_ROW_HEIGHT * len(table) + 38),
     column_config={
         "id": st.column_config.TextColumn("id", pinned=True),
-        "quote_zh": st.column_config.TextColumn("quote (Chinese)", width="large"),
-        "text_en": st.column_config.TextColumn("English", width="large"),
+        "quote_zh": st.column_config.TextColumn("quote (Chinese)", width=320),
+        "text_en": st.column_config.TextColumn("English", width=560),
         "flagged": st.column_config.CheckboxColumn("flagged"),
-        "flags": st.column_config.TextColumn("flag reasons", width="medium"),
+        "flags": st.column_config.TextColumn(
+            "flagged as", width="medium", help="the reasons are in the claim's record (below) and in the download"
+        ),
         "snapshot": st.column_config.TextColumn("as of", help="the dataset's snapshot date"),
         "ageing": st.column_config.CheckboxColumn(
             "ageing", help=f"the snapshot is older than {provenance.AGEING_MONTHS} months"
@@ -241,20 +257,19 @@ else:
         f"{len(found_conflicts)} findings, {problems} of them disagreements: claims about the same thing that "
         "do not add up, corroborations, and numbers that must not be compared."
     )
-    st.dataframe(
+    # A table that wraps rather than a grid: a message cut at the column's edge lost its point. Metrics by name.
+    text_table(
         pd.DataFrame(
             [
                 {
-                    "kind": c.kind,
+                    "kind": c.kind.replace("-", " "),
                     "subject": kb.entity_name(c.subject),
-                    "message": c.message,
-                    "metric": c.metric,
+                    "metric": vocabulary.label(kb, c.metric),
+                    "message": c.message.replace(f", {c.metric}:", f", {vocabulary.label(kb, c.metric)}:"),
                     "claims": ", ".join(c.claims),
                 }
                 for c in found_conflicts
             ]
         ),
-        hide_index=True,
-        width="stretch",
-        column_config={"message": st.column_config.TextColumn("message", width="large")},
+        height=480,
     )

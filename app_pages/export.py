@@ -11,7 +11,7 @@ from app_pages._session import current_prefs, link_note, profile_download, sessi
 from selector import recommend
 from selector.escape import streamlit_md as md
 from selector.preferences import PreferenceError
-from selector.problem import ScoringError
+from selector.problem import METHODS, ScoringError
 from selector.report import build, pdf, render, spreadsheet
 from selector.report.model import ReportError
 
@@ -51,15 +51,18 @@ first = "-" if rb.leader_acceptability is None else f"{rb.leader_acceptability:.
 st.subheader(md(built.verdict))
 if built.verdict_details:
     st.caption(md("  \n".join(built.verdict_details)))
-summary_cols = st.columns(4)
-summary_cols[0].metric("Recommended", built.recommended, help=md(f"{built.leader}: {built.verdict_badge}"))
-summary_cols[1].metric("Method", f"{rec.result.method} / {rec.result.scaler}")
-summary_cols[2].metric(
-    "Score leader first in",
-    first,
-    help=f"share of {rb.samples} sampled weightings (SMAA) that rank {built.leader} first",
-)
-summary_cols[3].metric("Claims cited", len(built.evidence))
+# Each figure at its own width, the row wrapping when they do not fit: in four equal columns a laptop cut the
+# method and the labels short.
+with st.container(horizontal=True, gap="large"):
+    st.metric("Recommended", built.recommended, help=md(f"{built.leader}: {built.verdict_badge}"), width="content")
+    st.metric("Method", f"{METHODS[rec.result.method].label}, {rec.result.scaler} scaling", width="content")
+    st.metric(
+        "Score leader first in",
+        first,
+        help=f"share of {rb.samples} sampled weightings (SMAA) that rank {built.leader} first",
+        width="content",
+    )
+    st.metric("Claims cited", len(built.evidence), width="content")
 st.caption(
     md(f"Group {built.group_name} · data {built.data_hash} · app {built.app_version}")
     + f" · [link that reproduces this ranking]({built.reproduce_url})"
@@ -73,7 +76,7 @@ st.caption(
     "The decision record (context, drivers, options, outcome, pros and cons, consequences) with robustness and an "
     "evidence appendix quoting every claim in Chinese and English."
 )
-md_col, html_col, pdf_col = st.columns(3)
+md_col = html_col = pdf_col = st.container(horizontal=True)  # buttons at their label's width
 with md_col:
     st.download_button(
         "Markdown (decision record)",
@@ -126,7 +129,7 @@ st.caption(
     "number and the licence of every dataset. Text cells that a spreadsheet would run as a formula are prefixed "
     "with '."
 )
-csv_col, xlsx_col, _ = st.columns(3)
+csv_col = xlsx_col = st.container(horizontal=True)
 with csv_col:
     st.download_button(
         "CSV",

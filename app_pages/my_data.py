@@ -18,6 +18,7 @@ from app_pages._session import (
     set_filters,
     set_prefs,
 )
+from app_pages._widgets import text_table
 from selector import measure, profile
 from selector.escape import streamlit_md as md
 from selector.knowledge import DEFAULT_KNOWLEDGE
@@ -33,7 +34,7 @@ kb = session_kb()
 
 
 def issues_frame(issues) -> pd.DataFrame:  # noqa: ANN001 - iterable of selector.issues.Issue
-    """Issues as a table of plain text (a dataframe cell never renders markup)."""
+    """Issues as a table of plain text (shown by text_table, which escapes every cell)."""
     rows = [
         {"level": i.level, "file": i.file, "line": i.line, "record": i.record or "", "message": i.message}
         for i in issues
@@ -157,10 +158,10 @@ if "my-data-last-result" in ss:
     else:
         st.error(f"{md(name)} was not added: fix the problems below and upload it again.")
     if issues:
-        st.dataframe(issues_frame(issues), hide_index=True, width="stretch", key="my-data-issues")
+        text_table(issues_frame(issues))
 if ss.get("upload_issues") and any(i.level == "ERROR" for i in ss["upload_issues"]):
     st.warning("Your files do not merge together; the bundled knowledge is shown. The problems:")
-    st.dataframe(issues_frame(ss["upload_issues"]), hide_index=True, width="stretch", key="my-data-merge-issues")
+    text_table(issues_frame(ss["upload_issues"]))
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Your files")
@@ -245,4 +246,4 @@ with load_col:
         else:
             st.error("The profile was not loaded" + (f": {md(message)}" if message else "; the problems:"))
             if issues:
-                st.dataframe(issues_frame(issues), hide_index=True, width="stretch", key="my-data-profile-issues")
+                text_table(issues_frame(issues))

@@ -7,9 +7,17 @@ from pydantic import ValidationError
 
 from app_pages._cached import uses_uploads, whole_simplex_share
 from app_pages._session import check_prefs, current_prefs, prefs_in_force, reset_prefs, session_kb, set_prefs
-from app_pages._widgets import reference_date, session_figure, show_claim, sync_widget
+from app_pages._widgets import (
+    plotly_chart,
+    reference_date,
+    session_figure,
+    show_claim,
+    sync_widget,
+    text_table,
+)
 from selector import decision_tree, matrix, recommend, verdict
 from selector.charts.contributions import contribution_bars, restack_contribution_bars
+from selector.escape import streamlit_label as label
 from selector.escape import streamlit_md as md
 from selector.measure import compare
 from selector.preferences import (
@@ -41,6 +49,18 @@ group = kb.groups[prefs.group]
 answers = decision_tree.resolve_answers(kb, prefs.answers)
 criterion_weights = prefs.resolved_criterion_weights(kb)
 spec = METHODS[prefs.method]
+
+
+SLIDER_WIDTH = 220  # px
+
+
+def _share_in_dimension(criterion_id: str) -> float:
+    """The share of its dimension that a sub-criterion's relative weight gives it in this group."""
+    dimension = kb.criteria[criterion_id].dimension
+    weights = [
+        criterion_weights[gc.criterion] for gc in group.criteria if kb.criteria[gc.criterion].dimension == dimension
+    ]
+    return criterion_weights[criterion_id] / sum(weights) if sum(weights) else 0.0
 
 
 def _number(value: float) -> float | int:
@@ -134,13 +154,14 @@ def on_reset() -> None:
 
 with st.sidebar:
     st.header("Fine-tune the criteria")
-    with st.expander(md(f"Sub-criterion weights ({group.name_en})")):
-        st.caption("Relative weights inside each dimension; 0 leaves a criterion out.")
+    with st.expander(label(f"Sub-criterion weights ({group.name_en})")):
+        st.caption("Relative weights inside each dimension: only their proportions count; 0 leaves a criterion out.")
         for gc in group.criteria:
             criterion = kb.criteria[gc.criterion]
+            dimension = kb.dimensions[criterion.dimension].name_en
             sync_widget(f"cw-{gc.criterion}", float(criterion_weights[gc.criterion]))
             st.slider(
-                md(f"{criterion.name_en} [{kb.dimensions[criterion.dimension].name_en}]"),
+                label(f"{criterion.name_en}: relative weight → {_share_in_dimension(gc.criterion):.0%} of {dimension}"),
                 min_value=CRITERION_WEIGHT_RANGE[0],
                 max_value=CRITERION_WEIGHT_RANGE[1],
                 step=0.5,
@@ -236,6 +257,9 @@ st.caption(
     "refines them and picks the method), and see the ranking with the evidence behind every number. The address "
     "bar keeps your settings: copy it to share this exact ranking."
 )
+# The answer first, above the questions (on a phone the ranking is several screens down); written by the ranking's
+# fragment, so that it follows the weights as they move.
+answer_card = st.empty()
 path = decision_tree.evaluate(kb, answers)
 ask, why_path = st.columns([2, 3], gap="large")
 with ask:
@@ -245,9 +269,9 @@ with ask:
         options = {o.id: o for o in question.options}
         sync_widget(f"q-{question.id}", answers.get(question.id))
         st.radio(
-            md(f"{question.text_en} {question.text_zh or ''}"),
+            label(f"{question.text_en} {question.text_zh or ''}"),
             options=list(options),
-            format_func=lambda o, options=options: md(options[o].label_en),
+            format_func=lambda o, options=options: label(options[o].label_en),
             key=f"q-{question.id}",
             index=None,
             on_change=on_setting,
@@ -336,66 +360,82 @@ def weights_and_ranking() -> None:
     values computed by the page around it date from the page's last full run.
     """
     prefs = prefs_in_force(kb)
-    dimension_weights = prefs.resolved_dimension_weights(kb)
-    # One wide row (a slider needs its width for single steps of the 0-100 scale), as one flex container: a
-    # column layout would send five layout blocks on every move.
-    with st.container(horizontal=True, gap="large"):
-        for dim in kb.dimensions.values():
-            sync_widget(f"w-{dim.id}", _number(round(dimension_weights[dim.id])))
-            st.slider(
-                md(f"{dim.name_en} ({dim.name_zh})"),
-                min_value=DIMENSION_WEIGHT_RANGE[0],
-                max_value=DIMENSION_WEIGHT_RANGE[1],
-                step=1,
-                key=f"w-{dim.id}",
-                on_change=on_dimension_weight,
-                help=md(dim.description_en or ""),
-            )
-    if "control-error" in st.session_state:
-        st.error(md(st.session_state["control-error"]))
     try:
         rec = recommend.recommend(kb, prefs)
     except (PreferenceError, ScoringError) as exc:
-        st.error(f"This combination cannot be ranked: {md(exc)}")
+        rec, failure = None, exc
+    dimension_weights = prefs.resolved_dimension_weights(kb)
+    # The share of the decision each slider gives: a dimension with no criterion in this group passes its weight on.
+    total = sum(dimension_weights.values())
+    shares = rec.matrix.dimension_weights if rec else {d: w / total for d, w in dimension_weights.items() if total}
+    # One flex container (a column layout would send five layout blocks on every move) of sliders wide enough
+    # for single steps of the 0-100 scale and a two-line label: four a row on a wide screen, two on a laptop.
+    with st.container(horizontal=True, gap="medium"):
+        for dim in kb.dimensions.values():
+            sync_widget(f"w-{dim.id}", _number(round(dimension_weights[dim.id])))
+            st.slider(
+                label(f"{dim.name_en} ({dim.name_zh}): relative weight → {shares.get(dim.id, 0.0):.0%}"),
+                min_value=DIMENSION_WEIGHT_RANGE[0],
+                max_value=DIMENSION_WEIGHT_RANGE[1],
+                step=1,
+                width=SLIDER_WIDTH,
+                key=f"w-{dim.id}",
+                on_change=on_dimension_weight,
+                help=md(
+                    f"{dim.description_en or ''} Relative weight: only the proportions between the four count; the "
+                    "percentage is this dimension's share of the decision."
+                ),
+            )
+    if "control-error" in st.session_state:
+        st.error(md(st.session_state["control-error"]))
+    if rec is None:
+        answer_card.empty()
+        st.error(f"This combination cannot be ranked: {md(failure)}")
         return
-    table_col, chart_col = st.columns([2, 3], gap="large")
     result, m = rec.result, rec.matrix
     direction = "higher is better" if result.higher_is_better else "lower is better"
-    with table_col:
-        judged = _verdict(prefs, rec)
-        st.subheader(md(judged.headline))
-        _robustness_badge(judged)
-        if judged.details:
-            st.caption(md("  \n".join(judged.details)))
-        st.dataframe(
-            ranking_table(rec.ranking),
-            hide_index=True,
-            width="stretch",
-            column_config={
-                "rank": st.column_config.TextColumn("rank", help="“2=” marks an exact tie"),
-                "score": st.column_config.NumberColumn("score", format="%.4f", help=direction),
-                "shortlisted": st.column_config.TextColumn("shortlisted", help="shortlisted by the decision path"),
-            },
+    judged = _verdict(prefs, rec)
+    with answer_card.container(border=True):
+        st.markdown(
+            f"**{md(judged.headline)}** for {md(group.name_en)} · the ranking, its robustness and the evidence are "
+            "under [What matters to you](#what-matters-to-you)."
         )
-        st.info(md(rec.why), icon=":material/lightbulb:")
-        total = sum(dimension_weights.values())
-        shares = ", ".join(f"{kb.dimensions[d].name_en} {w / total:.0%}" for d, w in dimension_weights.items())
-        notes = [
-            f"Shares of the decision: {shares} (defaults 40/25/20/15 from article 004, section 5; the sidebar "
-            "refines each dimension).",
-            f"Method **{md(spec.label)}** · scaler **{result.scaler}** · score: {direction} · missing values: "
-            f"**{m.missing_policy}** · flagged claims {'used' if prefs.use_flagged else 'left out'}.",
-            *(md(note) for note in m.notes),
-        ]
-        st.caption("  \n".join(notes))
-    with chart_col:
-        _contribution_chart(rec)
+    # The ranking takes the page's width: beside a chart, rank, name and score did not fit a laptop screen.
+    st.subheader(md(judged.headline))
+    _robustness_badge(judged)
+    if judged.details:
+        st.caption(md("  \n".join(judged.details)))
+    filled = {a: sum(c.alternative == a for c in m.imputed_cells) for a in m.alternatives}
+    st.dataframe(
+        ranking_table(rec.ranking, filled),
+        hide_index=True,
+        width="content",
+        column_config={
+            "rank": st.column_config.TextColumn("rank", help="“2=” marks an exact tie"),
+            "score": st.column_config.NumberColumn("score", format="%.4f", help=direction),
+            "shortlisted": st.column_config.TextColumn("shortlisted", help="shortlisted by the decision path"),
+            "filled in": st.column_config.TextColumn(
+                "filled in",
+                help="criteria without evidence for this option, filled in by the missing-value policy "
+                "(listed under the ranking)",
+            ),
+        },
+    )
+    st.info(md(rec.why), icon=":material/lightbulb:")
+    notes = [
+        "Weights: defaults 40/25/20/15 from article 004, section 5; the sidebar refines each dimension.",
+        f"Method **{md(spec.label)}** · scaler **{result.scaler}** · score: {direction} · missing values: "
+        f"**{m.missing_policy}** · flagged claims {'used' if prefs.use_flagged else 'left out'}.",
+        *(md(note) for note in m.notes),
+    ]
+    st.caption("  \n".join(notes))
+    _contribution_chart(rec)
 
 
 def _contribution_chart(rec: recommend.Recommendation) -> None:
     """What each criterion adds to each option's score, as stacked bars, when asked for (it follows the weights)."""
     # The chart waits for the user: drawing it first would load plotly's ~4.7 MB script with the page and hold
-    # up the ranking beside it (benchmarks/bench_browser.py).
+    # up the ranking (benchmarks/bench_browser.py).
     if not st.toggle(
         "Show what each criterion adds (chart)",
         key="show-contribution-chart",
@@ -410,14 +450,17 @@ def _contribution_chart(rec: recommend.Recommendation) -> None:
     else:
         parts, title = criterion_profile(m), f"Criterion profile behind the {spec.label} score"
         x_title = "weighted min-max performance (not additive)"
+    # the filled-in cells are part of the figure (hatched): another missing-value policy or flag setting can fill
+    # other cells
+    filled = tuple((c.alternative, c.criterion) for c in m.imputed_cells)
     figure = session_figure(
         "contribution-figure",
-        (kb.data_hash, m.group, m.alternatives, m.criteria, title, x_title),
+        (kb.data_hash, m.group, m.alternatives, m.criteria, filled, title, x_title),
         lambda: contribution_bars(contributions_frame(kb, m, parts), order, title, x_title),
     )
     values = {kb.entity_name(a): parts[i] for i, a in enumerate(m.alternatives)}
     restack_contribution_bars(figure, values, order)
-    st.plotly_chart(figure, key="contribution-chart", config={"displaylogo": False})
+    plotly_chart(figure, key="contribution-chart")
     if result.contributions is None:
         st.caption(
             f"{spec.label} does not add criteria up; the bars show each criterion's weighted min-max "
@@ -440,10 +483,10 @@ def _robustness_badge(judged: verdict.Verdict) -> None:
         st.caption("Robustness could not be computed for this ranking.")
         return
     share = judged.local_share
-    st.badge(
-        judged.badge,
-        color="green" if share >= 0.7 else "orange" if share >= 0.4 else "red",
-        icon=":material/balance:",
+    colour = "green" if share >= 0.7 else "orange" if share >= 0.4 else "red"
+    # Highlighted text rather than st.badge: a badge keeps to one line and cut this one short on a laptop.
+    st.markdown(
+        f":{colour}-background[:material/balance: {md(judged.badge)}]",
         help=(
             f"{verdict.SAMPLES:,} weightings of {SPACE_LABELS['dimensions']} drawn uniformly within ±10 "
             f"percentage points of yours, and {verdict.SAMPLES:,} anywhere on the whole weight simplex (every "
@@ -471,10 +514,10 @@ if len(imputed) or len(excluded):
     ):
         if len(imputed):
             st.markdown(f"**Cells without evidence**, filled by policy {m.missing_policy}:")
-            st.dataframe(imputed, hide_index=True, width="stretch")
+            text_table(imputed)
         if len(excluded):
             st.markdown("**Left out of the ranking:**")
-            st.dataframe(excluded, hide_index=True, width="stretch")
+            text_table(excluded)
 
 # ----------------------------------------------------------------------------------------------------------
 # Evidence behind every cell

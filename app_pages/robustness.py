@@ -8,6 +8,7 @@ import streamlit as st
 
 from app_pages._cached import PAGE_SAMPLES, SEED, robustness_of
 from app_pages._session import current_prefs, session_kb
+from app_pages._widgets import plotly_chart
 from selector import recommend, verdict
 from selector.charts.robustness import acceptability_heatmap, weight_sweep_chart
 from selector.escape import streamlit_md as md
@@ -28,7 +29,7 @@ except (PreferenceError, ScoringError) as exc:
     st.stop()
 try:
     judged = verdict.judge(rec)
-    st.markdown(md(f"**{judged.headline}** · {rec.leader.name}: {judged.badge} (the Recommend page's badge)"))
+    st.markdown(f"**{md(judged.headline)}** · {md(f'{rec.leader.name}: {judged.badge}')} (the Recommend page's badge)")
 except (ScoringError, ValueError):
     pass
 
@@ -45,9 +46,9 @@ st.caption(
     md(
         f"{group.name_en}, {METHODS[method].label} with {scaler} scaling, "
         + ", ".join(f"{_dimension_name(d)} {w:.0%}" for d, w in m.dimension_weights.items())
-        + ". Change these on the Recommend page. The same analysis runs in the report and in "
-        "`python -m selector sensitivity`."
+        + ". Change these on the Recommend page."
     )
+    + " The same analysis runs in the report and in `python -m selector sensitivity`."
 )
 if len(m.alternatives) < 2:
     st.info("Only one alternative is left to rank; there is nothing to compare.")
@@ -55,7 +56,7 @@ if len(m.alternatives) < 2:
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Rank acceptability (SMAA)")
-samples_col, seed_col, space_col, range_col = st.columns(4)
+samples_col, seed_col, space_col = st.columns(3)
 with samples_col:
     n_samples = st.number_input(
         "Samples", min_value=200, max_value=50_000, value=PAGE_SAMPLES, step=1_000, key="rb-samples"
@@ -71,13 +72,16 @@ with space_col:
         help="Dimensions: the weights people argue about (performance, cost, ecosystem, risk), each spread over "
         "its criteria by the sub-criterion weights. Criteria: every criterion weight sampled freely.",
     )
-with range_col:
+# the sampled range on a row of its own: in a quarter of a laptop's width its labels were cut short
+whole_col, range_col = st.columns(2)
+with whole_col:
     whole = st.toggle(
         "Whole simplex (any weights)",
         value=True,
         key="rb-whole",
         help="On: every split of 100% is equally likely. Off: only weightings near your current ones.",
     )
+with range_col:
     spread = st.slider(
         "Spread around your weights (± percentage points)",
         min_value=2,
@@ -98,28 +102,34 @@ except (ScoringError, ValueError) as exc:
 
 smaa = robust.smaa
 names = smaa.alternatives
+# Every table and chart of the page lists the alternatives in the ranking's order (the Recommend page's), so a
+# row of the heatmap and the same row of each table are the same alternative.
+ranked = [r.name for r in rec.ranking]
+order = [names.index(n) for n in ranked] if sorted(ranked) == sorted(names) else list(range(len(names)))
+in_order = [names[i] for i in order]
 share = robust.leader_share
 (st.success if share >= 0.7 else st.warning)(md(f"{robust.leader} is {robust.badge}."), icon=":material/balance:")
 st.caption(md("Sampled: " + sampling_text(robust.smaa, robust.space, robust.spread)))
 
 heat_col, table_col = st.columns([1, 1], gap="large")
 with heat_col:
-    st.plotly_chart(
+    plotly_chart(
         acceptability_heatmap(
-            smaa.acceptability, names, f"Rank acceptability: share of {smaa.n_samples:,} sampled weightings"
+            smaa.acceptability[order],
+            in_order,
+            f"Rank acceptability: share of {smaa.n_samples:,} sampled weightings",
         ),
         key="acceptability",
-        config={"displaylogo": False},
     )
 with table_col:
     summary = pd.DataFrame(
         {
-            "alternative": names,
-            "first": smaa.first_rank_acceptability,
-            "expected rank": smaa.expected_rank,
-            "confidence": [np.nan if c is None else c for c in smaa.confidence],
+            "alternative": in_order,
+            "first": [smaa.first_rank_acceptability[i] for i in order],
+            "expected rank": [smaa.expected_rank[i] for i in order],
+            "confidence": [np.nan if smaa.confidence[i] is None else smaa.confidence[i] for i in order],
         }
-    ).sort_values("expected rank")
+    )
     st.dataframe(
         summary,
         hide_index=True,
@@ -140,16 +150,16 @@ with table_col:
         },
     )
     st.caption(
-        "Ranked first: share of the sampled weightings that put it first. Mean rank: its average place. "
-        "Confidence: how often it ranks first under its own central weights."
+        "In the ranking's order. Ranked first: share of the sampled weightings that put it first. Mean rank: its "
+        "average place. Confidence: how often it ranks first under its own central weights."
     )
 
 st.markdown("**Central weights**: the average weighting under which each alternative ranks first.")
 central = central_weights_table(
     kb,
-    names,
+    in_order,
     smaa.criteria,
-    smaa.central_weights,
+    [smaa.central_weights[i] for i in order],
     dimension_of=m.dimension_of if robust.space == "dimensions" else None,
 )
 st.dataframe(
@@ -178,7 +188,7 @@ if len(dimensions) >= 2:
         st.caption(f"No sweep: {md(exc)}")
     else:
         label = _dimension_name(dimension)
-        st.plotly_chart(
+        plotly_chart(
             weight_sweep_chart(
                 sweep_frame(names, sweep.grid, sweep.scores),
                 label,
@@ -188,7 +198,6 @@ if len(dimensions) >= 2:
                 score_title="score (" + ("higher" if sweep.higher_is_better else "lower") + " is better)",
             ),
             key="weight-sweep",
-            config={"displaylogo": False},
         )
         st.caption("Solid line: your current weight. Dashed red lines: where the leader changes.")
 
@@ -200,10 +209,10 @@ labels = [f"{k.upper()} / {s}" for k, s in zip(agreement.methods, agreement.scal
 named = [f"{k.upper()} = {label}" for k in agreement.methods if (label := METHODS[k].label) != k.upper()]
 st.caption(md("Each method with its default scaler (method / scaler). " + "; ".join(named) + "."))
 st.markdown("**Rank under each method**")
-st.dataframe(
-    pd.DataFrame(agreement.ranks.T, index=pd.Index(agreement.alternatives, name="alternative"), columns=labels),
-    width="stretch",
+method_ranks = pd.DataFrame(
+    agreement.ranks.T, index=pd.Index(agreement.alternatives, name="alternative"), columns=labels
 )
+st.dataframe(method_ranks.reindex([n for n in in_order if n in method_ranks.index]), width="stretch")
 st.markdown("**Kendall's tau** between the rankings (1 = same order, -1 = reversed)")
 st.dataframe(
     pd.DataFrame(agreement.kendall_tau, index=pd.Index(labels, name="method"), columns=labels).style.format(

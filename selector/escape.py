@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import re
+import string
 import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -70,6 +71,20 @@ def streamlit_md(text: object) -> str:
     """`text` escaped for Streamlit's Markdown (``st.markdown``, ``st.caption``, widget labels and help): knowledge
     and upload text is shown, never interpreted; a line break stays a line break."""
     return _STREAMLIT_SPECIAL.sub(r"\\\1", str(text)).replace("\n", "  \n")
+
+
+# A widget's label is Markdown on screen but its aria-label is the string as given, so a screen reader would read
+# every escape out: only what could start Markdown or a directive on one line is escaped ("lock-in" and
+# "(stars)" stay as they are).
+_LABEL_SPECIAL = re.compile(r"([\\`*_~\[\]<>$]|:(?=[A-Za-z/])|&(?=#?\w+;)|^\s*[#>+\-=|]|^\s*\d+[.)])")
+_PUNCTUATION = frozenset(string.punctuation)
+
+
+def streamlit_label(text: object) -> str:
+    """`text` for a Streamlit widget label or option, on one line: shown literally, with no escape where none is
+    needed, so that its aria-label reads as the text itself."""
+    one_line = " ".join(str(text).split())
+    return _LABEL_SPECIAL.sub(lambda m: "".join(f"\\{c}" if c in _PUNCTUATION else c for c in m.group(1)), one_line)
 
 
 # ----------------------------------------------------------------------------------------------------------

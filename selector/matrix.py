@@ -399,7 +399,8 @@ def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
     except WeightError as exc:
         raise PreferenceError(str(exc)) from None
     notes.extend(
-        f"dimension `{d}` has no criterion in this group; its weight was shared out proportionally"
+        f"the {kb.dimensions[d].name_en if d in kb.dimensions else d} dimension has no criterion in this group; "
+        "its weight was shared out proportionally"
         for d in hierarchy.emptied
     )
 

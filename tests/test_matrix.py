@@ -109,7 +109,7 @@ def test_zero_weight_criterion_is_left_out_with_a_reason(kb):
     assert any(e.id == "power-w" and "zero" in e.reason for e in m.excluded_criteria)
     # cost has no criterion left: its weight is shared out and said so.
     assert "cost" not in m.dimension_weights
-    assert any("cost" in note for note in m.notes)
+    assert any(f"the {kb.dimensions['cost'].name_en} dimension" in note for note in m.notes)
 
 
 def test_a_dimension_left_without_weight_is_refused(kb):

@@ -128,7 +128,7 @@ def test_no_number_is_ageing_while_the_snapshots_are_young(monkeypatch):
 
 
 def _explorer(at: AppTest) -> dict:
-    (chart,) = [c for c in at.get("plotly_chart") if "by vendor" in c.proto.spec]
+    (chart,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith("-spec-explorer")]  # its title is text
     return json.loads(chart.proto.spec)
 
 

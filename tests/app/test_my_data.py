@@ -3,6 +3,8 @@ and the page keeps running; profiles load; uploads live in the session only."""
 
 from __future__ import annotations
 
+import re
+
 from streamlit.testing.v1 import AppTest
 
 from selector import profile
@@ -50,6 +52,9 @@ def _shown_text(app) -> str:
     parts = [e.value for e in (*app.error, *app.success, *app.warning, *app.info)]
     for frame in app.dataframe:
         parts.extend(frame.value.astype(str).to_numpy().ravel())
+    # messages are in static tables, each cell escaped for Markdown (as the reader sees them: escapes removed)
+    for table in app.table:
+        parts.extend(re.sub(r"\\(.)", r"\1", str(v)) for v in table.value.to_numpy().ravel())
     return "\n".join(str(p) for p in parts)
 
 

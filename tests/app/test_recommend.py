@@ -214,7 +214,7 @@ def test_a_dimension_emptied_by_zero_sub_weights_is_said_under_the_ranking(app, 
     for criterion in risk:
         ok(at.slider(key=f"cw-{criterion}").set_value(0.0).run())
     captions = " ".join(c.value for c in at.caption)
-    assert "dimension `risk` has no criterion in this group" in captions.replace("\\", "")
+    assert "the Risk dimension has no criterion in this group" in captions.replace("\\", "")
     assert not [e for e in at.expander if "exclusions" in e.label and not e.children], "no empty expander"
     weights = {c: 0.0 for c in risk}
     same_ranking(shown_ranking(at), expected_ranking(kb, Preferences(group=group.id, criterion_weights=weights)))

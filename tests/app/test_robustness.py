@@ -34,7 +34,7 @@ def test_robustness_page_shows_what_robustness_analyse_computes(app, kb):
     swept = at.selectbox(key="rb-dimension").value
     lines = [t.weight for t in expected.tipping_points if t.dimension == swept]
     assert lines, "the page opens on a dimension with a tipping point"
-    chart = next(c for c in at.get("plotly_chart") if "Scores as the weight" in c.proto.spec)
+    chart = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("-weight-sweep"))  # its title is text
     shapes = json.loads(chart.proto.spec)["layout"]["shapes"]
     dashed = sorted(s["x0"] for s in shapes if s["line"]["dash"] == "dash")
     assert dashed == pytest.approx(sorted(100 * w for w in lines))

@@ -165,7 +165,7 @@ def test_robustness_page_draws_the_tipping_points(page: Page, app_url: str, kb):
         expect(page.get_by_text(tip.sentence)).to_be_visible()
     _idle(page)
     # the sweep chart draws one dashed line per tipping point of the swept dimension, plus the current weight
-    sweep = page.get_by_test_id("stPlotlyChart").filter(has_text="Scores as the weight")
+    sweep = page.locator(".st-key-chart-weight-sweep").filter(has_text="Scores as the weight")
     expect(sweep.locator(".shapelayer path")).to_have_count(
         1 + sum(t.dimension == result.tipping_points[0].dimension for t in result.tipping_points)
     )

@@ -48,7 +48,7 @@ def test_spec_explorer_draws_every_accelerator_with_provenance_on_hover(page: Pa
     _drawn(page)
     values = specs.spec_values(kb, DEFAULT_KNOWLEDGE, dt.datetime.now(dt.UTC).date())
     pairs = specs.axis_pairs(values, "memory-bandwidth", "bf16-tflops")
-    chart = page.get_by_test_id("stPlotlyChart").filter(has_text="by vendor")
+    chart = page.locator(".st-key-chart-spec-explorer").filter(has_text="by vendor")
     expect(chart).to_have_count(1)
     points = chart.locator(".scatterlayer .point")
     expect(points).to_have_count(len(pairs))
