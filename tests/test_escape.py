@@ -9,7 +9,16 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 
-from selector.escape import hover_text, md_escape, neutralise, printable, printable_lines, safe_frame, streamlit_md
+from selector.escape import (
+    hover_text,
+    md_escape,
+    neutralise,
+    printable,
+    printable_lines,
+    safe_frame,
+    streamlit_label,
+    streamlit_md,
+)
 
 EVIL = "<img src=x onerror=alert(1)>"
 
@@ -116,3 +125,20 @@ def test_lines_escape_each_row_so_no_row_can_be_forged() -> None:
 def test_no_control_character_survives(text: str) -> None:
     out = printable(text)
     assert not any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in out)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("Vendor lock-in (assessed): relative weight → 20% of Risk", None),
+        ("Do the models use dynamic graphs (control flow)? 模型是否使用动态图？", None),
+        ("a *b* _c_ `d` [e](f) <g> $h$ ~i~", r"a \*b\* \_c\_ \`d\` \[e\](f) \<g\> \$h\$ \~i\~"),
+        (":red[x] :material/home: note: fine", r"\:red\[x\] \:material/home: note: fine"),
+        ("# title", r"\# title"),
+        ("1. first", r"1\. first"),
+        ("- item", r"\- item"),
+    ],
+)
+def test_streamlit_labels_escape_only_what_markdown_would_act_on(text, shown):
+    """A widget's aria-label is its label as given: plain names stay free of escapes a screen reader would read."""
+    assert streamlit_label(text) == (text if shown is None else shown)
