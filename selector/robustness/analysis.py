@@ -73,16 +73,16 @@ def _weight_samples(rec: Recommendation, samples: int, seed: int, spread: float 
 
 def cell_ranges(rec: Recommendation) -> dict[tuple[str, str], tuple[float, float]]:
     """(alternative id, criterion) -> the plausible (lo, hi) of each filled-in cell, as SMAA samples it."""
-    m = rec.matrix
-    values = m.values
-    known = ~m.missing_mask
+    dm = rec.matrix
+    values = dm.values
+    known = ~dm.missing_mask
     ranges = {}
-    for i, j in zip(*np.nonzero(m.missing_mask), strict=True):
-        lo, hi = m.scales[j]
+    for i, j in zip(*np.nonzero(dm.missing_mask), strict=True):
+        lo, hi = dm.scales[j]
         if not (np.isfinite(lo) and np.isfinite(hi)):
             column = values[known[:, j], j]
             lo, hi = float(column.min()), float(column.max())
-        ranges[(m.alternatives[i], m.criteria[j])] = (float(lo), float(hi))
+        ranges[(dm.alternatives[i], dm.criteria[j])] = (float(lo), float(hi))
     return ranges
 
 
@@ -92,8 +92,8 @@ def badge_text(share: float) -> str:
 
 
 def _names(rec: Recommendation) -> tuple[str, ...]:
-    m = rec.matrix
-    return tuple(r.name for r in sorted(rec.ranking, key=lambda r: m.alternatives.index(r.id)))
+    dm = rec.matrix
+    return tuple(r.name for r in sorted(rec.ranking, key=lambda r: dm.alternatives.index(r.id)))
 
 
 def acceptability(
@@ -109,11 +109,11 @@ def acceptability(
 
     Parameters are those of :func:`analyse`; alternatives are named by their display names.
     """
-    m = rec.matrix
+    dm = rec.matrix
     names = _names(rec)
     cells = None
     if sample_missing:
-        cells = {(names[m.alternatives.index(a)], c): r for (a, c), r in cell_ranges(rec).items()} or None
+        cells = {(names[dm.alternatives.index(a)], c): r for (a, c), r in cell_ranges(rec).items()} or None
     if space == "dimensions":
         weight_samples, weight_bounds = _weight_samples(rec, samples, seed, spread), None
     else:
