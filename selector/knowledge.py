@@ -1,27 +1,27 @@
 """Loading the knowledge base: YAML files -> validated, cross-checked, immutable :class:`KnowledgeBase`.
 
-Files are parsed, checked against the schema record by record, then checked as a whole (ids unique, references
-resolve, quotes verbatim and inside their section). All problems are collected and reported together.
+Files are parsed, checked against the schema record by record, then checked as a whole by :mod:`selector.crosscheck`
+(ids unique, references resolve, quotes verbatim and inside their section). All problems are collected and reported
+together.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
 from pydantic import ValidationError
 
-from selector import fileio, limits, parse_cache, textpolicy, vocabulary
+from selector import crosscheck, fileio, limits, parse_cache, textpolicy
 from selector.errors import SelectorError
 from selector.issues import Issue, schema_issues
-from selector.locators import RawError, Snapshots, convert
-from selector.models import SECTIONS, Claim, KnowledgeBase, KnowledgeFile
+from selector.locators import Snapshots
+from selector.models import SECTIONS, KnowledgeBase, KnowledgeFile
 from selector.yamlio import MAX_BYTES, MAX_NODES, Parsed, parse_yaml
 
 #: Cap of one bundled knowledge file, and of one source document under knowledge/sources/.
@@ -30,14 +30,6 @@ MAX_KNOWLEDGE_FILE_BYTES = MAX_BYTES * 5
 # SELECTOR_KNOWLEDGE lets a deployment (a mounted volume) or the scaling benchmark serve another directory without
 # a code change; like the bundled one, it is only ever read.
 DEFAULT_KNOWLEDGE = Path(os.environ.get("SELECTOR_KNOWLEDGE") or Path(__file__).resolve().parent.parent / "knowledge")
-_SINGULAR = {"entities": "entity", "criteria": "criterion"}
-_SOURCE_KIND = {
-    "claimed": "article",
-    "assessed": "assessment",
-    "measured": "user",
-    "benchmarked": "dataset",
-    "reference": "dataset",
-}
 
 
 class KnowledgeError(SelectorError):
@@ -63,15 +55,6 @@ class Upload:
     parsed: Parsed | None = field(default=None, compare=False, repr=False)
 
 
-@dataclass(frozen=True)
-class _Loaded:
-    name: str
-    raw: bytes
-    parsed: Parsed
-    content: KnowledgeFile
-    user: bool = False
-
-
 @lru_cache(maxsize=32)
 def parse(name: str, raw: bytes, max_bytes: int, user: bool) -> tuple[Parsed | None, tuple[Issue, ...]]:
     """:func:`selector.yamlio.parse_yaml` of one input, kept for the next check of the same bytes.
@@ -94,7 +77,7 @@ def parse(name: str, raw: bytes, max_bytes: int, user: bool) -> tuple[Parsed | N
 
 def _read_file(
     name: str, raw: bytes, max_bytes: int, user: bool = False, given: Parsed | None = None
-) -> tuple[_Loaded | None, list[Issue]]:
+) -> tuple[crosscheck.Loaded | None, list[Issue]]:
     parsed = given if given is not None and len(raw) <= max_bytes else None
     if parsed is None:
         parsed, issues = parse(name, raw, max_bytes, user)
@@ -122,372 +105,7 @@ def _read_file(
     except ValidationError as exc:
         hint = "allowed keys are those of the schema (see README, data model)"
         return None, schema_issues(exc, name, parsed.line_of, hint, records=parsed.data, limit=limits.MAX_ISSUES)
-    return _Loaded(name, raw, parsed, content, user), []
-
-
-def _line(loaded: _Loaded, section: str, index: int, *field: Any) -> int | None:
-    return loaded.parsed.line_of((section, index, *field))
-
-
-class _Checker:
-    """Cross-record rules; each method is one concern and appends to `issues`."""
-
-    def __init__(self, files: list[_Loaded], texts: dict[str, str], snapshots: Snapshots) -> None:
-        self.files = files
-        self.texts = texts
-        self.snapshots = snapshots
-        self.issues: list[Issue] = []
-        self.by_id: dict[str, dict[str, tuple[Any, _Loaded, int]]] = {s: {} for s in SECTIONS}
-
-    def records(self, section: str) -> Iterable[tuple[Any, _Loaded, int]]:
-        for loaded in self.files:
-            for index, record in enumerate(getattr(loaded.content, section)):
-                yield record, loaded, index
-
-    def error(self, loaded: _Loaded, section: str, index: int, record: str, message: str, *field: Any) -> None:
-        self.issues.append(Issue("ERROR", loaded.name, _line(loaded, section, index, *field), record, message))
-
-    def unique_ids(self) -> None:
-        for section in SECTIONS:
-            for record, loaded, index in self.records(section):
-                seen = self.by_id[section].get(record.id)
-                if seen is not None:
-                    first = seen[1].name + ":" + str(_line(seen[1], section, seen[2]))
-                    self.error(
-                        loaded,
-                        section,
-                        index,
-                        record.id,
-                        f"duplicate {_SINGULAR.get(section, section[:-1])} id (first at {first})",
-                    )
-                else:
-                    self.by_id[section][record.id] = (record, loaded, index)
-
-    def ref(self, loaded, section, index, record_id, target_section, target_id, what, *field) -> bool:  # noqa: ANN001
-        if target_id in self.by_id[target_section]:
-            return True
-        self.error(
-            loaded,
-            section,
-            index,
-            record_id,
-            f"{what} `{target_id}` is not defined in any {target_section} file; add it or fix the id",
-            *field,
-        )
-        return False
-
-    def datasets(self) -> None:
-        """A dataset's licence files are bundled beside its raw snapshot."""
-        for source, loaded, index in self.records("sources"):
-            for licence_file in source.licence_files:
-                if not (self.snapshots.root / licence_file).is_file():
-                    self.error(
-                        loaded,
-                        "sources",
-                        index,
-                        source.id,
-                        f"licence file `{licence_file}` is not bundled under knowledge/imports/raw/",
-                        "licence_files",
-                    )
-
-    def entities(self) -> None:
-        for entity, loaded, index in self.records("entities"):
-            if entity.vendor:
-                self.ref(loaded, "entities", index, entity.id, "entities", entity.vendor, "vendor", "vendor")
-            for group in entity.groups:
-                self.ref(loaded, "entities", index, entity.id, "groups", group, "group", "groups")
-
-    def claims(self) -> None:
-        for claim, loaded, index in self.records("claims"):
-            here = (loaded, "claims", index, claim.id)
-            for entity in claim.about:
-                self.ref(*here, "entities", entity, "entity", "about")
-            for key in ("hardware", "baseline_entity"):
-                target = getattr(claim.conditions, key)
-                if target:
-                    self.ref(*here, "entities", target, f"conditions.{key}", "conditions", key)
-            for other in claim.based_on:
-                self.ref(*here, "claims", other, "based_on claim", "based_on")
-            if claim.overrides:
-                self.ref(*here, "claims", claim.overrides, "overridden claim", "overrides")
-            if self.ref(*here, "sources", claim.source, "source", "source"):
-                self._claim_source(claim, *here)
-
-    def _claim_source(self, claim: Claim, loaded, section, index, record_id) -> None:  # noqa: ANN001
-        source = self.by_id["sources"][claim.source][0]
-        expected = _SOURCE_KIND[claim.tier]
-        if source.kind != expected and not (claim.tier == "assessed" and source.kind == "user"):
-            self.error(
-                loaded,
-                section,
-                index,
-                record_id,
-                f"a `{claim.tier}` claim must cite a source of kind `{expected}`, but `{source.id}` is `{source.kind}`",
-                "source",
-            )
-            return
-        if claim.locator is not None:
-            self._locator(claim, source, loaded, section, index, record_id)
-            return
-        if claim.tier != "claimed":
-            return
-        sections = {s.id: s for s in source.sections}
-        part = sections.get(claim.section)
-        if part is None:
-            self.error(
-                loaded,
-                section,
-                index,
-                record_id,
-                f"section `{claim.section}` is not a section of source `{source.id}` (known: {', '.join(sections)})",
-                "section",
-            )
-            return
-        text = self.texts.get(source.id, "")
-        at = text.find(claim.quote)
-        if at < 0:
-            self.error(
-                loaded,
-                section,
-                index,
-                record_id,
-                f"quote is not a verbatim substring of document `{source.id}`; copy it exactly from the text",
-                "quote",
-            )
-            return
-        # A quote may occur more than once; it is enough that one occurrence lies inside the cited section.
-        while at >= 0:
-            line = text.count("\n", 0, at) + 1
-            if part.lines[0] <= line <= part.lines[1]:
-                return
-            at = text.find(claim.quote, at + 1)
-        self.error(
-            loaded,
-            section,
-            index,
-            record_id,
-            f"quote is in document `{source.id}` but not inside section `{part.id}` "
-            f"(lines {part.lines[0]}-{part.lines[1]}); cite the section that contains it",
-            "section",
-        )
-
-    def assessments(self) -> None:
-        """Our ratings: each rests on a claim about its own subject (or says it rests on outside facts), is scored
-        on its criterion's scale, and that criterion says what the levels of the scale mean."""
-        claims = self.by_id["claims"]
-        rated_metrics: set[str] = set()
-        for claim, loaded, index in self.records("claims"):
-            if claim.tier != "assessed":
-                continue
-            if claim.kind == "rating" and claim.metric:
-                rated_metrics.add(claim.metric)
-            subject = claim.subject_id
-            cited = [claims[c][0] for c in claim.based_on if c in claims]
-            if not any(subject in other.about for other in cited) and not claim.rests_on_outside_facts:
-                self.error(
-                    loaded,
-                    "claims",
-                    index,
-                    claim.id,
-                    f"`based_on` cites no claim about `{subject}`, the entity this rating is about; cite one, or "
-                    "say in the rationale which outside facts it rests on (the words 'outside facts')",
-                    "based_on",
-                )
-            if claim.value is None or claim.kind != "rating":
-                continue
-            for crit, _, _ in self.records("criteria"):
-                if crit.metric == claim.metric and crit.scale and not crit.scale[0] <= claim.value <= crit.scale[1]:
-                    self.error(
-                        loaded,
-                        "claims",
-                        index,
-                        claim.id,
-                        f"value {claim.value:g} lies outside the {crit.scale[0]:g}-{crit.scale[1]:g} scale of "
-                        f"criterion `{crit.id}`; score it on that criterion's rubric",
-                        "value",
-                    )
-        for crit, loaded, index in self.records("criteria"):
-            if crit.metric in rated_metrics and not crit.rubric:
-                self.error(
-                    loaded,
-                    "criteria",
-                    index,
-                    crit.id,
-                    f"criterion `{crit.id}` is filled by assessed ratings but has no `rubric`; say what each level "
-                    "1-5 of its scale means",
-                )
-
-    def _locator(self, claim: Claim, source, loaded, section, index, record_id) -> None:  # noqa: ANN001
-        """The locator resolves in the bundled raw snapshot and the stored value is the converted raw value."""
-        locator = claim.locator
-        if locator.upstream not in source.upstream:
-            self.error(
-                loaded,
-                section,
-                index,
-                record_id,
-                f"locator upstream `{locator.upstream}` is not one of dataset `{source.id}`'s upstream snapshots",
-                "locator",
-                "upstream",
-            )
-        if locator.licence != source.licence:
-            self.error(
-                loaded,
-                section,
-                index,
-                record_id,
-                f"locator licence `{locator.licence}` differs from dataset `{source.id}`'s `{source.licence}`",
-                "locator",
-                "licence",
-            )
-        spec = source.table_for(locator.file)
-        if spec is None:
-            self.error(
-                loaded,
-                section,
-                index,
-                record_id,
-                f"`{locator.file}` is not a raw file of dataset `{source.id}` (its tables: "
-                + ", ".join(t.file for t in source.tables)
-                + ")",
-                "locator",
-                "file",
-            )
-            return
-        try:
-            if not spec.key:
-                folder = locator.file.rsplit("/", 2)[-2] if locator.file.count("/") >= 1 else ""
-                if locator.row != folder:
-                    raise RawError(f"{locator.file}: row must be the file's folder `{folder}`, not {locator.row!r}")
-            row = self.snapshots.row(locator.file, locator.row, spec.key)
-            raw_value = convert(row, locator.column, locator.conversion, f"{locator.file} row {locator.row!r}")
-        except RawError as exc:
-            self.error(loaded, section, index, record_id, f"locator does not resolve: {exc}", "locator")
-            return
-        if raw_value != claim.value:
-            self.error(
-                loaded,
-                section,
-                index,
-                record_id,
-                f"value {claim.value!r} differs from the raw snapshot's {raw_value!r} "
-                f"(column `{locator.column}`, conversion `{locator.conversion}`); re-run the importer",
-                "value",
-            )
-
-    def decision_data(self) -> None:
-        for dim, loaded, index in self.records("dimensions"):
-            for claim in dim.claims:
-                self.ref(loaded, "dimensions", index, dim.id, "claims", claim, "claim", "claims")
-        for crit, loaded, index in self.records("criteria"):
-            self.ref(loaded, "criteria", index, crit.id, "dimensions", crit.dimension, "dimension", "dimension")
-            if crit.conditions.hardware:
-                self.ref(loaded, "criteria", index, crit.id, "entities", crit.conditions.hardware, "hardware")
-            if crit.derived is not None:
-                for role in ("price", "throughput"):
-                    target = getattr(crit.derived, role)
-                    here = (loaded, "criteria", index, crit.id)
-                    known = self.ref(*here, "criteria", target, f"derived.{role}", "derived")
-                    if known and self.by_id["criteria"][target][0].derived is not None:
-                        self.error(
-                            loaded,
-                            "criteria",
-                            index,
-                            crit.id,
-                            f"derived.{role} `{target}` is itself derived; derive from measured criteria only",
-                            "derived",
-                        )
-        for group, loaded, index in self.records("groups"):
-            for member in group.members:
-                self.ref(loaded, "groups", index, group.id, "entities", member, "member", "members")
-            for gc in group.criteria:
-                self.ref(loaded, "groups", index, group.id, "criteria", gc.criterion, "criterion", "criteria")
-        for question, loaded, index in self.records("questions"):
-            for option in question.options:
-                for group in option.groups:
-                    self.ref(loaded, "questions", index, question.id, "groups", group, "group", "options")
-        for rule, loaded, index in self.records("rules"):
-            here = (loaded, "rules", index, rule.id)
-            for claim in rule.claims:
-                self.ref(*here, "claims", claim, "claim", "claims")
-            for entity in (*rule.recommend, *rule.exclude):
-                self.ref(*here, "entities", entity, "candidate", "recommend")
-            for group in rule.groups:
-                self.ref(*here, "groups", group, "group", "groups")
-            self.answers(here, rule.when, "when")
-
-    def answers(self, here: tuple, given: Mapping[str, Sequence[str]], field: str) -> None:
-        """Each question of `given` is defined and each answer is one of its options."""
-        for qid, answers in given.items():
-            if self.ref(*here, "questions", qid, "question", field):
-                options = {o.id for o in self.by_id["questions"][qid][0].options}
-                for answer in answers:
-                    if answer not in options:
-                        self.error(
-                            *here,
-                            f"answer `{answer}` is not an option of question `{qid}` "
-                            f"(options: {', '.join(sorted(options))})",
-                            field,
-                        )
-
-    def scenario_links(self) -> None:
-        for link, loaded, index in self.records("scenario_links"):
-            here = (loaded, "scenario_links", index, link.id)
-            if link.entity is not None:
-                self.ref(*here, "entities", link.entity, "entity", "entity")
-            self.answers(here, link.serves, "serves")
-
-    def vocabulary(self) -> None:
-        """The bundled claims and the criteria use declared metrics, in their units and direction, within bounds.
-
-        A user's file may bring a metric of its own: no criterion reads it, so it is stored, not ranked.
-        """
-        metrics = {metric_id: found[0] for metric_id, found in self.by_id["metrics"].items()}
-        for section in ("claims", "criteria"):
-            for record, loaded, index in self.records(section):
-                if loaded.user or record.metric is None:
-                    continue
-                here = (loaded, section, index, record.id)
-                metric = vocabulary.find(metrics, record.metric)
-                if metric is None:
-                    self.error(
-                        *here,
-                        f"metric `{record.metric}` is not in the metric vocabulary (knowledge/metrics.yaml); use a "
-                        "listed id or add it there",
-                        "metric",
-                    )
-                    continue
-                if metric.units and record.unit is not None and record.unit not in metric.units:
-                    self.error(
-                        *here,
-                        f"unit `{record.unit}` is not a unit of metric `{record.metric}` "
-                        f"({', '.join(metric.units)}); convert the value or add the unit to knowledge/metrics.yaml",
-                        "unit",
-                    )
-                if section == "criteria":
-                    wanted = {"max": "higher", "min": "lower"}[record.objective]
-                    if metric.better is not None and metric.better != wanted:
-                        self.error(
-                            *here,
-                            f"objective `{record.objective}` contradicts metric `{record.metric}`, where "
-                            f"{metric.better} is better",
-                            "objective",
-                        )
-                elif record.value is not None:
-                    problem = vocabulary.bound_problem(metrics, record.metric, record.value, f"{record.value:g}")
-                    if problem:
-                        self.error(*here, problem, "value")
-
-    def run(self) -> list[Issue]:
-        self.unique_ids()
-        self.datasets()
-        self.entities()
-        self.claims()
-        self.assessments()
-        self.decision_data()
-        self.scenario_links()
-        self.vocabulary()
-        return self.issues
+    return crosscheck.Loaded(name, raw, parsed, content, user), []
 
 
 def _knowledge_files(directory: Path) -> list[Path]:
@@ -495,13 +113,13 @@ def _knowledge_files(directory: Path) -> list[Path]:
     return sorted(directory.rglob("*.yaml"))
 
 
-def _read_texts(directory: Path, files: list[_Loaded], issues: list[Issue]) -> dict[str, str]:
+def _read_texts(directory: Path, files: list[crosscheck.Loaded], issues: list[Issue]) -> dict[str, str]:
     texts: dict[str, str] = {}
     for loaded in files:
         for index, source in enumerate(loaded.content.sources):
             if source.kind != "article":
                 continue
-            here = ("ERROR", loaded.name, _line(loaded, "sources", index, "file"), source.id)
+            here = ("ERROR", loaded.name, crosscheck.line(loaded, "sources", index, "file"), source.id)
             raw, problem = fileio.read_bytes(directory / "sources" / source.file, MAX_KNOWLEDGE_FILE_BYTES)
             if problem is not None:
                 why = problem.message.removeprefix("cannot read file: ")
@@ -571,21 +189,21 @@ def collect(
                 issues.append(problem)
             else:
                 inputs.append((str(item), raw, max_upload_bytes, True, None))
-    files: list[_Loaded] = []
+    files: list[crosscheck.Loaded] = []
     for name, raw, cap, user, parsed in inputs:
         loaded, problems = _read_file(name, raw, cap, user, parsed)
         issues.extend(problems)
         if loaded is not None:
             files.append(loaded)
     texts = _read_texts(directory, files, issues)
-    issues.extend(_Checker(files, texts, Snapshots(directory)).run())
+    issues.extend(crosscheck.Checker(files, texts, Snapshots(directory)).run())
     issues = limits.capped(issues)
     if any(i.level == "ERROR" for i in issues):
         return None, issues
     return _assemble(files, texts), issues
 
 
-def _assemble(files: list[_Loaded], texts: dict[str, str]) -> KnowledgeBase:
+def _assemble(files: list[crosscheck.Loaded], texts: dict[str, str]) -> KnowledgeBase:
     digest = hashlib.sha256()
     for loaded in files:
         digest.update(loaded.name.encode() + b"\0" + loaded.raw + b"\0")
@@ -597,7 +215,7 @@ def _assemble(files: list[_Loaded], texts: dict[str, str]) -> KnowledgeBase:
         for section in SECTIONS:
             for index, record in enumerate(getattr(loaded.content, section)):
                 tables[section][record.id] = record
-                locations[(section, record.id)] = f"{loaded.name}:{_line(loaded, section, index)}"
+                locations[(section, record.id)] = f"{loaded.name}:{crosscheck.line(loaded, section, index)}"
     for entity in tables["entities"].values():
         for group_id in entity.groups:
             group = tables["groups"][group_id]

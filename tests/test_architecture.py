@@ -111,6 +111,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "sources",
         "models",
         "memo",
+        "crosscheck",
         "knowledge",
         "vocabulary",
         "provenance",
