@@ -9,9 +9,9 @@ import streamlit as st
 from app_pages._cached import report_for
 from app_pages._session import current_prefs, link_note, profile_download, session_kb
 from selector import recommend
+from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
-from selector.preferences import PreferenceError
-from selector.problem import METHODS, ScoringError
+from selector.problem import METHODS
 from selector.report import build, pdf, render, spreadsheet
 from selector.report.model import ReportError
 
@@ -42,7 +42,7 @@ try:
     with st.spinner("Building the report..."):
         built = report_for(kb, kb.data_hash, prefs_json, app_url())
     rec = recommend.recommend(kb, prefs)
-except (PreferenceError, ScoringError, ValueError) as exc:
+except SelectorError as exc:
     st.error(f"These settings cannot be reported: {md(exc)}. Change them on the Recommend page.")
     st.stop()
 

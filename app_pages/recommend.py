@@ -17,6 +17,7 @@ from app_pages._widgets import (
 )
 from selector import decision_tree, matrix, recommend, verdict
 from selector.charts.contributions import contribution_bars, restack_contribution_bars
+from selector.errors import SelectorError
 from selector.escape import streamlit_label as label
 from selector.escape import streamlit_md as md
 from selector.measure import compare
@@ -28,7 +29,7 @@ from selector.preferences import (
     PreferenceError,
     Preferences,
 )
-from selector.problem import METHODS, ScoringError
+from selector.problem import METHODS
 from selector.views.recommend import (
     FILLED_MARK,
     FLAG_MARK,
@@ -362,7 +363,7 @@ def weights_and_ranking() -> None:
     prefs = prefs_in_force(kb)
     try:
         rec = recommend.recommend(kb, prefs)
-    except (PreferenceError, ScoringError) as exc:
+    except SelectorError as exc:
         rec, failure = None, exc
     dimension_weights = prefs.resolved_dimension_weights(kb)
     # The share of the decision each slider gives: a dimension with no criterion in this group passes its weight on.
@@ -473,7 +474,7 @@ def _verdict(prefs: Preferences, rec: recommend.Recommendation) -> verdict.Verdi
     try:
         whole = whole_simplex_share(kb, prefs, rec.leader.name)
         return verdict.judge(rec, local_share=verdict.local_share(rec), global_share=whole)
-    except (PreferenceError, ScoringError, ValueError):
+    except SelectorError:
         return verdict.judge(rec, compute=False)
 
 

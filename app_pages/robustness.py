@@ -11,8 +11,8 @@ from app_pages._session import current_prefs, session_kb
 from app_pages._widgets import plotly_chart
 from selector import recommend, verdict
 from selector.charts.robustness import acceptability_heatmap, weight_sweep_chart
+from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
-from selector.preferences import PreferenceError
 from selector.problem import METHODS, ScoringError
 from selector.robustness import analysis
 from selector.robustness.sweep import weight_sweep
@@ -24,13 +24,13 @@ prefs = current_prefs(kb)
 st.title("How robust is the ranking?")
 try:
     rec = recommend.recommend(kb, prefs)
-except (PreferenceError, ScoringError) as exc:
+except SelectorError as exc:
     st.error(f"The current settings cannot be ranked: {md(exc)}. Change them on the Recommend page.")
     st.stop()
 try:
     judged = verdict.judge(rec)
     st.markdown(f"**{md(judged.headline)}** · {md(f'{rec.leader.name}: {judged.badge}')} (the Recommend page's badge)")
-except (ScoringError, ValueError):
+except SelectorError:
     pass
 
 m = rec.matrix
@@ -96,7 +96,7 @@ try:
         robust = robustness_of(
             kb, prefs, samples=int(n_samples), seed=int(seed), spread=None if whole else spread / 100, space=space
         )
-except (ScoringError, ValueError) as exc:
+except SelectorError as exc:
     st.error(f"The robustness analyses cannot run with these inputs: {md(exc)}")
     st.stop()
 
