@@ -82,8 +82,8 @@ def knowledge_caption(kb: KnowledgeBase) -> None:
 def session_figure(slot: str, key: tuple, build: Callable[[], go.Figure]) -> go.Figure:
     """The figure this session keeps in `slot`, built anew only when `key` (what shapes the figure) changes.
 
-    For charts redrawn on every slider move: updating a kept figure's data in place costs a fifth of building
-    one (see charts.contributions.restack_contribution_bars). A session runs one script at a time, so its figure
+    For charts redrawn on every slider move: updating a kept figure's data in place spares building a new one
+    (see charts.contributions.restack_contribution_bars). A session runs one script at a time, so its figure
     is never shared; it is serialised by ``st.plotly_chart`` during the call that draws it.
     """
     kept = st.session_state.get(slot)

@@ -285,7 +285,7 @@ class ScoreResult:
 
 
 # ----------------------------------------------------------------------------------------------------------
-# scikit-criteria plumbing (imported lazily: ``import skcriteria`` costs ~2 s)
+# scikit-criteria plumbing (imported lazily: importing skcriteria is slow, and most commands and pages never score)
 # ----------------------------------------------------------------------------------------------------------
 
 # What ``import skcriteria`` loads only for its plots (seaborn, and matplotlib under it) and its dominance graphs:

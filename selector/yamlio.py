@@ -374,8 +374,8 @@ def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 
 
 _QuotingDumper.add_representer(str, _represent_str)
-# LibYAML's emitter writes the same text three times faster; a converted CSV of the largest size spends most of its
-# conversion there. Profiles keep the Python emitter (their text is compared byte for byte across versions).
+# LibYAML's emitter (C) writes the same text as the Python one, and a converted CSV of the largest size spends most
+# of its conversion emitting. Profiles keep the Python emitter (their text is compared byte for byte across versions).
 _FastQuotingDumper = _QuotingDumper
 if yaml.__with_libyaml__:
 

@@ -26,8 +26,8 @@ MARGIN = {"l": 10, "r": 10, "t": 60, "b": 10}
 def figure(traces: list[dict], layout: dict, title: str, height: int) -> go.Figure:
     """Build the figure in one step, unvalidated, with no template of its own.
 
-    Plotly's validators cost half of a chart's time on every slider move and check only what the chart modules
-    write, which is fixed code: tests/charts/ rebuilds every chart with validation on and requires the
+    Plotly's validators would run on every slider move and check only what the chart modules write, which is
+    fixed code: tests/charts/ rebuilds every chart with validation on and requires the
     same figure, so an invalid property fails there and not in a user's browser.
 
     Whoever shows the figure styles it: in the app, Streamlit's chart theme replaces the template's layout

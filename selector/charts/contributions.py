@@ -87,7 +87,7 @@ def restack_contribution_bars(
     `contributions` maps each alternative to its values in the figure's trace (criterion) order; `order` lists
     the alternatives from best to worst. The result is the figure :func:`contribution_bars` would build for the
     same data (tests/charts/test_contributions.py compares them): only each trace's bars (and their filled-in
-    marks) change, which costs a fifth of building the figure anew on every slider move.
+    marks) change, so a slider move does not build and lay out a new figure.
     """
     names = hover_labels(order)
     for j, trace in enumerate(fig.data):

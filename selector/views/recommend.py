@@ -21,9 +21,8 @@ def ranking_table(ranking: Iterable, filled: Mapping[str, int] | None = None) ->
     With `filled` (alternative id -> number of its cells filled in by the missing-value policy), a ``filled in``
     column counts them ("" for none), so that no score reads as if it rested on evidence alone.
 
-    An Arrow table, the format Streamlit sends to the browser: it is redrawn on every slider move, and a pandas
-    frame, which Streamlit converts to Arrow, made the table about three times dearer to draw (0.9 ms, against
-    0.3 ms, measured in the app's script thread).
+    An Arrow table, the format Streamlit sends to the browser: the table is redrawn on every slider move, and a
+    pandas frame would be converted to Arrow on every draw.
     """
     ranking = list(ranking)
     shared = {r.rank for r in ranking if sum(o.rank == r.rank for o in ranking) > 1}
