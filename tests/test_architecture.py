@@ -7,11 +7,15 @@
   module imports upward: `LAYERS` names the layers, lowest first, and a module may import only from its own layer
   or the layers below. Every module belongs to exactly one layer, so a new module must be placed on purpose.
 - The command-line modules are reached only through `selector/__main__.py`.
+- Sizes: no Python module of `selector/`, `app_pages/` or `app.py` over 600 lines, no function over 80 lines, and
+  the median function at most 15 lines (a function counts from its `def` line to its last line, docstring
+  included). The Jinja templates and style sheets are not Python and are not counted.
 """
 
 from __future__ import annotations
 
 import ast
+import statistics
 from pathlib import Path
 
 import pytest
@@ -195,3 +199,55 @@ def test_commands_are_reached_only_through_main():
 def test_the_checks_see_imports_inside_functions():
     # scoring imports scikit-criteria lazily (inside functions): the checks above must see those imports
     assert any(_top(n) == "skcriteria" for n in IMPORTS["selector.scoring"])
+
+
+MAX_MODULE_LINES = 600
+MAX_FUNCTION_LINES = 80
+MAX_MEDIAN_FUNCTION_LINES = 15
+SIZED = sorted([*PACKAGE.rglob("*.py"), *(ROOT / "app_pages").rglob("*.py"), ROOT / "app.py"])
+
+
+def function_sizes(source: str, file: str) -> list[tuple[int, str, str]]:
+    """(lines, file, qualified name) of every function and method in SOURCE, nested ones included."""
+    found = []
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = f"{prefix}{child.name}"
+                if not isinstance(child, ast.ClassDef):
+                    found.append((child.end_lineno - child.lineno + 1, file, name))
+                visit(child, f"{name}.")
+            else:
+                visit(child, prefix)
+
+    visit(ast.parse(source, filename=file), "")
+    return found
+
+
+def _relative(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+FUNCTIONS = [size for path in SIZED for size in function_sizes(path.read_text(encoding="utf-8"), _relative(path))]
+
+
+def test_no_module_over_600_lines():
+    lines = {_relative(path): len(path.read_text(encoding="utf-8").splitlines()) for path in SIZED}
+    over = [f"{file}: {count} lines" for file, count in sorted(lines.items()) if count > MAX_MODULE_LINES]
+    assert not over, f"modules over {MAX_MODULE_LINES} lines:\n" + "\n".join(over)
+
+
+def test_no_function_over_80_lines():
+    over = [f"{file} {name}: {size} lines" for size, file, name in sorted(FUNCTIONS) if size > MAX_FUNCTION_LINES]
+    assert not over, f"functions over {MAX_FUNCTION_LINES} lines:\n" + "\n".join(over)
+
+
+def test_median_function_is_small():
+    median = statistics.median(size for size, _, _ in FUNCTIONS)
+    assert median <= MAX_MEDIAN_FUNCTION_LINES, f"median function is {median} lines over {len(FUNCTIONS)} functions"
+
+
+def test_the_size_check_counts_methods_and_nested_functions():
+    source = "class A:\n    def m(self):\n        def inner():\n            return 1\n\n        return inner\n"
+    assert function_sizes(source, "a.py") == [(5, "a.py", "A.m"), (2, "a.py", "A.m.inner")]
