@@ -8,11 +8,17 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 KNOWLEDGE = ROOT / "knowledge"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 BROKEN = FIXTURES / "broken"
+
+# Property tests check results, not speed (speed lives in benchmarks/): a loaded CI machine must not fail them on
+# hypothesis's default 200 ms per-example deadline.
+settings.register_profile("project", deadline=None)
+settings.load_profile("project")
 
 
 def pytest_configure(config: pytest.Config) -> None:
