@@ -10,6 +10,7 @@ import pytest
 if not Path("/usr/bin/chromium").exists():
     pytest.skip("Debian chromium (/usr/bin/chromium) is not installed", allow_module_level=True)
 
+from pageload import TIMEOUT_MS, wait_rendered
 from playwright.sync_api import Page, expect
 
 from selector import knowledge, recommend
@@ -20,7 +21,6 @@ from selector.views.evidence import filter_claims
 pytestmark = pytest.mark.e2e
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
-TIMEOUT_MS = 30_000
 
 
 @pytest.fixture(scope="module")
@@ -43,44 +43,20 @@ def _ranking(page: Page) -> list[tuple[str, str]]:
     ]
 
 
-# True once the script run is over and everything it sent has been drawn: no running indicator, no stale element,
-# no placeholder skeleton, every visible plotly chart with its SVG and every visible data grid with its canvas and
-# table mirror (a chart or grid in a closed expander or an inactive tab is drawn only when opened).
-_RENDERED = """() => {
-    const app = document.querySelector('[data-testid=stApp]');
-    if (!app || app.dataset.testScriptState !== 'notRunning') return false;
-    const busy = "[data-testid=stStatusWidget], [data-testid=stSkeleton], [data-stale=true]";
-    if (document.querySelector(busy)) return false;
-    const shown = selector => [...document.querySelectorAll(selector)].filter(e => e.checkVisibility());
-    if (!shown('[data-testid=stPlotlyChart]').every(c => c.querySelector('.js-plotly-plot .main-svg'))) return false;
-    return shown('[data-testid=stDataFrame]').every(g => {
-        const canvas = g.querySelector('canvas');
-        return canvas && canvas.getBoundingClientRect().height > 0 && g.querySelector('table');
-    });
-}"""
-
-
-def _rendered(page: Page) -> None:
-    """Wait until the page is drawn (see _RENDERED), twice 300 ms apart so that a late message is not missed."""
-    for _ in range(2):
-        page.wait_for_timeout(300)
-        page.wait_for_function(_RENDERED, timeout=TIMEOUT_MS)
-
-
 def _idle(page: Page) -> None:
     """Wait until the script run triggered by the last interaction has finished and its output is drawn."""
-    _rendered(page)
+    wait_rendered(page)
 
 
 def _shot(page: Page, name: str) -> None:
     """A full-page screenshot of what a user sees once every chart and table is drawn."""
-    _rendered(page)
+    wait_rendered(page)
     # Streamlit scrolls inside its own container, so a full-page shot needs a window as tall as the content.
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     height = page.evaluate("() => document.querySelector('[data-testid=stMain]')?.scrollHeight || 1000")
     page.set_viewport_size({"width": 1440, "height": min(max(int(height), 1000), 6000)})
     # charts and grids redraw for the new size
-    _rendered(page)
+    wait_rendered(page)
     page.wait_for_timeout(500)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
     page.set_viewport_size({"width": 1440, "height": 1000})

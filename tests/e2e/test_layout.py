@@ -11,6 +11,7 @@ import pytest
 if not Path("/usr/bin/chromium").exists():
     pytest.skip("Debian chromium (/usr/bin/chromium) is not installed", allow_module_level=True)
 
+from pageload import TIMEOUT_MS, wait_rendered
 from playwright.sync_api import Page, expect
 
 from selector import knowledge, recommend
@@ -19,24 +20,10 @@ from selector.preferences import Preferences
 pytestmark = pytest.mark.e2e
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
-TIMEOUT_MS = 30_000
 LAPTOPS = [(1024, 768), (1440, 900)]
 PHONE = (390, 844)
 PAGES = ["", "frameworks", "accelerators", "evidence", "techniques", "robustness", "my_data", "export", "data_sources"]
 
-# Done once no script runs and every visible chart and grid is drawn (see test_browser._RENDERED).
-_RENDERED = """() => {
-    const app = document.querySelector('[data-testid=stApp]');
-    if (!app || app.dataset.testScriptState !== 'notRunning') return false;
-    const busy = "[data-testid=stStatusWidget], [data-testid=stSkeleton], [data-stale=true]";
-    if (document.querySelector(busy)) return false;
-    const shown = selector => [...document.querySelectorAll(selector)].filter(e => e.checkVisibility());
-    if (!shown('[data-testid=stPlotlyChart]').every(c => c.querySelector('.js-plotly-plot .main-svg'))) return false;
-    return shown('[data-testid=stDataFrame]').every(g => {
-        const canvas = g.querySelector('canvas');
-        return canvas && canvas.getBoundingClientRect().height > 0 && g.querySelector('table');
-    });
-}"""
 
 # Visible text cut off by its box: an element that clips (ellipsis or hidden overflow) narrower than its text.
 # Data grids draw on a canvas (their cells are checked through their scroll width), select boxes show one line of
@@ -70,17 +57,11 @@ def kb():
     return knowledge.load()
 
 
-def _rendered(page: Page) -> None:
-    for _ in range(2):
-        page.wait_for_timeout(300)
-        page.wait_for_function(_RENDERED, timeout=TIMEOUT_MS)
-
-
 def _open(page: Page, url: str, size: tuple[int, int]) -> None:
     page.set_viewport_size({"width": size[0], "height": size[1]})
     page.goto(url)
     expect(page.locator("h1").first).to_be_visible(timeout=TIMEOUT_MS)
-    _rendered(page)
+    wait_rendered(page)
 
 
 def _aria_labels(page: Page) -> list[str]:
@@ -89,7 +70,7 @@ def _aria_labels(page: Page) -> list[str]:
 
 def _show_chart(page: Page) -> None:
     page.get_by_test_id("stMain").get_by_text("Show what each criterion adds (chart)").click()
-    _rendered(page)
+    wait_rendered(page)
 
 
 def _ranking_grid(page: Page):
@@ -160,12 +141,12 @@ def test_weight_sliders_say_relative_weight_and_show_their_share(page: Page, app
     slider.focus()
     slider.press("End")
     expect(page).to_have_url(re.compile(r"w=performance%3D100"), timeout=TIMEOUT_MS)
-    _rendered(page)
+    wait_rendered(page)
     moved = recommend.recommend(kb, Preferences(group="training-frameworks", dimension_weights={"performance": 100}))
     assert f"{moved.matrix.dimension_weights['performance']:.0%}" in _slider_labels(page, "stMain")[0]
     # the sub-criterion sliders: a relative weight inside their dimension, with the share it gives
     page.get_by_test_id("stSidebar").get_by_text("Sub-criterion weights").click()
-    _rendered(page)
+    wait_rendered(page)
     inner = _slider_labels(page, "stSidebar")
     assert inner and all("relative weight" in label and re.search(r"\d+% of ", label) for label in inner)
     assert page.evaluate(_CUT) == []
@@ -174,13 +155,13 @@ def test_weight_sliders_say_relative_weight_and_show_their_share(page: Page, app
 def test_a_group_switch_leaves_no_label_of_the_old_group(page: Page, app_url: str, kb):
     _open(page, app_url, LAPTOPS[1])
     page.get_by_test_id("stSidebar").get_by_text("Sub-criterion weights").click()
-    _rendered(page)
+    wait_rendered(page)
     old, new = kb.groups["training-frameworks"], kb.groups["edge-accelerators"]
     page.get_by_test_id("stSelectbox").filter(has_text="What are you choosing?").click()
     page.keyboard.type(new.name_en)
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"group=edge-accelerators"), timeout=TIMEOUT_MS)
-    _rendered(page)
+    wait_rendered(page)
     expect(page.get_by_test_id("stSidebar").get_by_text(new.name_en).first).to_be_visible()
     text = page.get_by_test_id("stMain").inner_text() + page.get_by_test_id("stSidebar").inner_text()
     assert old.name_en not in text
