@@ -15,6 +15,7 @@ import streamlit as st
 from app_pages import _cached
 from selector import provenance
 from selector.escape import streamlit_md as md
+from selector.escape import streamlit_table
 from selector.models import KnowledgeBase
 from selector.views.evidence import claim_evidence
 
@@ -27,6 +28,20 @@ def text_table(frame: pd.DataFrame, height: int | None = None) -> None:
     """
     shown = frame.astype(object).map(lambda v: md(v) if isinstance(v, str) else "" if pd.isna(v) else v)
     st.table(shown, hide_index=True, height="content" if height is None else height)
+
+
+def markdown_table(frame: pd.DataFrame, formats: dict[str, str] | None = None, height: int | None = None) -> None:
+    """`frame` as a static Markdown table (cells escaped and wrapping), in a box that scrolls past `height` pixels.
+
+    For the tables a page shows in full and redraws often: a data grid mounts a canvas on every page switch and
+    rerun (benchmarks/bench_browser.py), a Markdown table is plain HTML. Grids stay where sorting, search or
+    thousands of rows serve the reader.
+    """
+    if height is None:
+        st.markdown(streamlit_table(frame, formats))
+        return
+    with st.container(height=height):
+        st.markdown(streamlit_table(frame, formats))
 
 
 def sync_widget(key: str, value: object) -> None:

@@ -1,7 +1,8 @@
 """Every escaper: text from the knowledge or a user's file shown as itself, never as markup, formula or control.
 
 - CommonMark (the Markdown report): :func:`md_escape`, :class:`MdSafe`;
-- Streamlit Markdown (``st.markdown``, ``st.caption``, labels and help texts in the app): :func:`streamlit_md`;
+- Streamlit Markdown (``st.markdown``, ``st.caption``, labels and help texts in the app): :func:`streamlit_md`,
+  :func:`streamlit_table`;
 - plotly hover labels and trace names (a small HTML subset): :func:`hover_text`, :func:`hover_labels`;
 - XML text (the report's SVG charts): :func:`xml_text`;
 - spreadsheet cells (CSV/formula injection): :func:`neutralise`, :func:`safe_frame`;
@@ -11,10 +12,12 @@
 from __future__ import annotations
 
 import html
+import math
+import numbers
 import re
 import string
 import textwrap
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 # ----------------------------------------------------------------------------------------------------------
@@ -71,6 +74,37 @@ def streamlit_md(text: object) -> str:
     """`text` escaped for Streamlit's Markdown (``st.markdown``, ``st.caption``, widget labels and help): knowledge
     and upload text is shown, never interpreted; a line break stays a line break."""
     return _STREAMLIT_SPECIAL.sub(r"\\\1", str(text)).replace("\n", "  \n")
+
+
+def streamlit_table(frame: Any, formats: Mapping[str, str] | None = None) -> str:
+    """`frame` (a pandas DataFrame; its index is not shown) as a Markdown table for ``st.markdown``.
+
+    Static Markdown rather than a data grid for the small tables the pages redraw often: a grid mounts a canvas
+    component (about 0.35 s on a page switch in chromium, benchmarks/bench_browser.py) where a Markdown table
+    is plain HTML. Every cell is shown as written: escaped as :func:`streamlit_md` escapes, on one line (a line
+    break would end the row). Missing values are empty cells; numbers follow `formats` (column -> format spec,
+    e.g. ``".4f"``) and are right-aligned.
+    """
+    formats = dict(formats or {})
+
+    def cell(value: Any, column: Any) -> str:
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            return ""
+        if column in formats and isinstance(value, numbers.Number):
+            return streamlit_md(format(value, formats[column]))
+        return streamlit_md(" ".join(str(value).split()))
+
+    columns = list(frame.columns)
+    numeric = [frame[c].dtype.kind in "iuf" for c in columns]
+    lines = [
+        "| " + " | ".join(cell(c, None) for c in columns) + " |",
+        "|" + "|".join("---:" if n else "---" for n in numeric) + "|",
+    ]
+    lines += [
+        "| " + " | ".join(cell(v, c) for v, c in zip(row, columns, strict=True)) + " |"
+        for row in frame.itertuples(index=False, name=None)
+    ]
+    return "\n".join(lines)
 
 
 # A widget's label is Markdown on screen but its aria-label is the string as given, so a screen reader would read

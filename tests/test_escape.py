@@ -18,6 +18,7 @@ from selector.escape import (
     safe_frame,
     streamlit_label,
     streamlit_md,
+    streamlit_table,
 )
 
 EVIL = "<img src=x onerror=alert(1)>"
@@ -59,6 +60,28 @@ def test_streamlit_md_renders_as_the_text_itself(text):
 
 def test_streamlit_md_keeps_line_breaks_as_hard_breaks():
     assert _md().render(streamlit_md("a\nb")) == "<p>a<br />\nb</p>\n"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.text(alphabet=st.sampled_from(list("ab1 .<>&|*_[]()#!`~\\-+=:$中\n")), max_size=12), min_size=1, max_size=4
+    )
+)
+def test_streamlit_table_keeps_every_cell_in_its_cell_as_written(texts):
+    frame = pd.DataFrame({"name": texts, "score": [0.5] * len(texts)})
+    rendered = _md().render(streamlit_table(frame, {"score": ".2f"}))
+    assert rendered.count("<tr>") == len(texts) + 1  # a header row and one row per record: no cell ended a row
+    for text in texts:
+        assert f"<td>{escapeHtml(' '.join(text.split()))}</td>" in rendered
+    assert rendered.count('<td style="text-align:right">0.50</td>') == len(texts)
+
+
+def test_streamlit_table_leaves_missing_values_empty_and_formats_only_what_it_is_told():
+    frame = pd.DataFrame({"a": ["x", None], "n": [1.23456, float("nan")], "k": [3, 4]})
+    rendered = _md().render(streamlit_table(frame, {"n": ".2f"}))
+    assert "<td>x</td>" in rendered and "<td></td>" in rendered
+    assert ">1.23<" in rendered and ">3<" in rendered and "nan" not in rendered
 
 
 # ----------------------------------------------------------------------------------------------------------
