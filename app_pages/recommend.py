@@ -8,12 +8,12 @@ from pydantic import ValidationError
 from app_pages._cached import uses_uploads, whole_simplex_share
 from app_pages._session import check_prefs, current_prefs, prefs_in_force, reset_prefs, session_kb, set_prefs
 from app_pages._widgets import (
+    markdown_table,
     plotly_chart,
     reference_date,
     session_figure,
     show_claim,
     sync_widget,
-    text_table,
 )
 from selector import decision_tree, matrix, recommend, verdict
 from selector.charts.contributions import contribution_bars, restack_contribution_bars
@@ -407,20 +407,11 @@ def weights_and_ranking() -> None:
     if judged.details:
         st.caption(md("  \n".join(judged.details)))
     filled = {a: sum(c.alternative == a for c in m.imputed_cells) for a in m.alternatives}
-    st.dataframe(
-        ranking_table(rec.ranking, filled),
-        hide_index=True,
-        width="content",
-        column_config={
-            "rank": st.column_config.TextColumn("rank", help="“2=” marks an exact tie"),
-            "score": st.column_config.NumberColumn("score", format="%.4f", help=direction),
-            "shortlisted": st.column_config.TextColumn("shortlisted", help="shortlisted by the decision path"),
-            "filled in": st.column_config.TextColumn(
-                "filled in",
-                help="criteria without evidence for this option, filled in by the missing-value policy "
-                "(listed under the ranking)",
-            ),
-        },
+    # Markdown, not a data grid: the table is redrawn on every slider move, and a grid mounts a canvas each time.
+    markdown_table(ranking_table(rec.ranking, filled), formats={"score": ".4f"})
+    st.caption(
+        f"score: {direction} · “2=” marks an exact tie · shortlisted: by the decision path · filled in: criteria "
+        "without evidence for this option, filled in by the missing-value policy (listed under the ranking)"
     )
     st.info(md(rec.why), icon=":material/lightbulb:")
     notes = [
@@ -515,21 +506,21 @@ if len(imputed) or len(excluded):
     ):
         if len(imputed):
             st.markdown(f"**Cells without evidence**, filled by policy {m.missing_policy}:")
-            text_table(imputed)
+            markdown_table(imputed)
         if len(excluded):
             st.markdown("**Left out of the ranking:**")
-            text_table(excluded)
+            markdown_table(excluded)
 
 # ----------------------------------------------------------------------------------------------------------
 # Evidence behind every cell
 
 st.subheader("Evidence behind every number")
-st.dataframe(matrix_display(kb, m), width="stretch")
+markdown_table(matrix_display(kb, m).reset_index())
 st.caption(f"{FILLED_MARK}: no evidence, filled in by the missing-value policy. {FLAG_MARK}: rests on a flagged claim.")
 footnotes = cell_footnotes(kb, m, reference_date())
 if len(footnotes):
     with st.expander(f"Footnotes of the numbers from public datasets ({len(footnotes)})"):
-        st.dataframe(footnotes, hide_index=True, width="stretch", key="cell-footnotes")
+        markdown_table(footnotes)
 cells = cell_choices(kb, m)
 if st.session_state.get("cell") not in cells:
     st.session_state.pop("cell", None)

@@ -90,8 +90,10 @@ def streamlit_table(frame: Any, formats: Mapping[str, str] | None = None) -> str
     def cell(value: Any, column: Any) -> str:
         if value is None or (isinstance(value, float) and math.isnan(value)):
             return ""
-        if column in formats and isinstance(value, numbers.Number):
-            return streamlit_md(format(value, formats[column]))
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, numbers.Number):
+            return streamlit_md(format(value, formats.get(column, "g")))
         return streamlit_md(" ".join(str(value).split()))
 
     columns = list(frame.columns)

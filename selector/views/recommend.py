@@ -7,7 +7,6 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
 from selector import provenance
 from selector.matrix import DecisionMatrix
@@ -15,31 +14,24 @@ from selector.models import KnowledgeBase
 from selector.views.labels import value_text
 
 
-def ranking_table(ranking: Iterable, filled: Mapping[str, int] | None = None) -> pa.Table:
+def ranking_table(ranking: Iterable, filled: Mapping[str, int] | None = None) -> pd.DataFrame:
     """The ranking as rank ("2=" when tied), name, score, shortlisted (✓ or blank), in rank order.
 
     With `filled` (alternative id -> number of its cells filled in by the missing-value policy), a ``filled in``
     column counts them ("" for none), so that no score reads as if it rested on evidence alone.
-
-    An Arrow table, the format Streamlit sends to the browser: the table is redrawn on every slider move, and a
-    pandas frame would be converted to Arrow on every draw.
     """
     ranking = list(ranking)
     shared = {r.rank for r in ranking if sum(o.rank == r.rank for o in ranking) > 1}
-    return pa.table(
-        {
-            # "1=": an exact tie, stated in the table as in the heading
-            "rank": pa.array([f"{r.rank}=" if r.rank in shared else str(r.rank) for r in ranking], pa.string()),
-            "name": pa.array([r.name for r in ranking], pa.string()),
-            "score": pa.array([r.score for r in ranking], pa.float64()),
-            "shortlisted": pa.array(["✓" if r.shortlisted else "" for r in ranking], pa.string()),
-            **(
-                {}
-                if filled is None
-                else {"filled in": pa.array([str(filled.get(r.id, 0) or "") for r in ranking], pa.string())}
-            ),
-        }
-    )
+    columns = {
+        # "1=": an exact tie, stated in the table as in the heading
+        "rank": [f"{r.rank}=" if r.rank in shared else str(r.rank) for r in ranking],
+        "name": [r.name for r in ranking],
+        "score": [float(r.score) for r in ranking],
+        "shortlisted": ["✓" if r.shortlisted else "" for r in ranking],
+    }
+    if filled is not None:
+        columns["filled in"] = [str(filled.get(r.id, 0) or "") for r in ranking]
+    return pd.DataFrame(columns)
 
 
 def matrix_table(kb: KnowledgeBase, m: DecisionMatrix) -> pd.DataFrame:

@@ -16,7 +16,7 @@ from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.preferences import Preferences
 from selector.views.evidence import filter_claims
 from selector.views.recommend import cell_footnotes
-from tests.app.helpers import APP
+from tests.app.helpers import APP, markdown_tables
 
 TODAY = "2026-11-30"  # the cloud price list (2025-04-21) is 19 months old: ageing
 
@@ -213,7 +213,7 @@ def test_the_ranking_cells_evidence_shows_the_footnote(app, kb):
     notes = [c for c in _captions(at) if c.startswith("Footnote:")]
     assert notes and all("derived" in n and "closed" in n for n in notes)
     # and every dataset number of the matrix has its footnote listed under it
-    (table,) = [d.value for d in at.dataframe if "footnote" in d.value.columns and "alternative" in d.value.columns]
+    (table,) = [t for t in markdown_tables(at) if "footnote" in t.columns and "alternative" in t.columns]
     m = matrix.build(kb, Preferences(group="llm-inference-accelerators"))
     expected = cell_footnotes(kb, m, dt.date.fromisoformat(TODAY))
     assert list(table["footnote"]) == list(expected["footnote"]) and len(table)
