@@ -1,5 +1,5 @@
 """What the AppTest tests of the pages share: where the app is, its pages, and how a page's ranking, badge and
-claims table are read."""
+claims table are read, and the Markdown tables a page shows."""
 
 from __future__ import annotations
 
@@ -72,3 +72,10 @@ def shown_badges(at: AppTest) -> list:
 
 def shown_claims(at: AppTest):
     return next(d.value for d in at.dataframe if "quote_zh" in d.value.columns)
+
+
+def markdown_table(at: AppTest, *columns: str) -> pd.DataFrame:
+    """The one Markdown table of the page that has all of `columns`."""
+    found = [t for t in markdown_tables(at) if set(columns) <= set(t.columns)]
+    assert len(found) == 1, f"{len(found)} Markdown tables have the columns {columns}"
+    return found[0]
