@@ -1,6 +1,6 @@
 """Every Streamlit cache of the app in one place: the bundled knowledge, the knowledge merged with uploads, the
-robustness analyses, the Accelerators page's tables and the Export page's report (each keyed by what it depends on;
-what they return is shared by every session, never mutated)."""
+robustness analyses, the Accelerators and Evidence pages' tables and the Export page's report (each keyed by what it
+depends on; what they return is shared by every session, never mutated)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import streamlit as st
 
-from selector import knowledge, limits, recommend, verdict
+from selector import conflicts, knowledge, limits, recommend, verdict, vocabulary
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import LOCATED_TIERS, KnowledgeBase
 from selector.preferences import Preferences
 from selector.robustness import analysis
 from selector.views.accelerators import accelerator_claims, accelerator_efficiency, dataset_numbers, spec_table
+from selector.views.evidence import claims_table, labelled_claims
 from selector.views.labels import SEGMENT_LABELS
 from selector.views.robustness import sampling_text
 
@@ -159,6 +160,30 @@ def accelerator_tables(
     spec_tables = {segment: spec_table(stated, segment) for segment in segments}
     located = {segment: dataset_numbers(_kb, claims, segment) for segment in segments}
     return claims, spec_tables, located, accelerator_efficiency(_kb)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def evidence_tables(_kb, data_hash: str, today: dt.date) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:  # noqa: ANN001
+    """The Evidence page's tables, built once per knowledge (its hash is the key) and date ages are counted to:
+    every claim as the download writes it (:func:`claims_table`), the same as the grid shows it (names, flag
+    kinds), and the conflicts between claims (``about``: the subject and the metric by name; ``problem`` marks a
+    disagreement)."""
+    table = claims_table(_kb, today=today)
+    found = conflicts.detect(_kb)
+    conflict_rows = pd.DataFrame(
+        [
+            {
+                "kind": c.kind.replace("-", " "),
+                "about": f"{_kb.entity_name(c.subject)}, {vocabulary.label(_kb, c.metric)}",
+                "message": c.message.replace(f", {c.metric}:", f", {vocabulary.label(_kb, c.metric)}:"),
+                "claims": ", ".join(c.claims),
+                "problem": c.is_problem,
+            }
+            for c in found
+        ],
+        columns=["kind", "about", "message", "claims", "problem"],
+    )
+    return table, labelled_claims(_kb, table), conflict_rows
 
 
 # The report's robustness section: the same sampling as `python -m selector report` (seeded: same inputs, same report).

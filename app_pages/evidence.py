@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from app_pages._cached import evidence_tables
 from app_pages._session import (
     EVIDENCE_FILTERS,
     SCALAR_FILTERS,
@@ -13,11 +14,11 @@ from app_pages._session import (
     session_kb,
     set_filters,
 )
-from app_pages._widgets import reference_date, show_claim, sync_widget, text_table
-from selector import conflicts, escape, provenance, vocabulary
+from app_pages._widgets import markdown_table, reference_date, show_claim, sync_widget
+from selector import escape, provenance
 from selector.escape import streamlit_md as md
 from selector.locators import RAW_DIR
-from selector.views.evidence import claims_table, filter_claims
+from selector.views.evidence import claims_preview, filter_claims
 from selector.views.labels import conditions_text, document_label, value_text
 
 kb = session_kb()
@@ -26,8 +27,8 @@ kb = session_kb()
 st.title("Evidence")
 st.caption(
     "Every claim of the knowledge base with the article's Chinese sentence and its English rendering, and every "
-    "number taken from a public dataset with its footnote and snapshot date. Select a row, or pick a claim below "
-    "the table, to see the full record."
+    "number taken from a public dataset with its footnote and snapshot date. Pick a claim below the table, or "
+    "select a row of the grid, to see the full record."
 )
 today = reference_date()
 datasets = {d.id: d for d in provenance.datasets(kb)}
@@ -35,6 +36,7 @@ datasets = {d.id: d for d in provenance.datasets(kb)}
 # English column's width, and rows taller than 64 px are the ones the grid wraps.
 CLAIM_ROW_HEIGHT = 92
 CLAIM_FIRST = ("id", "text_en", "flags", "quote_zh")
+PREVIEW_ROWS = 20
 
 # ----------------------------------------------------------------------------------------------------------
 # The filters live in the URL (`ev`): the widgets show the filters in force and every change writes them back.
@@ -137,8 +139,9 @@ found = filter_claims(
     flagged={"all": None, "flagged": True, "unflagged": False}[flagged],
     datasets=chosen_datasets,
 )
-table = claims_table(kb, found, today)
-shown_ids = list(table["id"])
+shown_ids = [c.id for c in found]
+all_claims, all_labelled, conflict_rows = evidence_tables(kb, kb.data_hash, today)
+table = all_claims.set_index("id", drop=False).loc[shown_ids].reset_index(drop=True)
 ageing = int(table["ageing"].sum())
 st.caption(
     f"{len(table)} of {len(kb.claims)} claims, {int(table['flagged'].sum())} of them flagged"
@@ -149,6 +152,22 @@ st.caption(
     )
 )
 
+# The first claims as a static table (a grid takes a third of a second to draw on every visit); every claim with
+# every column, sortable and selectable, is in the grid under it, drawn only when opened.
+if shown_ids:
+    markdown_table(claims_preview(kb, shown_ids[:PREVIEW_ROWS], today), height=560)
+st.caption(
+    (
+        f"The first {PREVIEW_ROWS} of {len(table)}: all of them are in the grid below and in the download. "
+        if len(table) > PREVIEW_ROWS
+        else ""
+    )
+    + "Number: the metric, the value and its unit. Source: the document and section; for a number from a public "
+    "dataset its footnote (dataset, result id, round, division, category, availability, row, retrieval date, "
+    f"licence) and snapshot date, marked ageing past {provenance.AGEING_MONTHS} months. Flagged as: the reasons "
+    "are in the claim's record (pick it below) and in the download."
+)
+
 
 def _on_row_selected(ids: tuple[str, ...] = tuple(shown_ids)) -> None:
     # A row picked in the grid becomes the claim shown; `ids` are the rows as drawn when it was picked.
@@ -157,50 +176,48 @@ def _on_row_selected(ids: tuple[str, ...] = tuple(shown_ids)) -> None:
         st.session_state["ev-claim"] = ids[rows[0]]
 
 
-# Shown: metrics and documents by name; beside the id the English rendering, wrapped (a cut sentence hid what the
-# claim says), and what the claim is flagged as (the reasons, paragraphs long, are in its record below and in the
-# download, which keeps the ids).
-shown_table = table.assign(
-    metric=[vocabulary.label(kb, m) if m else "" for m in table["metric"]],
-    document=[document_label(kb, d) for d in table["document"]],
-    flags=[", ".join(f.kind.replace("_", " ") for f in kb.claims[c].flags) for c in table["id"]],
-)
-st.dataframe(
-    shown_table,
-    key="evidence-table",
-    row_height=CLAIM_ROW_HEIGHT,
-    column_order=["id", "text_en", "flags", "quote_zh", *[c for c in table.columns if c not in CLAIM_FIRST]],
-    on_select=_on_row_selected,
-    selection_mode="single-row",
-    hide_index=True,
-    width="stretch",
-    height=min(560, CLAIM_ROW_HEIGHT * len(table) + 38),
-    column_config={
-        "id": st.column_config.TextColumn("id", pinned=True),
-        "quote_zh": st.column_config.TextColumn("quote (Chinese)", width=320),
-        "text_en": st.column_config.TextColumn("English", width=560),
-        "flagged": st.column_config.CheckboxColumn("flagged"),
-        "flags": st.column_config.TextColumn(
-            "flagged as", width="medium", help="the reasons are in the claim's record (below) and in the download"
-        ),
-        "snapshot": st.column_config.TextColumn("as of", help="the dataset's snapshot date"),
-        "ageing": st.column_config.CheckboxColumn(
-            "ageing", help=f"the snapshot is older than {provenance.AGEING_MONTHS} months"
-        ),
-        "footnote": st.column_config.TextColumn(
-            "footnote",
-            width="large",
-            help="dataset, result id, round, division, category, availability, row, retrieval date, licence",
-        ),
-    },
-)
+with st.expander("Every column, sortable: the claims in a grid (select a row to show its record)"):
+    # Shown: metrics and documents by name; beside the id the English rendering, wrapped (a cut sentence hid what
+    # the claim says), and what the claim is flagged as (the reasons, paragraphs long, are in its record below and
+    # in the download, which keeps the ids).
+    st.dataframe(
+        all_labelled.set_index("id", drop=False).loc[shown_ids].reset_index(drop=True),
+        key="evidence-table",
+        row_height=CLAIM_ROW_HEIGHT,
+        column_order=["id", "text_en", "flags", "quote_zh", *[c for c in table.columns if c not in CLAIM_FIRST]],
+        on_select=_on_row_selected,
+        selection_mode="single-row",
+        hide_index=True,
+        width="stretch",
+        height=min(560, CLAIM_ROW_HEIGHT * len(table) + 38),
+        column_config={
+            "id": st.column_config.TextColumn("id", pinned=True),
+            "quote_zh": st.column_config.TextColumn("quote (Chinese)", width=320),
+            "text_en": st.column_config.TextColumn("English", width=560),
+            "flagged": st.column_config.CheckboxColumn("flagged"),
+            "flags": st.column_config.TextColumn(
+                "flagged as", width="medium", help="the reasons are in the claim's record (below) and in the download"
+            ),
+            "snapshot": st.column_config.TextColumn("as of", help="the dataset's snapshot date"),
+            "ageing": st.column_config.CheckboxColumn(
+                "ageing", help=f"the snapshot is older than {provenance.AGEING_MONTHS} months"
+            ),
+            "footnote": st.column_config.TextColumn(
+                "footnote",
+                width="large",
+                help="dataset, result id, round, division, category, availability, row, retrieval date, licence",
+            ),
+        },
+    )
 st.download_button(
     "Download these claims (CSV)",
-    data=escape.safe_frame(table).to_csv(index=False).encode("utf-8"),
+    # written when asked for: the whole table as CSV takes longer than the rest of the page
+    data=lambda: escape.safe_frame(table).to_csv(index=False).encode("utf-8"),
     file_name="claims.csv",
     mime="text/csv",
     key="ev-download",
     icon=":material/download:",
+    on_click="ignore",
 )
 
 if st.session_state.get("ev-claim") not in shown_ids:
@@ -212,7 +229,7 @@ claim_id = st.selectbox(
     index=None,
     format_func=lambda c: f"{c}: {english[c][:90]}",
     key="ev-claim",
-    placeholder="Pick a claim, or select a row of the table (the box at its left)",
+    placeholder="Pick a claim, or select a row of the grid above (the box at its left)",
 )
 if claim_id is not None:
     claim = kb.claims[claim_id]
@@ -240,36 +257,16 @@ if claim_id is not None:
                 "column": claim.locator.column,
                 "conversion": claim.locator.conversion,
             }
-        st.dataframe(
-            pd.DataFrame({"field": list(record), "value": list(record.values())}),
-            hide_index=True,
-            width="stretch",
-        )
+        markdown_table(pd.DataFrame({"field": list(record), "value": [str(v) for v in record.values()]}))
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Conflicts between claims")
-found_conflicts = conflicts.detect(kb)
-if not found_conflicts:
+if conflict_rows.empty:
     st.success("No two claims disagree.")
 else:
-    problems = sum(1 for c in found_conflicts if c.is_problem)
     st.caption(
-        f"{len(found_conflicts)} findings, {problems} of them disagreements: claims about the same thing that "
-        "do not add up, corroborations, and numbers that must not be compared."
+        f"{len(conflict_rows)} findings, {int(conflict_rows['problem'].sum())} of them disagreements: claims about "
+        "the same thing that do not add up, corroborations, and numbers that must not be compared."
     )
     # A table that wraps rather than a grid: a message cut at the column's edge lost its point. Metrics by name.
-    text_table(
-        pd.DataFrame(
-            [
-                {
-                    "kind": c.kind.replace("-", " "),
-                    "subject": kb.entity_name(c.subject),
-                    "metric": vocabulary.label(kb, c.metric),
-                    "message": c.message.replace(f", {c.metric}:", f", {vocabulary.label(kb, c.metric)}:"),
-                    "claims": ", ".join(c.claims),
-                }
-                for c in found_conflicts
-            ]
-        ),
-        height=480,
-    )
+    markdown_table(conflict_rows.drop(columns="problem"), height=480)

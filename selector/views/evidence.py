@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 
 import pandas as pd
 
-from selector import provenance
+from selector import provenance, vocabulary
 from selector.models import Claim, KnowledgeBase
 from selector.views.labels import conditions_text, document_label, flags_text, section_label, value_text
 
@@ -98,6 +98,48 @@ def claims_table(
         )
     frame = pd.DataFrame(rows, columns=list(CLAIM_COLUMNS))
     return frame.astype({"value": "float64", "flagged": "bool", "ageing": "bool"})
+
+
+def flag_kinds(claim: Claim) -> str:
+    """What a claim is flagged as, e.g. ``inconsistent, outdated`` (the reasons are in :func:`flags_text`)."""
+    return ", ".join(flag.kind.replace("_", " ") for flag in claim.flags)
+
+
+def labelled_claims(kb: KnowledgeBase, table: pd.DataFrame) -> pd.DataFrame:
+    """`table` (:func:`claims_table`) as a reader scans it: metrics and documents by name, flags by kind."""
+    return table.assign(
+        metric=[vocabulary.label(kb, m) if m else "" for m in table["metric"]],
+        document=[document_label(kb, d) for d in table["document"]],
+        flags=[flag_kinds(kb.claims[c]) for c in table["id"]],
+    )
+
+
+PREVIEW_COLUMNS = ("id", "English", "quote (Chinese)", "number", "source", "flagged as")
+
+
+def claims_preview(kb: KnowledgeBase, claim_ids: Iterable[str], today: dt.date | None = None) -> pd.DataFrame:
+    """The claims `claim_ids` in six columns that a static table can show whole: id, English, Chinese quote, the
+    number (metric by name, comparator, value, unit), where it comes from (document and section number; for a
+    dataset's number its footnote and snapshot date, marked when ageing) and what it is flagged as."""
+    rows = []
+    for claim_id in claim_ids:
+        claim = kb.claims[claim_id]
+        value = value_text(claim)
+        section = f"section {claim.section}" if claim.section else ""  # its heading is in the claim's record
+        source = [document_label(kb, claim.source), section]
+        source += [provenance.footnote(claim), provenance.age_text(claim, kb, today)]
+        metric = vocabulary.label(kb, claim.metric) if claim.metric else ""
+        rows.append(
+            [
+                claim.id,
+                claim.text_en,
+                claim.quote or "",
+                f"{metric}: {value}" if metric and value else value or metric,
+                " · ".join(part for part in source if part),
+                flag_kinds(claim),
+            ]
+        )
+    return pd.DataFrame(rows, columns=list(PREVIEW_COLUMNS))
 
 
 def _haystack(kb: KnowledgeBase, claim: Claim) -> str:

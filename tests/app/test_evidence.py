@@ -2,19 +2,50 @@
 
 from __future__ import annotations
 
-from selector.views.evidence import filter_claims
-from tests.app.helpers import ok, shown_claims
+from selector import provenance
+from selector.views.evidence import claims_preview, filter_claims
+from selector.views.labels import value_text
+from tests.app.helpers import markdown_table, ok, shown_claims
+
+PREVIEW = ("id", "English", "quote (Chinese)", "number", "source", "flagged as")
 
 
 def test_evidence_search_shows_the_matching_claims(app, kb):
     ok(app.run())
     at = ok(app.switch_page("app_pages/evidence.py").run())
     ok(at.text_input(key="ev-text").input("能效比").run())
-    table = next(d.value for d in at.dataframe if "quote_zh" in d.value.columns)
-    assert sorted(table["id"]) == sorted(c.id for c in filter_claims(kb, text="能效比"))
+    expected = [c.id for c in filter_claims(kb, text="能效比")]
+    assert sorted(shown_claims(at)["id"]) == sorted(expected)
+    # few enough to be read whole in the static table above the grid
+    assert list(markdown_table(at, *PREVIEW)["id"]) == expected
     ok(at.selectbox(key="ev-flagged").set_value("flagged").run())
-    table = next(d.value for d in at.dataframe if "quote_zh" in d.value.columns)
-    assert table["flagged"].all()
+    assert shown_claims(at)["flagged"].all()
+    preview = markdown_table(at, *PREVIEW)
+    assert len(preview) and all(preview["flagged as"])
+
+
+def test_evidence_opens_on_a_static_table_of_the_first_claims_and_keeps_every_claim_in_a_closed_grid(app, kb):
+    ok(app.run())
+    at = ok(app.switch_page("app_pages/evidence.py").run())
+    preview = markdown_table(at, *PREVIEW)
+    first = list(kb.claims)[:20]
+    assert list(preview["id"]) == first
+    assert preview.equals(claims_preview(kb, first).astype(str).map(lambda v: " ".join(v.split())))
+    assert any(c.value.startswith(f"The first 20 of {len(kb.claims)}") for c in at.caption)
+    (grid,) = [e for e in at.expander if e.label.startswith("Every column, sortable")]
+    assert not grid.proto.expanded, "the grid is drawn only when the reader opens it"
+    assert len(grid.dataframe) == 1 and len(grid.dataframe[0].value) == len(kb.claims)
+
+
+def test_a_dataset_number_in_the_static_table_shows_its_value_footnote_and_age(app, kb):
+    ok(app.run())
+    at = ok(app.switch_page("app_pages/evidence.py").run())
+    ok(at.multiselect(key="ev-datasets").set_value(["fsdl-cloud-gpus"]).run())
+    preview = markdown_table(at, *PREVIEW).set_index("id")
+    claim = kb.claims[preview.index[0]]
+    assert value_text(claim) in preview.loc[claim.id, "number"]
+    assert provenance.footnote(claim) in preview.loc[claim.id, "source"]
+    assert "ageing" in preview.loc[claim.id, "source"]
 
 
 def test_evidence_claim_picker_shows_the_claim_and_forgets_it_when_filtered_out(app, kb):
@@ -46,6 +77,7 @@ def test_evidence_filters_in_the_link_set_the_widgets_and_the_table(app, kb):
     expected = filter_claims(kb, text="TOPS", tiers=["claimed"], flagged=False)
     assert expected, "the filters keep some claims"
     assert sorted(shown_claims(at)["id"]) == sorted(c.id for c in expected)
+    assert sorted(markdown_table(at, *PREVIEW)["id"]) == sorted(c.id for c in expected[:20])
 
 
 def test_changing_an_evidence_filter_writes_it_to_the_link_and_a_page_switch_keeps_it(app):

@@ -198,7 +198,9 @@ def test_contribution_chart_marks_filled_in_values(page: Page, app_url: str, kb)
 
 def test_columns_that_matter_are_shown_whole_with_names_not_ids(page: Page, app_url: str, kb):
     _open(page, f"{app_url}/evidence", LAPTOPS[0])
-    conflicts = page.get_by_test_id("stTable").filter(has=page.locator("th", has_text="message"))
+    conflicts = (
+        page.get_by_test_id("stMarkdownContainer").locator("table").filter(has=page.locator("th", has_text="message"))
+    )
     expect(conflicts).to_have_count(1)
     cells = conflicts.locator("td")
     assert cells.evaluate_all("cells => cells.every(c => c.scrollWidth <= c.clientWidth + 1)")

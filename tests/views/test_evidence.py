@@ -6,9 +6,18 @@ import datetime as dt
 
 import pytest
 
-from selector import knowledge, provenance
+from selector import knowledge, provenance, vocabulary
 from selector.models import LOCATED_TIERS
-from selector.views.evidence import CLAIM_COLUMNS, claim_evidence, claims_table, filter_claims
+from selector.views.evidence import (
+    CLAIM_COLUMNS,
+    PREVIEW_COLUMNS,
+    claim_evidence,
+    claims_preview,
+    claims_table,
+    filter_claims,
+    labelled_claims,
+)
+from selector.views.labels import document_label, value_text
 
 OLD = dt.date(2026, 11, 30)  # the cloud price list (2025-04-21) is 19 months old
 YOUNG = dt.date(2025, 12, 31)
@@ -100,4 +109,33 @@ def test_documents_and_datasets_together_match_a_claim_from_either(kb):
     assert {c.source for c in both} == {article, "fsdl-cloud-gpus"}
     assert len(both) == len(filter_claims(kb, documents=[article])) + len(
         filter_claims(kb, datasets=["fsdl-cloud-gpus"])
+    )
+
+
+def test_claims_preview_shows_each_number_with_its_source_and_flags(kb):
+    located = next(c for c in kb.claims.values() if c.tier in LOCATED_TIERS and c.value is not None)
+    article = next(c for c in kb.claims.values() if c.section and c.flags and c.value is not None)
+    preview = claims_preview(kb, [located.id, article.id], OLD).set_index("id")
+    assert list(preview.columns) == list(PREVIEW_COLUMNS[1:])
+    row = preview.loc[located.id]
+    assert value_text(located) in row["number"] and row["quote (Chinese)"] == (located.quote or "")
+    assert provenance.footnote(located) in row["source"]
+    assert provenance.age_text(located, kb, OLD) in row["source"]
+    row = preview.loc[article.id]
+    assert row["English"] == article.text_en and row["quote (Chinese)"] == article.quote
+    assert row["source"] == f"{document_label(kb, article.source)} · section {article.section}"
+    assert row["flagged as"] == ", ".join(f.kind.replace("_", " ") for f in article.flags)
+
+
+def test_labelled_claims_names_metrics_and_documents_and_keeps_the_rest(kb):
+    table = claims_table(kb, today=OLD)
+    labelled = labelled_claims(kb, table)
+    assert list(labelled.columns) == list(table.columns) and list(labelled["id"]) == list(table["id"])
+    row = labelled.set_index("id").loc["c000-green-ai-efficiency-target"]
+    claim = kb.claims["c000-green-ai-efficiency-target"]
+    assert row["document"] == document_label(kb, claim.source)
+    assert row["metric"] == vocabulary.label(kb, claim.metric)
+    assert row["flags"] == ", ".join(f.kind.replace("_", " ") for f in claim.flags)
+    assert labelled.drop(columns=["metric", "document", "flags"]).equals(
+        table.drop(columns=["metric", "document", "flags"])
     )
