@@ -94,17 +94,37 @@ def knowledge_caption(kb: KnowledgeBase) -> None:
     st.sidebar.caption(f"{where} · {len(kb.claims)} claims · {len(kb.entities)} entities · data {md(kb.data_hash)}")
 
 
-def session_figure(slot: str, key: tuple, build: Callable[[], go.Figure]) -> go.Figure:
+class KeptFigure(go.Figure):
+    """A figure checked once and then kept as its plain dict (``spec``), which a page edits in place.
+
+    ``st.plotly_chart`` serialises a figure through its public ``to_dict()``: this one returns the kept dict, so a
+    redraw neither deep-copies the figure nor runs plotly's validators on every edit (they cost more than the rest
+    of a slider move). Whoever edits ``spec`` keeps it a valid figure (tests/charts/ check the edits).
+    """
+
+    def __init__(self, figure: go.Figure) -> None:
+        super().__init__()
+        self._spec = figure.to_dict()
+
+    @property
+    def spec(self) -> dict:
+        return self._spec
+
+    def to_dict(self) -> dict:
+        return self._spec
+
+
+def session_figure(slot: str, key: tuple, build: Callable[[], go.Figure]) -> KeptFigure:
     """The figure this session keeps in `slot`, built anew only when `key` (what shapes the figure) changes.
 
-    For charts redrawn on every slider move: updating a kept figure's data in place spares building a new one
-    (see charts.contributions.restack_contribution_bars). A session runs one script at a time, so its figure
-    is never shared; it is serialised by ``st.plotly_chart`` during the call that draws it.
+    For charts redrawn on every slider move: the page edits the kept figure's data in place (see
+    charts.contributions.restack_contribution_bars). A session runs one script at a time, so its figure is never
+    shared; it is serialised by ``st.plotly_chart`` during the call that draws it.
     """
     kept = st.session_state.get(slot)
     if kept is not None and kept[0] == key:
         return kept[1]
-    figure = build()
+    figure = KeptFigure(build())
     st.session_state[slot] = (key, figure)
     return figure
 
@@ -116,16 +136,19 @@ def plotly_chart(fig: go.Figure, key: str) -> None:
     laptop the titles were cut. Text wraps. The figure (possibly one a session keeps) is given back unchanged:
     ``st.plotly_chart`` serialises it during the call.
     """
-    title, top = fig.layout.title.text, fig.layout.margin.t
+    kept = fig if isinstance(fig, KeptFigure) else KeptFigure(fig)
+    layout = kept.spec.setdefault("layout", {})
+    title, margin = dict(layout.get("title", {})), dict(layout.get("margin", {}))
     # one block holding title and chart (class st-key-chart-KEY), so that the title names its chart
     with st.container(key=f"chart-{key}"):
-        if title:
-            st.markdown(f"**{md(html.unescape(title))}**")
-            fig.layout.title.text, fig.layout.margin.t = "", max((top or 60) - 40, 20)
+        if title.get("text"):
+            st.markdown(f"**{md(html.unescape(title['text']))}**")
+            layout["title"] = {**title, "text": ""}
+            layout["margin"] = {**margin, "t": max(margin.get("t", 60) - 40, 20)}
         try:
-            st.plotly_chart(fig, key=key, config={"displaylogo": False})
+            st.plotly_chart(kept, key=key, config={"displaylogo": False})
         finally:
-            fig.layout.title.text, fig.layout.margin.t = title, top
+            layout["title"], layout["margin"] = title, margin
 
 
 DATA_SOURCES_PAGE = "app_pages/data_sources.py"

@@ -165,6 +165,7 @@ with st.sidebar:
                 label(f"{criterion.name_en}: relative weight → {_share_in_dimension(gc.criterion):.0%} of {dimension}"),
                 min_value=CRITERION_WEIGHT_RANGE[0],
                 max_value=CRITERION_WEIGHT_RANGE[1],
+                value=st.session_state[f"cw-{gc.criterion}"],
                 step=0.5,
                 key=f"cw-{gc.criterion}",
                 on_change=on_setting,
@@ -378,6 +379,9 @@ def weights_and_ranking() -> None:
                 label(f"{dim.name_en} ({dim.name_zh}): relative weight → {shares.get(dim.id, 0.0):.0%}"),
                 min_value=DIMENSION_WEIGHT_RANGE[0],
                 max_value=DIMENSION_WEIGHT_RANGE[1],
+                # the value the state holds, given explicitly: without one, Streamlit copies the whole session
+                # state to find out whether the slider is a range, on every move
+                value=st.session_state[f"w-{dim.id}"],
                 step=1,
                 width=SLIDER_WIDTH,
                 key=f"w-{dim.id}",
@@ -451,7 +455,7 @@ def _contribution_chart(rec: recommend.Recommendation) -> None:
         lambda: contribution_bars(contributions_frame(kb, m, parts), order, title, x_title),
     )
     values = {kb.entity_name(a): parts[i] for i, a in enumerate(m.alternatives)}
-    restack_contribution_bars(figure, values, order)
+    restack_contribution_bars(figure.spec, values, order)
     plotly_chart(figure, key="contribution-chart")
     if result.contributions is None:
         st.caption(

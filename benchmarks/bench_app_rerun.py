@@ -130,6 +130,7 @@ def _empty(folder: Path) -> AppTest:
 _DRAWING_ALONE = """
 import streamlit as st
 from app_pages._cached import bundled_kb
+from app_pages._widgets import markdown_table, plotly_chart, session_figure
 from selector import recommend
 from selector.charts.contributions import contribution_bars, restack_contribution_bars
 from selector.views.recommend import contributions_frame, ranking_table
@@ -140,23 +141,26 @@ rec = recommend.recommend(kb, Preferences(group=next(iter(kb.groups))))
 parts = rec.result.contributions
 order = [r.name for r in rec.ranking]
 values = {kb.entity_name(a): parts[i] for i, a in enumerate(rec.matrix.alternatives)}
-figure = contribution_bars(contributions_frame(kb, rec.matrix, parts), order, "contributions")
+filled = {a: 0 for a in rec.matrix.alternatives}
 
 
 @st.fragment
 def weights_and_ranking():
-    with st.container(horizontal=True, gap="large"):
+    with st.container(horizontal=True, gap="medium"):
         for dim in kb.dimensions.values():
-            st.slider(dim.name_en, 0, 100, int(dim.weight), key=f"w-{dim.id}", help=dim.description_en)
-    table_col, chart_col = st.columns([2, 3], gap="large")
-    with table_col:
-        st.subheader(f"Leader: {rec.leader.name}")
-        st.badge("first in 97% of plausible weightings", color="green", help="SMAA")
-        st.dataframe(ranking_table(rec.ranking), hide_index=True, width="stretch")
-        st.info(rec.why)
-        st.caption("shares of the decision; method, scaler, policy")
-    with chart_col:
-        st.plotly_chart(restack_contribution_bars(figure, values, order), key="contribution-chart")
+            st.slider(dim.name_en, 0, 100, int(dim.weight), key=f"w-{dim.id}", width=220, help=dim.description_en)
+    st.subheader(f"Recommended: {rec.leader.name}")
+    st.markdown(":green-background[first in 97% of weightings within ±10 points of yours]", help="SMAA")
+    markdown_table(ranking_table(rec.ranking, filled), formats={"score": ".4f"})
+    st.caption("score: higher is better · shortlisted: by the decision path")
+    st.info(rec.why)
+    st.caption("Weights: defaults; method, scaler, policy")
+    if st.toggle("Show what each criterion adds (chart)", key="show-contribution-chart"):
+        figure = session_figure(
+            "contribution-figure", (), lambda: contribution_bars(contributions_frame(kb, rec.matrix, parts), order, "c")
+        )
+        restack_contribution_bars(figure.spec, values, order)
+        plotly_chart(figure, key="contribution-chart")
 
 
 st.subheader("What matters to you")

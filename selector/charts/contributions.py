@@ -79,21 +79,24 @@ def _filled_marks(filled: Sequence[str], order: Sequence[str]) -> dict:
     }
 
 
-def restack_contribution_bars(
-    fig: go.Figure, contributions: Mapping[str, Sequence[float]], order: Sequence[str]
-) -> go.Figure:
-    """Redraw, in place, a figure from :func:`contribution_bars` for new contributions of the same criteria.
+def restack_contribution_bars(spec: dict, contributions: Mapping[str, Sequence[float]], order: Sequence[str]) -> dict:
+    """Redraw, in place, the plain dict of a figure from :func:`contribution_bars` (its ``to_dict()``) for new
+    contributions of the same criteria.
 
     `contributions` maps each alternative to its values in the figure's trace (criterion) order; `order` lists
-    the alternatives from best to worst. The result is the figure :func:`contribution_bars` would build for the
-    same data (tests/charts/test_contributions.py compares them): only each trace's bars (and their filled-in
-    marks) change, so a slider move does not build and lay out a new figure.
+    the alternatives from best to worst. The result is the dict of the figure :func:`contribution_bars` would
+    build for the same data (tests/charts/test_contributions.py compares them): only each trace's bars (and
+    their filled-in marks) change. A dict rather than the figure: plotly's property setters validate every
+    assignment, which cost more than the rest of a slider move.
     """
     names = hover_labels(order)
-    for j, trace in enumerate(fig.data):
-        trace.x = [float(contributions[a][j]) for a in order]
-        trace.y = names
-        if trace.meta is not None:
-            marks = _filled_marks(trace.meta, order)
-            trace.marker.pattern.shape, trace.customdata = marks["marker"]["pattern"]["shape"], marks["customdata"]
-    return fig
+    for j, trace in enumerate(spec["data"]):
+        trace["x"] = [float(contributions[a][j]) for a in order]
+        trace["y"] = names
+        if "meta" in trace:
+            marks = _filled_marks(trace["meta"], order)
+            trace["marker"]["pattern"]["shape"], trace["customdata"] = (
+                marks["marker"]["pattern"]["shape"],
+                marks["customdata"],
+            )
+    return spec

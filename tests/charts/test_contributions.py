@@ -59,8 +59,11 @@ def test_restacking_a_kept_figure_draws_what_a_new_one_would(kb):
     kept, _, first_order = built({})
     fresh, values, order = built({"performance": 100, "cost": 0, "ecosystem": 0, "risk": 0})
     assert order != first_order  # the leader changes, so the bars must be re-sorted, not only resized
-    restack_contribution_bars(kept, values, order)
-    assert json.loads(kept.to_json()) == json.loads(fresh.to_json())
+    spec = kept.to_dict()
+    restack_contribution_bars(spec, values, order)
+    assert json.loads(json.dumps(spec)) == json.loads(fresh.to_json())
+    # and the restacked dict still passes plotly's validation
+    assert json.loads(go.Figure(spec).to_json())["data"] == json.loads(fresh.to_json())["data"]
 
 
 def test_contribution_bars_hatch_the_parts_filled_in_without_evidence(kb):
@@ -94,7 +97,7 @@ def test_restacking_moves_the_filled_in_marks_with_their_bars(kb):
     order = [r.name for r in rec.ranking]
     fig = contribution_bars(frame, order, "contributions")
     values = {kb.entity_name(a): list(rec.result.contributions[i]) for i, a in enumerate(rec.matrix.alternatives)}
-    restack_contribution_bars(fig, values, order[::-1])
-    for trace in fig.data:
-        marked = [name for name, shape in zip(trace.y, trace.marker.pattern.shape, strict=True) if shape]
-        assert sorted(marked) == sorted(trace.meta)
+    spec = restack_contribution_bars(fig.to_dict(), values, order[::-1])
+    for trace in spec["data"]:
+        marked = [name for name, shape in zip(trace["y"], trace["marker"]["pattern"]["shape"], strict=True) if shape]
+        assert sorted(marked) == sorted(trace["meta"])
