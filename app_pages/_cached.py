@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
-from collections.abc import Mapping
-from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -21,7 +19,6 @@ from selector.robustness import analysis
 from selector.views.accelerators import accelerator_claims, accelerator_efficiency, dataset_numbers, spec_table
 from selector.views.evidence import claims_table, labelled_claims
 from selector.views.labels import SEGMENT_LABELS
-from selector.views.robustness import sampling_text
 
 if TYPE_CHECKING:
     from selector.report.model import Report
@@ -116,35 +113,6 @@ def robustness_of(
         None if spread is None else float(spread),
         space,
     )
-
-
-@st.cache_resource(show_spinner=False, max_entries=256)
-def _cached_first_rank_shares(
-    _kb: KnowledgeBase, data_hash: str, prefs_json: str, samples: int, seed: int
-) -> tuple[Mapping[str, float], str]:
-    # Each name's share of first places (read-only, shared by every session) and what was sampled: the badge
-    # reads it on every slider move, and cache_data would copy it on every read.
-    rec = recommend.recommend(_kb, Preferences.model_validate_json(prefs_json))
-    smaa = analysis.acceptability(rec, samples=samples, seed=seed)
-    shares = dict(zip(smaa.alternatives, map(float, smaa.first_rank_acceptability), strict=True))
-    return MappingProxyType(shares), sampling_text(smaa, "dimensions", None)
-
-
-def whole_simplex_share(kb: KnowledgeBase, prefs: Preferences, leader: str) -> float:
-    """`leader`'s share of first places over any weighting of the four dimensions (:func:`verdict.global_share`).
-
-    Sampling the whole simplex does not depend on where the current dimension weights stand, and neither does the
-    matrix, so the shares are looked up with the dimension weights left at their defaults and the current leader's
-    is read from them: moving one of the four main sliders is answered from the cache.
-
-    Raises
-    ------
-    selector.problem.ScoringError, ValueError
-        When the analysis cannot run on this ranking.
-    """
-    base_json = prefs.model_dump_json(exclude={"dimension_weights"})
-    shares, _ = _cached_first_rank_shares(kb, kb.data_hash, base_json, verdict.SAMPLES, verdict.SEED)
-    return shares[leader]
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

@@ -30,8 +30,11 @@ def text_table(frame: pd.DataFrame, height: int | None = None) -> None:
     st.table(shown, hide_index=True, height="content" if height is None else height)
 
 
-def markdown_table(frame: pd.DataFrame, formats: dict[str, str] | None = None, height: int | None = None) -> None:
-    """`frame` as a static Markdown table (cells escaped and wrapping), in a box that scrolls past `height` pixels.
+def markdown_table(
+    frame: pd.DataFrame | dict, formats: dict[str, str] | None = None, height: int | None = None
+) -> None:
+    """`frame` (a DataFrame, or column name -> values) as a static Markdown table (cells escaped and wrapping),
+    in a box that scrolls past `height` pixels.
 
     For the tables a page shows in full and redraws often: a data grid mounts a canvas on every page switch and
     rerun (benchmarks/bench_browser.py), a Markdown table is plain HTML. Grids stay where sorting, search or

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 from pydantic import ValidationError
 
-from app_pages._cached import uses_uploads, whole_simplex_share
+from app_pages._cached import uses_uploads
 from app_pages._session import check_prefs, current_prefs, prefs_in_force, reset_prefs, session_kb, set_prefs
 from app_pages._widgets import (
     markdown_table,
@@ -467,7 +467,7 @@ def _contribution_chart(rec: recommend.Recommendation) -> None:
 def _verdict(prefs: Preferences, rec: recommend.Recommendation) -> verdict.Verdict:
     """The verdict the Export page, the report and `rank` give for the same preferences (selector.verdict)."""
     try:
-        whole = whole_simplex_share(kb, prefs, rec.leader.name)
+        whole = verdict.whole_simplex_share(kb, prefs, rec.leader.name)
         return verdict.judge(rec, local_share=verdict.local_share(rec), global_share=whole)
     except SelectorError:
         return verdict.judge(rec, compute=False)

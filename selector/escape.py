@@ -76,19 +76,21 @@ def streamlit_md(text: object) -> str:
     return _STREAMLIT_SPECIAL.sub(r"\\\1", str(text)).replace("\n", "  \n")
 
 
-def streamlit_table(frame: Any, formats: Mapping[str, str] | None = None) -> str:
-    """`frame` (a pandas DataFrame; its index is not shown) as a Markdown table for ``st.markdown``.
+def streamlit_table(table: Any, formats: Mapping[str, str] | None = None) -> str:
+    """`table` as a Markdown table for ``st.markdown``: a pandas DataFrame (its index is not shown) or a mapping
+    of column name to its values.
 
     Static Markdown rather than a data grid for the small tables the pages redraw often: a grid mounts a canvas
     component (about 0.35 s on a page switch in chromium, benchmarks/bench_browser.py) where a Markdown table
     is plain HTML. Every cell is shown as written: escaped as :func:`streamlit_md` escapes, on one line (a line
-    break would end the row). Missing values are empty cells; numbers follow `formats` (column -> format spec,
-    e.g. ``".4f"``) and are right-aligned.
+    break would end the row). Missing values are empty cells, booleans "yes"/"no"; numbers follow `formats`
+    (column -> format spec, e.g. ``".4f"``; ``"g"`` otherwise) and a column of numbers is right-aligned.
     """
     formats = dict(formats or {})
+    columns = {str(name): list(table[name]) for name in table}
 
-    def cell(value: Any, column: Any) -> str:
-        if value is None or (isinstance(value, float) and math.isnan(value)):
+    def cell(value: Any, column: str) -> str:
+        if _missing(value):
             return ""
         if isinstance(value, bool):
             return "yes" if value else "no"
@@ -96,17 +98,26 @@ def streamlit_table(frame: Any, formats: Mapping[str, str] | None = None) -> str
             return streamlit_md(format(value, formats.get(column, "g")))
         return streamlit_md(" ".join(str(value).split()))
 
-    columns = list(frame.columns)
-    numeric = [frame[c].dtype.kind in "iuf" for c in columns]
+    def numeric(values: list) -> bool:
+        present = [v for v in values if not _missing(v)]
+        return bool(present) and all(isinstance(v, numbers.Number) and not isinstance(v, bool) for v in present)
+
     lines = [
-        "| " + " | ".join(cell(c, None) for c in columns) + " |",
-        "|" + "|".join("---:" if n else "---" for n in numeric) + "|",
+        "| " + " | ".join(streamlit_md(name) for name in columns) + " |",
+        "|" + "|".join("---:" if numeric(values) else "---" for values in columns.values()) + "|",
     ]
-    lines += [
-        "| " + " | ".join(cell(v, c) for v, c in zip(row, columns, strict=True)) + " |"
-        for row in frame.itertuples(index=False, name=None)
-    ]
+    for row in zip(*columns.values(), strict=True):
+        lines.append("| " + " | ".join(cell(v, c) for v, c in zip(row, columns, strict=True)) + " |")
     return "\n".join(lines)
+
+
+def _missing(value: Any) -> bool:
+    # None, NaN, and pandas' NA/NaT (by type name: this module does not import pandas)
+    return (
+        value is None
+        or (isinstance(value, float) and math.isnan(value))
+        or type(value).__name__ in ("NAType", "NaTType")
+    )
 
 
 # A widget's label is Markdown on screen but its aria-label is the string as given, so a screen reader would read

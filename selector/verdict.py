@@ -19,7 +19,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from selector import vectorised
+from selector import recommend, vectorised
+from selector.memo import PerKnowledge
+from selector.models import KnowledgeBase
+from selector.preferences import Preferences
 from selector.problem import METHODS, ScoringError
 from selector.recommend import RankedAlternative, Recommendation
 from selector.robustness import analysis
@@ -241,6 +244,31 @@ def global_share(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) 
     """
     smaa = analysis.acceptability(rec, samples=samples, seed=seed)
     return float(smaa.first_rank_acceptability[list(smaa.alternatives).index(rec.leader.name)])
+
+
+# The whole simplex's shares per preferences without their dimension weights (see whole_simplex_share).
+_WHOLE_SIMPLEX = PerKnowledge(size=256)
+
+
+def whole_simplex_share(kb: KnowledgeBase, prefs: Preferences, leader_name: str) -> float:
+    """:func:`global_share` of the alternative named `leader_name`, kept per knowledge and preferences.
+
+    Sampling the whole simplex does not depend on where the dimension weights stand, and neither does the matrix,
+    so the shares are computed once with the dimension weights at their defaults and every slider position reads
+    them: a slider move is answered without sampling (the shares are shared, read-only).
+
+    Raises
+    ------
+    selector.problem.ScoringError, ValueError
+        When the analysis cannot run on this ranking.
+    """
+    base = prefs.model_copy(update={"dimension_weights": {}})
+
+    def compute() -> dict[str, float]:
+        smaa = analysis.acceptability(recommend.recommend(kb, base), samples=SAMPLES, seed=SEED)
+        return dict(zip(smaa.alternatives, map(float, smaa.first_rank_acceptability), strict=True))
+
+    return _WHOLE_SIMPLEX.get(kb, base.model_dump_json(), compute)[leader_name]
 
 
 def shares(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) -> tuple[float, float]:

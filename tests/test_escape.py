@@ -82,6 +82,10 @@ def test_streamlit_table_leaves_missing_values_empty_and_formats_only_what_it_is
     rendered = _md().render(streamlit_table(frame, {"n": ".2f"}))
     assert "<td>x</td>" in rendered and "<td></td>" in rendered
     assert ">1.23<" in rendered and ">3<" in rendered and "nan" not in rendered
+    # a mapping of columns draws the same table as the frame
+    assert streamlit_table(frame.to_dict("list"), {"n": ".2f"}) == streamlit_table(frame, {"n": ".2f"})
+    # a column of numbers is right-aligned, a column of text or of booleans is not
+    assert streamlit_table({"t": ["a"], "b": [True], "x": [1.5]}).splitlines()[1] == "|---|---|---:|"
 
 
 # ----------------------------------------------------------------------------------------------------------

@@ -158,6 +158,20 @@ def test_local_share_moves_with_the_weights():
     assert shares[25] != shares[60]
 
 
+def test_whole_simplex_share_is_the_global_share_at_any_dimension_weights_and_sampled_once(monkeypatch):
+    prefs = Preferences(group="edge-accelerators", method="topsis")
+    calls = []
+    sampled = analysis.acceptability
+    monkeypatch.setattr(analysis, "acceptability", lambda *a, **k: calls.append(1) or sampled(*a, **k))
+    for weights in ({}, {"cost": 70}, {"performance": 5, "risk": 90}):
+        moved = prefs.model_copy(update={"dimension_weights": weights})
+        rec = recommend.recommend(KB, moved)
+        smaa = sampled(rec, samples=verdict.SAMPLES, seed=verdict.SEED)
+        for name, share in zip(smaa.alternatives, smaa.first_rank_acceptability, strict=True):
+            assert verdict.whole_simplex_share(KB, moved, name) == float(share)
+    assert len(calls) <= 1  # the slider positions share one sampling (none if an earlier test kept it)
+
+
 def test_method_leaders_are_those_of_the_method_agreement():
     from selector.robustness.agreement import method_agreement
 

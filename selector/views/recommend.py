@@ -14,11 +14,13 @@ from selector.models import KnowledgeBase
 from selector.views.labels import value_text
 
 
-def ranking_table(ranking: Iterable, filled: Mapping[str, int] | None = None) -> pd.DataFrame:
+def ranking_table(ranking: Iterable, filled: Mapping[str, int] | None = None) -> dict[str, list]:
     """The ranking as rank ("2=" when tied), name, score, shortlisted (✓ or blank), in rank order.
 
     With `filled` (alternative id -> number of its cells filled in by the missing-value policy), a ``filled in``
     column counts them ("" for none), so that no score reads as if it rested on evidence alone.
+
+    Column name -> values (plain lists, not a DataFrame: the table is redrawn on every slider move).
     """
     ranking = list(ranking)
     shared = {r.rank for r in ranking if sum(o.rank == r.rank for o in ranking) > 1}
@@ -31,7 +33,7 @@ def ranking_table(ranking: Iterable, filled: Mapping[str, int] | None = None) ->
     }
     if filled is not None:
         columns["filled in"] = [str(filled.get(r.id, 0) or "") for r in ranking]
-    return pd.DataFrame(columns)
+    return columns
 
 
 def matrix_table(kb: KnowledgeBase, m: DecisionMatrix) -> pd.DataFrame:

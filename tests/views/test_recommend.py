@@ -85,7 +85,7 @@ def test_ranking_table_lists_the_ranking_in_rank_order(kb):
     answers = {"target": "edge", "edge-workload": "static"}
     rec = recommend.recommend(kb, Preferences(group="edge-accelerators", answers=answers))
     table = ranking_table(rec.ranking)
-    assert list(table.columns) == ["rank", "name", "score", "shortlisted"]
+    assert list(table) == ["rank", "name", "score", "shortlisted"]
     assert list(table["name"]) == [r.name for r in rec.ranking]
     assert list(table["score"]) == [r.score for r in rec.ranking]
     assert list(table["rank"]) == [str(r.rank) for r in rec.ranking]
@@ -136,7 +136,7 @@ def test_ranking_table_counts_each_options_filled_in_cells(kb):
     counts = {a: sum(c.alternative == a for c in m.imputed_cells) for a in m.alternatives}
     assert any(counts.values()) and not all(counts.values())
     table = ranking_table(rec.ranking, counts)
-    assert list(table.columns) == ["rank", "name", "score", "shortlisted", "filled in"]
+    assert list(table) == ["rank", "name", "score", "shortlisted", "filled in"]
     assert list(table["filled in"]) == [str(counts[r.id]) if counts[r.id] else "" for r in rec.ranking]
 
 
