@@ -233,8 +233,9 @@ def local_share(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) -
     dims = m.hierarchy.shares + p.offsets
     weights = m.hierarchy.spread(dims[(dims >= 0).all(axis=1)])
     prepared = None if p.sampled is None else p.sampled[: len(weights)]
-    ranks = p.scorer.ranks(weights, prepared)
-    return _first(ranks, m.alternatives.index(rec.leader.id))
+    # who is first under each weighting (a max comparison, not a ranking of every alternative)
+    firsts = p.scorer.first(weights, prepared)
+    return float(firsts[:, m.alternatives.index(rec.leader.id)].mean()) if firsts.size else float("nan")
 
 
 def global_share(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) -> float:
@@ -282,8 +283,8 @@ def method_leaders(rec: Recommendation) -> dict[str, str]:
     names = [rec_name(rec, a) for a in rec.matrix.alternatives]
     leaders = {}
     for label, scorer in p.methods.items():
-        ranks = scorer.ranks(rec.matrix.weights[None])[0]
-        leaders[label] = names[int(np.lexsort((np.arange(len(ranks)), ranks))[0])]
+        # the first alternative ranked first (argmax gives the first True)
+        leaders[label] = names[int(np.argmax(scorer.first(rec.matrix.weights[None])[0]))]
     return leaders
 
 
