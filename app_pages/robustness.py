@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
 from app_pages._cached import PAGE_SAMPLES, SEED, robustness_of
 from app_pages._session import current_prefs, session_kb
-from app_pages._widgets import plotly_chart
+from app_pages._widgets import markdown_table, plotly_chart
 from selector import recommend, verdict
 from selector.charts.robustness import acceptability_heatmap, weight_sweep_chart
 from selector.errors import SelectorError
@@ -28,7 +27,12 @@ except SelectorError as exc:
     st.error(f"The current settings cannot be ranked: {md(exc)}. Change them on the Recommend page.")
     st.stop()
 try:
-    judged = verdict.judge(rec)
+    # the Recommend page's verdict, its share over any weighting read from the same cache
+    local, whole = verdict.local_share(rec), verdict.whole_simplex_share(kb, prefs, rec.leader.name)
+except (SelectorError, ValueError):
+    local = whole = None  # the verdict says it could not compute them
+try:
+    judged = verdict.judge(rec, local_share=local, global_share=whole)
     st.markdown(f"**{md(judged.headline)}** · {md(f'{rec.leader.name}: {judged.badge}')} (the Recommend page's badge)")
 except SelectorError:
     pass
@@ -111,48 +115,31 @@ share = robust.leader_share
 (st.success if share >= 0.7 else st.warning)(md(f"{robust.leader} is {robust.badge}."), icon=":material/balance:")
 st.caption(md("Sampled: " + sampling_text(robust.smaa, robust.space, robust.spread)))
 
-heat_col, table_col = st.columns([1, 1], gap="large")
-with heat_col:
-    plotly_chart(
-        acceptability_heatmap(
-            smaa.acceptability[order],
-            in_order,
-            f"Rank acceptability: share of {smaa.n_samples:,} sampled weightings",
-        ),
-        key="acceptability",
-    )
-with table_col:
-    summary = pd.DataFrame(
-        {
-            "alternative": in_order,
-            "first": [smaa.first_rank_acceptability[i] for i in order],
-            "expected rank": [smaa.expected_rank[i] for i in order],
-            "confidence": [np.nan if smaa.confidence[i] is None else smaa.confidence[i] for i in order],
-        }
-    )
-    st.dataframe(
-        summary,
-        hide_index=True,
-        width="stretch",
-        placeholder="never first",
-        column_config={
-            "alternative": st.column_config.TextColumn("alternative", width="medium"),
-            "first": st.column_config.ProgressColumn(
-                "ranked first", format="percent", min_value=0, max_value=1, width="small"
-            ),
-            "expected rank": st.column_config.NumberColumn("mean rank", format="%.2f", width="small"),
-            "confidence": st.column_config.NumberColumn(
-                "confidence",
-                format="percent",
-                width="small",
-                help="how often it ranks first under its own central weights (cells without evidence resampled)",
-            ),
-        },
-    )
-    st.caption(
-        "In the ranking's order. Ranked first: share of the sampled weightings that put it first. Mean rank: its "
-        "average place. Confidence: how often it ranks first under its own central weights."
-    )
+# The heatmap, then its figures as a table under it: beside it, in half a laptop's width, the table ran off
+# the page.
+plotly_chart(
+    acceptability_heatmap(
+        smaa.acceptability[order],
+        in_order,
+        f"Rank acceptability: share of {smaa.n_samples:,} sampled weightings",
+    ),
+    key="acceptability",
+)
+never = "never first"
+summary = pd.DataFrame(
+    {
+        "alternative": in_order,
+        "ranked first": [smaa.first_rank_acceptability[i] for i in order],
+        "mean rank": [smaa.expected_rank[i] for i in order],
+        "confidence": [never if smaa.confidence[i] is None else smaa.confidence[i] for i in order],
+    }
+)
+markdown_table(summary, formats={"ranked first": ".1%", "mean rank": ".2f", "confidence": ".1%"})
+st.caption(
+    "In the ranking's order. Ranked first: share of the sampled weightings that put it first. Mean rank: its "
+    "average place. Confidence: how often it ranks first under its own central weights (cells without evidence "
+    "resampled). Never first: no sampled weighting puts it first."
+)
 
 st.markdown("**Central weights**: the average weighting under which each alternative ranks first.")
 central = central_weights_table(
@@ -162,11 +149,11 @@ central = central_weights_table(
     [smaa.central_weights[i] for i in order],
     dimension_of=m.dimension_of if robust.space == "dimensions" else None,
 )
-st.dataframe(
-    central,
-    width="stretch",
-    placeholder="never first",
-    column_config={c: st.column_config.NumberColumn(format="percent") for c in central.columns},
+# A column per criterion can be wider than a laptop's page: that table scrolls in a box of its own.
+markdown_table(
+    central.astype(object).where(central.notna(), never).reset_index(),
+    formats=dict.fromkeys(central.columns, ".1%"),
+    height=None if robust.space == "dimensions" else 480,
 )
 
 # ----------------------------------------------------------------------------------------------------------
@@ -212,21 +199,17 @@ st.markdown("**Rank under each method**")
 method_ranks = pd.DataFrame(
     agreement.ranks.T, index=pd.Index(agreement.alternatives, name="alternative"), columns=labels
 )
-st.dataframe(method_ranks.reindex([n for n in in_order if n in method_ranks.index]), width="stretch")
+markdown_table(method_ranks.reindex([n for n in in_order if n in method_ranks.index]).reset_index())
 st.markdown("**Kendall's tau** between the rankings (1 = same order, -1 = reversed)")
-st.dataframe(
-    pd.DataFrame(agreement.kendall_tau, index=pd.Index(labels, name="method"), columns=labels).style.format(
-        "{:.2f}", na_rep="n/a"
-    ),
-    width="stretch",
-)
+tau = pd.DataFrame(agreement.kendall_tau, index=pd.Index(labels, name="method"), columns=labels)
+markdown_table(tau.astype(object).where(tau.notna(), "n/a").reset_index(), formats=dict.fromkeys(labels, ".2f"))
 for skipped, why in agreement.skipped.items():
     st.caption(md(f"{skipped} skipped: {why}"))
 
 st.subheader("Rank reversal")
 reversal = robust.reversal
 (st.warning if reversal.any_reversal else st.success)(md(reversal.summary))
-st.dataframe(
+markdown_table(
     pd.DataFrame(
         [
             {
@@ -237,7 +220,5 @@ st.dataframe(
             }
             for p in reversal.perturbations
         ]
-    ),
-    hide_index=True,
-    width="stretch",
+    )
 )

@@ -11,7 +11,17 @@ import pytest
 from selector import recommend
 from selector.preferences import Preferences
 from selector.robustness import analysis
-from tests.app.helpers import ok
+from tests.app.helpers import markdown_table, ok
+
+
+def _numbers(column) -> np.ndarray:
+    # a Markdown table's cells as numbers: "12.5%" -> 0.125, "n/a" and "never first" -> NaN
+    def number(cell: str) -> float:
+        if cell.endswith("%"):
+            return float(cell[:-1]) / 100
+        return float(cell) if cell not in ("n/a", "never first") else np.nan
+
+    return np.array([number(c) for c in column], dtype=float)
 
 
 def test_robustness_page_shows_what_robustness_analyse_computes(app, kb):
@@ -39,18 +49,30 @@ def test_robustness_page_shows_what_robustness_analyse_computes(app, kb):
     dashed = sorted(s["x0"] for s in shapes if s["line"]["dash"] == "dash")
     assert dashed == pytest.approx(sorted(100 * w for w in lines))
     # method agreement with Kendall's tau, and central weights per dimension
-    tau = next(d.value for d in at.dataframe if d.value.shape == expected.agreement.kendall_tau.shape)
-    assert tau.to_numpy() == pytest.approx(expected.agreement.kendall_tau, nan_ok=True)
+    # (shown to two decimals, and percentages to one)
+    tau = markdown_table(at, "method").set_index("method")
+    assert len(tau) == len(expected.agreement.kendall_tau)
+    shown_tau = np.array([_numbers(tau[c]) for c in tau.columns]).T
+    assert shown_tau == pytest.approx(expected.agreement.kendall_tau, abs=0.005, nan_ok=True)
     dimensions = [kb.dimensions[d].name_en for d in rec.matrix.dimension_weights]
-    central = next(d.value for d in at.dataframe if list(d.value.columns) == dimensions)
+    central = markdown_table(at, "alternative", *dimensions).set_index("alternative")
+    assert list(central.columns) == dimensions
     of = np.array(rec.matrix.dimension_of)
     for name, weights in zip(expected.smaa.alternatives, expected.smaa.central_weights, strict=True):
-        row = central.loc[name].to_numpy(dtype=float)
+        row = _numbers(central.loc[name])
         if weights is None:
-            assert np.isnan(row).all()
+            assert list(central.loc[name]) == ["never first"] * len(dimensions)
         else:
             sums = [np.asarray(weights)[of == d].sum() for d in rec.matrix.dimension_weights]
-            assert row == pytest.approx(sums)
+            assert row == pytest.approx(sums, abs=0.0005)
+    agreement = expected.agreement
+    labels = [f"{k.upper()} / {s}" for k, s in zip(agreement.methods, agreement.scalers, strict=True)]
+    ranks = markdown_table(at, "alternative", *labels).set_index("alternative")
+    for name, row in zip(agreement.alternatives, agreement.ranks.T, strict=True):
+        assert list(_numbers(ranks.loc[name, labels])) == list(row)
+    # the tables list the alternatives in the ranking's order
+    order = [r.name for r in rec.ranking]
+    assert list(central.index) == order == list(markdown_table(at, "ranked first")["alternative"])
 
 
 def test_robustness_page_samples_criteria_within_a_spread(app, kb):
@@ -63,9 +85,12 @@ def test_robustness_page_samples_criteria_within_a_spread(app, kb):
     ok(at.slider(key="rb-spread").set_value(20).run())
     rec = recommend.recommend(kb, Preferences(group="edge-accelerators"))
     expected = analysis.analyse(rec, samples=3000, seed=0, spread=0.2, space="criteria")
-    summary = next(d.value for d in at.dataframe if "expected rank" in d.value.columns)
-    first = dict(zip(summary["alternative"], summary["first"], strict=True))
-    assert [first[n] for n in expected.smaa.alternatives] == pytest.approx(expected.smaa.first_rank_acceptability)
+    summary = markdown_table(at, "ranked first", "mean rank")
+    first = dict(zip(summary["alternative"], _numbers(summary["ranked first"]), strict=True))
+    mean = dict(zip(summary["alternative"], _numbers(summary["mean rank"]), strict=True))
+    shown = [first[n] for n in expected.smaa.alternatives]
+    assert shown == pytest.approx(expected.smaa.first_rank_acceptability, abs=0.0005)
+    assert [mean[n] for n in expected.smaa.alternatives] == pytest.approx(expected.smaa.expected_rank, abs=0.005)
     assert any("every criterion weight" in c.value and "20 percentage points" in c.value for c in at.caption)
 
 

@@ -178,7 +178,7 @@ def test_robustness_heatmap_and_tables_share_one_order(page: Page, app_url: str,
     # as drawn, top to bottom
     rows = sorted(ticks.all(), key=lambda t: (t.bounding_box() or {"y": 0})["y"])
     assert [t.text_content() for t in rows] == order
-    summary = page.get_by_test_id("stDataFrame").filter(has=page.locator("th", has_text="ranked first"))
+    summary = page.get_by_test_id("stMarkdownContainer").locator("table").filter(has_text="ranked first")
     assert summary.locator("tbody tr td:first-child").all_text_contents() == order
 
 
