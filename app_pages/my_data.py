@@ -18,7 +18,7 @@ from app_pages._session import (
     set_filters,
     set_prefs,
 )
-from app_pages._widgets import text_table
+from app_pages._widgets import markdown_table
 from selector import measure, profile
 from selector.escape import streamlit_md as md
 from selector.knowledge import DEFAULT_KNOWLEDGE
@@ -34,12 +34,22 @@ kb = session_kb()
 
 
 def issues_frame(issues) -> pd.DataFrame:  # noqa: ANN001 - iterable of selector.issues.Issue
-    """Issues as a table of plain text (shown by text_table, which escapes every cell)."""
+    """Issues as a table of plain text (shown by :func:`issues_table`, which escapes every cell)."""
     rows = [
         {"level": i.level, "file": i.file, "line": i.line, "record": i.record or "", "message": i.message}
         for i in issues
     ]
     return pd.DataFrame(rows, columns=["level", "file", "line", "record", "message"]).astype({"line": "Int64"})
+
+
+def issues_table(issues) -> None:  # noqa: ANN001 - iterable of selector.issues.Issue
+    """Every issue, its message wrapping (a grid cut a message at its column's edge); a long list scrolls.
+
+    A static table, not a grid, as the Evidence page's conflicts; the comparisons of an upload with the articles
+    stay grids: a dozen columns wide, they need a grid's sideways scrolling.
+    """
+    frame = issues_frame(issues)
+    markdown_table(frame, height=None if len(frame) <= 12 else 480)
 
 
 def accept(name: str, data: bytes, measured: measure.Options | None = None) -> None:
@@ -158,10 +168,10 @@ if "my-data-last-result" in ss:
     else:
         st.error(f"{md(name)} was not added: fix the problems below and upload it again.")
     if issues:
-        text_table(issues_frame(issues))
+        issues_table(issues)
 if ss.get("upload_issues") and any(i.level == "ERROR" for i in ss["upload_issues"]):
     st.warning("Your files do not merge together; the bundled knowledge is shown. The problems:")
-    text_table(issues_frame(ss["upload_issues"]))
+    issues_table(ss["upload_issues"])
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Your files")
@@ -246,4 +256,4 @@ with load_col:
         else:
             st.error("The profile was not loaded" + (f": {md(message)}" if message else "; the problems:"))
             if issues:
-                text_table(issues_frame(issues))
+                issues_table(issues)

@@ -9,7 +9,6 @@ import base64
 import hashlib
 import json
 import os
-import re
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ import yaml
 from selector import profile
 from selector.__main__ import main
 from selector.uploads import intake
+from tests.app.helpers import markdown_tables
 from tests.conftest import FIXTURES, KNOWLEDGE, ROOT
 
 HOSTILE = FIXTURES / "hostile"
@@ -112,9 +112,9 @@ def _page_text(app) -> str:
     parts = [e.value for e in (*app.error, *app.success, *app.warning, *app.info)]
     for frame in app.dataframe:
         parts.extend(frame.value.astype(str).to_numpy().ravel())
-    # messages are in static tables, each cell escaped for Markdown (as the reader sees them: escapes removed)
-    for table in app.table:
-        parts.extend(re.sub(r"\\(.)", r"\1", str(v)) for v in table.value.to_numpy().ravel())
+    # messages are in Markdown tables, each cell escaped (read as the reader sees them: escapes resolved)
+    for table in markdown_tables(app):
+        parts.extend(table.to_numpy().ravel())
     return "\n".join(str(p) for p in parts)
 
 

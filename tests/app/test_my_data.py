@@ -3,14 +3,12 @@ and the page keeps running; profiles load; uploads live in the session only."""
 
 from __future__ import annotations
 
-import re
-
 from streamlit.testing.v1 import AppTest
 
 from selector import profile
 from selector.knowledge import Upload
 from selector.preferences import Preferences
-from tests.app.helpers import APP, ROOT, ok
+from tests.app.helpers import APP, ROOT, markdown_tables, ok
 from tests.uploads.conftest import HOSTILE, UPLOADS, check
 
 
@@ -52,9 +50,9 @@ def _shown_text(app) -> str:
     parts = [e.value for e in (*app.error, *app.success, *app.warning, *app.info)]
     for frame in app.dataframe:
         parts.extend(frame.value.astype(str).to_numpy().ravel())
-    # messages are in static tables, each cell escaped for Markdown (as the reader sees them: escapes removed)
-    for table in app.table:
-        parts.extend(re.sub(r"\\(.)", r"\1", str(v)) for v in table.value.to_numpy().ravel())
+    # messages are in Markdown tables, each cell escaped (read as the reader sees them: escapes resolved)
+    for table in markdown_tables(app):
+        parts.extend(table.to_numpy().ravel())
     return "\n".join(str(p) for p in parts)
 
 
@@ -100,3 +98,15 @@ def test_page_reports_a_broken_profile_without_failing() -> None:
     app.file_uploader(key="my-data-profile").set_value(("p.yaml", bomb, "application/x-yaml")).run()
     assert not app.exception, app.exception
     assert app.error and "more than 50 aliases" in _shown_text(app)
+
+
+def test_a_refused_files_issues_are_listed_whole_in_a_static_table() -> None:
+    app = _page()
+    data = (UPLOADS / "negative_tops.yaml").read_bytes()
+    _upload(app, "negative_tops.yaml", data)
+    _, ok_, issues, _ = app.session_state["my-data-last-result"]
+    assert not ok_ and issues
+    (shown,) = [t for t in markdown_tables(app) if "message" in t.columns]
+    assert list(shown["message"]) == [" ".join(i.message.split()) for i in issues]  # on one line
+    assert list(shown["file"]) == [i.file for i in issues]
+    assert not app.dataframe and not app.table
