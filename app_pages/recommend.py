@@ -20,6 +20,7 @@ from selector.charts.contributions import contribution_bars, restack_contributio
 from selector.errors import SelectorError
 from selector.escape import streamlit_label as label
 from selector.escape import streamlit_md as md
+from selector.escape import streamlit_table
 from selector.measure import compare
 from selector.preferences import (
     CRITERION_WEIGHT_RANGE,
@@ -400,31 +401,29 @@ def weights_and_ranking() -> None:
     result, m = rec.result, rec.matrix
     direction = "higher is better" if result.higher_is_better else "lower is better"
     judged = _verdict(prefs, rec)
-    with answer_card.container(border=True):
-        st.markdown(
-            f"**{md(judged.headline)}** for {md(group.name_en)} · the ranking, its robustness and the evidence are "
-            "under [What matters to you](#what-matters-to-you)."
-        )
-    # The ranking takes the page's width: beside a chart, rank, name and score did not fit a laptop screen.
-    st.subheader(md(judged.headline))
-    _robustness_badge(judged)
-    if judged.details:
-        st.caption(md("  \n".join(judged.details)))
-    filled = {a: sum(c.alternative == a for c in m.imputed_cells) for a in m.alternatives}
-    # Markdown, not a data grid: the table is redrawn on every slider move, and a grid mounts a canvas each time.
-    markdown_table(ranking_table(rec.ranking, filled), formats={"score": ".4f"})
-    st.caption(
-        f"score: {direction} · “2=” marks an exact tie · shortlisted: by the decision path · filled in: criteria "
-        "without evidence for this option, filled in by the missing-value policy (listed under the ranking)"
+    answer_card.info(
+        f"**{md(judged.headline)}** for {md(group.name_en)} · the ranking, its robustness and the evidence are "
+        "under [What matters to you](#what-matters-to-you).",
+        icon=":material/flag:",
     )
-    st.info(md(rec.why), icon=":material/lightbulb:")
+    # One Markdown element for the verdict and one for the ranking with its notes: in the browser each element of
+    # the fragment costs milliseconds on every slider move (benchmarks/bench_browser.py), so they are not split.
+    # The ranking takes the page's width: beside a chart, rank, name and score did not fit a laptop screen.
+    st.markdown(_verdict_text(judged), help=BADGE_HELP if judged.local_share is not None else None)
+    filled = {a: sum(c.alternative == a for c in m.imputed_cells) for a in m.alternatives}
     notes = [
         "Weights: defaults 40/25/20/15 from article 004, section 5; the sidebar refines each dimension.",
-        f"Method **{md(spec.label)}** · scaler **{result.scaler}** · score: {direction} · missing values: "
-        f"**{m.missing_policy}** · flagged claims {'used' if prefs.use_flagged else 'left out'}.",
+        f"Method **{md(spec.label)}** · scaler **{md(result.scaler)}** · missing values: **{md(m.missing_policy)}** "
+        f"· flagged claims {'used' if prefs.use_flagged else 'left out'}.",
         *(md(note) for note in m.notes),
     ]
-    st.caption("  \n".join(notes))
+    st.markdown(
+        # Markdown, not a data grid: the table is redrawn on every slider move, and a grid mounts a canvas each time
+        streamlit_table(ranking_table(rec.ranking, filled), formats={"score": ".4f"})
+        + f"\n\n{_small(md(RANKING_LEGEND.format(direction=direction)))}"
+        + f"\n\n:material/lightbulb: {md(rec.why)}"
+        + "".join(f"\n\n{_small(note)}" for note in notes)
+    )
     _contribution_chart(rec)
 
 
@@ -473,23 +472,35 @@ def _verdict(prefs: Preferences, rec: recommend.Recommendation) -> verdict.Verdi
         return verdict.judge(rec, compute=False)
 
 
-def _robustness_badge(judged: verdict.Verdict) -> None:
-    """The badge: share of weightings around the user's that keep the leader first, and over any weighting."""
+RANKING_LEGEND = (
+    "score: {direction} · “2=” marks an exact tie · shortlisted: by the decision path · filled in: criteria without "
+    "evidence for this option, filled in by the missing-value policy (listed under the ranking)"
+)
+BADGE_HELP = (
+    f"{verdict.SAMPLES:,} weightings of {SPACE_LABELS['dimensions']} drawn uniformly within ±10 percentage points of "
+    f"yours, and {verdict.SAMPLES:,} anywhere on the whole weight simplex (every split of 100%); cells without "
+    f"evidence drawn across their plausible range; seed {verdict.SEED}. The Robustness page shows the same two figures."
+)
+
+
+def _small(text: str) -> str:
+    """Already escaped Markdown `text` as a caption inside a Markdown element (small, grey)."""
+    return f":small[:gray[{text}]]"
+
+
+def _verdict_text(judged: verdict.Verdict) -> str:
+    """The headline, the robustness badge (share of weightings around the user's that keep the leader first, and
+    over any weighting) and the verdict's details, as one Markdown text."""
+    parts = [f"### {md(judged.headline)}"]
     if judged.local_share is None:
-        st.caption("Robustness could not be computed for this ranking.")
-        return
-    share = judged.local_share
-    colour = "green" if share >= 0.7 else "orange" if share >= 0.4 else "red"
-    # Highlighted text rather than st.badge: a badge keeps to one line and cut this one short on a laptop.
-    st.markdown(
-        f":{colour}-background[:material/balance: {md(judged.badge)}]",
-        help=(
-            f"{verdict.SAMPLES:,} weightings of {SPACE_LABELS['dimensions']} drawn uniformly within ±10 "
-            f"percentage points of yours, and {verdict.SAMPLES:,} anywhere on the whole weight simplex (every "
-            "split of 100%); cells without evidence drawn across their plausible range; seed "
-            f"{verdict.SEED}. The Robustness page shows the same two figures."
-        ),
-    )
+        parts.append(_small("Robustness could not be computed for this ranking."))
+    else:
+        share = judged.local_share
+        colour = "green" if share >= 0.7 else "orange" if share >= 0.4 else "red"
+        # highlighted text rather than st.badge: a badge keeps to one line and cut this one short on a laptop
+        parts.append(f":{colour}-background[:material/balance: {md(judged.badge)}]")
+    parts += [_small(md(detail)) for detail in judged.details]
+    return "\n\n".join(parts)
 
 
 st.subheader("What matters to you")  # outside the fragment: static, so a slider move does not resend it

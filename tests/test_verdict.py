@@ -69,7 +69,8 @@ def test_page_export_report_cli_and_csv_say_the_same(seed, capsys):
         at.query_params[key] = value
     at.run()
     assert not at.exception
-    assert judged.headline in [h.value.replace("\\", "") for h in at.subheader]
+    headings = [line[4:] for x in at.markdown for line in x.value.replace("\\", "").splitlines() if line[:4] == "### "]
+    assert judged.headline in headings
 
 
 def _with_scores(rec: recommend.Recommendation, scores: list[float]) -> recommend.Recommendation:

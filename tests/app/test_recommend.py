@@ -213,8 +213,8 @@ def test_a_dimension_emptied_by_zero_sub_weights_is_said_under_the_ranking(app, 
     assert risk, "the default group has risk criteria"
     for criterion in risk:
         ok(at.slider(key=f"cw-{criterion}").set_value(0.0).run())
-    captions = " ".join(c.value for c in at.caption)
-    assert "the Risk dimension has no criterion in this group" in captions.replace("\\", "")
+    notes = " ".join(x.value for x in [*at.caption, *at.markdown])
+    assert "the Risk dimension has no criterion in this group" in notes.replace("\\", "")
     assert not [e for e in at.expander if "exclusions" in e.label and not e.children], "no empty expander"
     weights = {c: 0.0 for c in risk}
     same_ranking(shown_ranking(at), expected_ranking(kb, Preferences(group=group.id, criterion_weights=weights)))
