@@ -5,6 +5,13 @@ Each session is a Playwright context in Debian chromium that does what a user do
 dimension weight, switch to three other pages and download the Markdown report. A step's *settle time* runs from the
 action to the page being drawn (no script running, no stale or skeleton element, every visible chart and grid drawn).
 
+The load model is that of a load-testing tool (Locust, k6): users arrive over a ramp-up (``--ramp`` seconds for the
+K sessions) and think between steps (``--think`` seconds on average, drawn uniformly from half to one and a half
+times it, seeded), and every session stays open until the last has finished, so all K are connected at once. Think
+time is not counted in a settle time. With ``--stress`` the same K sessions also run in lockstep (all at once, no
+think time): not a model of users but of the CPU bound, printed for comparison. On this machine the browsers share
+the server's two cores, so the stress figure measures the load generator as much as the app.
+
 Printed, measured in this run:
 - errors, median and p95 settle time for 1 session and for K concurrent sessions; p95 ratio K/1 (target <= 3x);
 - the same K sessions through nginx in front of two replicas (sticky by cookie; deploy/nginx/sticky.conf.template);
@@ -12,16 +19,19 @@ Printed, measured in this run:
 - memory over N sequential sessions (each closed before the next opens): RSS every 10 sessions and the growth over
   the second half, which levels off when closed sessions are released (target: < 5 % of the first half's RSS).
 
-Usage: PYTHONPATH=. python benchmarks/bench_load.py [--sessions 20] [--sequential 100] [--skip-replicas]
+Usage: PYTHONPATH=. python benchmarks/bench_load.py [--sessions 20] [--think 5] [--ramp 10] [--stress]
+       [--sequential 100] [--skip-replicas]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import statistics
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -62,8 +72,33 @@ async def _timed(steps: list[float], page, action) -> None:
     steps.append(time.perf_counter() - start - 0.6)
 
 
-async def session(browser: Browser, url: str, *, barrier: asyncio.Barrier | None = None) -> tuple[list[float], str]:
+@dataclass(frozen=True)
+class Model:
+    """How users arrive and pause: sessions start `ramp` seconds apart in all, and think ~`think` s between steps."""
+
+    think: float = 0.0
+    ramp: float = 0.0
+    seed: int = 0
+
+    def describe(self, count: int) -> str:
+        if not self.think and not self.ramp:
+            return f"{count} sessions in lockstep (all at once, no think time)"
+        return (
+            f"{count} sessions arriving over {self.ramp:g} s, thinking {self.think / 2:g}-{self.think * 1.5:g} s "
+            "between steps, all open until the last finishes"
+        )
+
+
+async def session(
+    browser: Browser, url: str, *, barrier: asyncio.Barrier | None = None, model: Model = Model(), index: int = 0
+) -> tuple[list[float], str]:
     """One user's first minute; returns the settle time of each step and an error text ('' when none)."""
+    rng = random.Random(model.seed * 1_000 + index)
+
+    async def think() -> None:
+        if model.think:
+            await asyncio.sleep(rng.uniform(0.5, 1.5) * model.think)
+
     context = await browser.new_context(viewport={"width": 1440, "height": 900})
     page = await context.new_page()
     steps: list[float] = []
@@ -75,10 +110,14 @@ async def session(browser: Browser, url: str, *, barrier: asyncio.Barrier | None
             await slider.focus()
             await slider.press("ArrowRight")
 
+        await think()
         await _timed(steps, page, move_weight)
         for name in PAGES:
+            await think()
             await _timed(steps, page, lambda name=name: page.get_by_role("link", name=name).first.click())
+        await think()
         await _timed(steps, page, lambda: page.get_by_role("link", name="Export").first.click())
+        await think()
         start = time.perf_counter()
         async with page.expect_download(timeout=TIMEOUT_MS) as download:
             await page.get_by_role("button", name="Markdown").first.click()
@@ -101,11 +140,16 @@ def _p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20, method="inclusive")[18] if len(values) > 1 else values[0]
 
 
-async def concurrent(browser: Browser, served: _serve.Served, count: int) -> dict:
-    """COUNT sessions at once; memory is read while all of them are still open."""
+async def concurrent(browser: Browser, served: _serve.Served, count: int, model: Model) -> dict:
+    """COUNT sessions under `model`; memory is read while all of them are still open."""
     barrier = asyncio.Barrier(count + 1)
     before = sum(_serve.rss_mb(pid) for pid in served.pids)
-    tasks = [asyncio.create_task(session(browser, served.url, barrier=barrier)) for _ in range(count)]
+
+    async def arriving(index: int) -> tuple[list[float], str]:
+        await asyncio.sleep(model.ramp * index / count)
+        return await session(browser, served.url, barrier=barrier, model=model, index=index)
+
+    tasks = [asyncio.create_task(arriving(i)) for i in range(count)]
     await barrier.wait()
     during = sum(_serve.rss_mb(pid) for pid in served.pids)
     results = await asyncio.gather(*tasks)
@@ -117,6 +161,7 @@ async def concurrent(browser: Browser, served: _serve.Served, count: int) -> dic
         "median": statistics.median(settle),
         "p95": _p95(settle),
         "per_session_mb": (during - before) / count,
+        "model": model.describe(count),
     }
 
 
@@ -135,7 +180,7 @@ async def sequential(browser: Browser, served: _serve.Served, count: int) -> lis
 def _report(label: str, single: dict, many: dict, count: int) -> None:
     ratio = many["p95"] / single["p95"]
     verdict = "within" if ratio <= 3 and not many["errors"] else "OUTSIDE"
-    print(f"{label}: {count} concurrent sessions, {len(many['errors'])} errors")
+    print(f"{label}: {many['model']}; {len(many['errors'])} errors")
     for error in many["errors"][:5]:
         print(f"  error: {error}")
     print(f"  settle time  1 session: median {single['median']:.2f} s, p95 {single['p95']:.2f} s")
@@ -147,6 +192,7 @@ def _report(label: str, single: dict, many: dict, count: int) -> None:
 
 
 async def main(args: argparse.Namespace) -> int:
+    users = Model(think=args.think, ramp=args.ramp)
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         with _serve.streamlit(session_ttl=5) as served:
@@ -154,9 +200,11 @@ async def main(args: argparse.Namespace) -> int:
             await session(browser, served.url)  # warm-up: caches, first imports
             warm = _serve.rss_mb(served.pids[0])
             print(f"server memory: {started:.0f} MB after start, {warm:.0f} MB after one session")
-            single = await concurrent(browser, served, 1)
-            many = await concurrent(browser, served, args.sessions)
-            _report("one server", single, many, args.sessions)
+            single = await concurrent(browser, served, 1, users)
+            _report("one server", single, await concurrent(browser, served, args.sessions, users), args.sessions)
+            if args.stress:
+                lockstep = await concurrent(browser, served, args.sessions, Model())
+                _report("one server, stress (not a user model)", single, lockstep, args.sessions)
             if args.sequential:
                 print(f"memory over {args.sequential} sequential sessions (closed sessions kept 5 s for reconnects):")
                 samples = await sequential(browser, served, args.sequential)
@@ -168,8 +216,8 @@ async def main(args: argparse.Namespace) -> int:
             with _serve.replicas(2, session_ttl=5) as served:
                 await session(browser, served.url)
                 await session(browser, served.url)
-                single = await concurrent(browser, served, 1)
-                many = await concurrent(browser, served, args.sessions)
+                single = await concurrent(browser, served, 1, users)
+                many = await concurrent(browser, served, args.sessions, users)
                 _report("two replicas behind nginx", single, many, args.sessions)
         await browser.close()
     return 0
@@ -178,6 +226,9 @@ async def main(args: argparse.Namespace) -> int:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=20, help="concurrent sessions (default 20)")
+    parser.add_argument("--think", type=float, default=5.0, help="mean think time between steps, s (default 5)")
+    parser.add_argument("--ramp", type=float, default=10.0, help="the sessions arrive over this many s (default 10)")
+    parser.add_argument("--stress", action="store_true", help="also run the sessions in lockstep (no think time)")
     parser.add_argument("--sequential", type=int, default=100, help="sequential sessions for the leak check")
     parser.add_argument("--skip-replicas", action="store_true", help="skip the two-replica nginx run")
     sys.exit(asyncio.run(main(parser.parse_args())))
