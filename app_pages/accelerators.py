@@ -8,7 +8,7 @@ import streamlit as st
 
 from app_pages._cached import accelerator_tables
 from app_pages._session import session_kb
-from app_pages._widgets import plotly_chart, reference_date, show_claim
+from app_pages._widgets import markdown_table, plotly_chart, reference_date, session_figure, show_claim
 from selector import provenance, specs, vocabulary
 from selector.charts.claims import metric_bars
 from selector.charts.efficiency import efficiency_bars, efficiency_scatter
@@ -16,10 +16,7 @@ from selector.charts.specs import spec_scatter
 from selector.escape import streamlit_md as md
 from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.models import LOCATED_TIERS
-from selector.views.accelerators import (
-    metric_frame,
-    pareto_mask,
-)
+from selector.views.accelerators import evidence_labels, metric_frame, pareto_mask
 from selector.views.labels import SEGMENT_LABELS
 
 # The reference lines of the efficiency chart: the target and the average of article 000 (section 3.3).
@@ -27,6 +24,36 @@ TARGET_CLAIM = "c000-green-ai-efficiency-target"
 AVERAGE_CLAIM = "c000-industry-avg-efficiency"
 # The explorer opens on bandwidth against compute: the two datasheet columns most chips have.
 DEFAULT_AXES = ("memory-bandwidth", "bf16-tflops")
+
+
+# Up to this many dataset numbers are shown as a static table; more go into a grid (sorting, search) in an expander.
+STATIC_ROWS = 60
+# Numbers as stated: up to 12 significant digits, no trailing zeros (a benchmark's 11196.95 keeps its decimals).
+NUMBER = ".12g"
+
+
+def dataset_numbers_table(located: pd.DataFrame, segment: str) -> None:
+    """A segment's numbers from public datasets, each with its footnote and date."""
+    title = f"From public datasets ({len(located)} numbers, each with its footnote and date)"
+    ageing = f"ageing: the snapshot is older than {provenance.AGEING_MONTHS} months."
+    if len(located) <= STATIC_ROWS:
+        st.markdown(f"**{title}**")
+        shown = located.assign(ageing=located["ageing"].map({True: "ageing", False: ""}))
+        markdown_table(shown, formats={"value": NUMBER}, height=420)
+        st.caption(ageing)
+        return
+    with st.expander(title):
+        st.dataframe(
+            located,
+            hide_index=True,
+            width="stretch",
+            key=f"acc-datasets-{segment}",
+            column_config={
+                "ageing": st.column_config.CheckboxColumn("ageing", help=ageing),
+                "footnote": st.column_config.TextColumn("footnote", width="large"),
+            },
+        )
+        st.caption(ageing)
 
 
 kb = session_kb()
@@ -106,8 +133,10 @@ else:
         if pairs.empty:
             st.info("No accelerator in this selection has both values.")
         else:
-            plotly_chart(
-                spec_scatter(
+            scatter = session_figure(
+                "acc-spec-explorer",
+                (kb.data_hash, today, tuple(segments), tuple(vendors), years, unknown_year, x, y, log),
+                lambda: spec_scatter(
                     pairs,
                     columns[x],
                     columns[y],
@@ -117,8 +146,8 @@ else:
                     log_x=log and x != specs.RELEASE_YEAR,
                     log_y=log and y != specs.RELEASE_YEAR,
                 ),
-                key="spec-explorer",
             )
+            plotly_chart(scatter, key="spec-explorer")
         lacking = sorted(set(shown["name"]) - set(pairs["name"]), key=str.casefold)
         ageing = int((pairs["x_ageing"] | pairs["y_ageing"]).sum()) if len(pairs) else 0
         st.caption(
@@ -130,16 +159,19 @@ else:
             )
         )
         if len(pairs):
-            st.dataframe(
-                specs.explorer_table(pairs, columns[x], columns[y]),
-                hide_index=True,
-                width="stretch",
-                key="spec-table",
-            )
+            # Wide (each axis with its tier, source, date and footnote): a grid, mounted only when opened.
+            with st.expander(f"The {len(pairs)} points as a table, each value with its source, date and footnote"):
+                st.dataframe(
+                    specs.explorer_table(pairs, columns[x], columns[y]),
+                    hide_index=True,
+                    width="stretch",
+                    key="spec-table",
+                )
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Specifications by segment")
 segments = list(spec_tables)
+stated_names = set(claims["name"])
 if not segments:
     st.info("No numeric claim about an accelerator yet.")
 for tab, segment in zip(st.tabs([SEGMENT_LABELS[s] for s in segments]), segments, strict=True):
@@ -148,30 +180,17 @@ for tab, segment in zip(st.tabs([SEGMENT_LABELS[s] for s in segments]), segments
         if len(table):
             st.markdown("**As the articles state them** (and our ratings)")
             # Rows mix units, so a column is read, not sorted: numbers are shown as stated and gaps stay blank.
-            shown_table = table.map(lambda v: "" if pd.isna(v) else f"{v:g}")
-            st.dataframe(shown_table, width="stretch", height=35 * (len(table) + 1) + 3)
+            markdown_table(table.reset_index(), formats=dict.fromkeys(table.columns, NUMBER))
         others = [
             e.name
             for e in kb.entities.values()
-            if e.kind == "accelerator" and e.segment == segment and e.name not in set(claims["name"])
+            if e.kind == "accelerator" and e.segment == segment and e.name not in stated_names
         ]
         if others:
             st.caption(md("No numbers stated for: " + ", ".join(others)))
         located = dataset_tables[segment]
         if len(located):
-            st.markdown(f"**From public datasets** ({len(located)} numbers, each with its footnote and date)")
-            st.dataframe(
-                located,
-                hide_index=True,
-                width="stretch",
-                key=f"acc-datasets-{segment}",
-                column_config={
-                    "ageing": st.column_config.CheckboxColumn(
-                        "ageing", help=f"the snapshot is older than {provenance.AGEING_MONTHS} months"
-                    ),
-                    "footnote": st.column_config.TextColumn("footnote", width="large"),
-                },
-            )
+            dataset_numbers_table(located, segment)
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Energy efficiency")
@@ -182,7 +201,11 @@ with scatter_col:
     if len(both):
         frontier = pareto_mask(both[["tops", "watts"]].to_numpy(), ["max", "min"])
         plotly_chart(
-            efficiency_scatter(both, frontier, "INT8 compute against power (Pareto frontier dotted)"),
+            session_figure(
+                "acc-tops-watts",
+                (kb.data_hash,),
+                lambda: efficiency_scatter(both, frontier, "INT8 compute against power (Pareto frontier dotted)"),
+            ),
             key="tops-watts",
         )
         st.caption(
@@ -199,15 +222,17 @@ with bars_col:
             label = "Green-AI target" if name == "target" else "stated industry average"
             references[name] = (label + (" (flagged)" if claim.flagged else ""), claim.value)
     if len(efficiency):
-        plotly_chart(
-            efficiency_bars(
+        bars = session_figure(
+            "acc-tops-per-watt",
+            (kb.data_hash,),
+            lambda: efficiency_bars(
                 efficiency,
                 "TOPS per watt: claimed, or derived from TOPS and watts",
                 target=references.get("target"),
                 average=references.get("average"),
             ),
-            key="tops-per-watt",
         )
+        plotly_chart(bars, key="tops-per-watt")
     for claim_id in (TARGET_CLAIM, AVERAGE_CLAIM):
         if claim_id in kb.claims:
             with st.expander(md(f"Reference line: {kb.claims[claim_id].text_en}")):
@@ -227,10 +252,14 @@ for column, metric, title in (
             st.info(f"No {title.lower()} claim about an accelerator.")
             continue
         unit = frame["unit"].iloc[0]
-        plotly_chart(
-            metric_bars(frame, title, f"{vocabulary.label(kb, metric).lower()} ({unit})"),
-            key=f"metric-{metric}",
+        bars = session_figure(
+            f"acc-metric-{metric}",
+            (kb.data_hash,),
+            lambda frame=frame, title=title, metric=metric, unit=unit: metric_bars(
+                frame, title, f"{vocabulary.label(kb, metric).lower()} ({unit})"
+            ),
         )
+        plotly_chart(bars, key=f"metric-{metric}")
         settings = [f"{n}: {c or 'none stated'}" for n, c in zip(frame["name"], frame["conditions"], strict=True)]
         if frame["conditions"].nunique() > 1 or frame["conditions"].iloc[0]:
             st.caption(md("Settings: " + "; ".join(settings)))
@@ -238,10 +267,6 @@ for column, metric, title in (
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Evidence of a number")
 if len(claims):
-    labels = {
-        f"{row['name']} - {row['label']}: {row['comparator'] if row['comparator'] != '=' else ''}"
-        f"{row['value']:g} {row['unit']} ({row['claim']})": row["claim"]
-        for _, row in claims.iterrows()
-    }
+    labels = evidence_labels(claims)
     picked = st.selectbox("Pick a number to see its full evidence", options=list(labels), key="acc-claim")
     show_claim(kb, labels[picked])

@@ -2,17 +2,43 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from app_pages._session import session_kb
-from app_pages._widgets import plotly_chart, show_claim
+from app_pages._widgets import plotly_chart, session_figure, show_claim, text_table
 from selector import vocabulary
 from selector.charts.claims import benchmark_bars
 from selector.charts.ratings import feature_heatmap
 from selector.escape import streamlit_md as md
 from selector.views.evidence import claims_table
-from selector.views.frameworks import comparable_frame, comparable_sets, feature_hover, feature_matrix
+from selector.views.frameworks import (
+    comparable_frame,
+    comparable_sets,
+    feature_hover,
+    feature_matrix,
+    rating_table,
+)
 from selector.views.labels import value_text
+
+
+def _one_line(text: object) -> str:
+    return md(" ".join(str(text).split()))
+
+
+def _number_item(row: dict) -> str:
+    """A claims_table row as a Markdown list item: id, entities, metric and number; conditions; quote; flags."""
+    lines = [
+        f"- **{_one_line(row['id'])}** · {_one_line(row['entities'])} · {_one_line(row['metric'])}: "
+        f"**{row['value']:.12g} {_one_line(row['unit'])}**",
+        f"measured under: {_one_line(row['conditions'] or 'no conditions stated')}",
+    ]
+    if row["quote_zh"]:
+        lines.append(f"“{_one_line(row['quote_zh'])}”")
+    if row["flags"]:
+        lines.append(f"flags: {_one_line(row['flags'])}")
+    return "  \n  ".join(lines)
+
 
 kb = session_kb()
 
@@ -28,17 +54,32 @@ features = feature_matrix(kb, "framework")
 if features.values.empty:
     st.info("No framework has a rating yet.")
 else:
-    figure = feature_heatmap(
-        features.values,
-        features.objectives,
-        feature_hover(kb, features),
-        "Ratings of frameworks (1-5): article 003's stars and the team's assessed ratings",
-    )
-    plotly_chart(figure, key="feature-heatmap")
+    # st.table rather than Markdown: ten entities do not fit a laptop's width, and st.table scrolls sideways
+    # within itself instead of widening the page.
+    text_table(rating_table(features).map(lambda v: "" if pd.isna(v) else v if isinstance(v, str) else f"{v:g}"))
     st.caption(
-        "Green is better. For risk and effort criteria a low rating is the good one, so their colours are "
-        "mirrored while the number in the cell stays as rated. Hover a cell for its claim and quote."
+        "Ratings from 1 to 5, higher is better except where a row says lower is better (risk and effort). "
+        "Each rating's claim, document and quote: pick it under Evidence of a value below, or turn on the chart "
+        "and hover its cell."
     )
+    # The heatmap costs a page switch more than the rest of the page (plotly draws it even in a closed expander),
+    # so it is drawn when asked for.
+    if st.toggle("Show the ratings as a coloured chart (each cell's claim and quote on hover)", key="fw-heatmap"):
+        figure = session_figure(
+            "fw-heatmap",
+            (kb.data_hash,),
+            lambda: feature_heatmap(
+                features.values,
+                features.objectives,
+                feature_hover(kb, features),
+                "Ratings of frameworks (1-5): article 003's stars and the team's assessed ratings",
+            ),
+        )
+        plotly_chart(figure, key="feature-heatmap")
+        st.caption(
+            "Green is better. For risk and effort criteria a low rating is the good one, so their colours are "
+            "mirrored while the number in the cell stays as rated. Hover a cell for its claim and quote."
+        )
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Benchmarks")
@@ -48,18 +89,18 @@ if not comparable:
 # Two charts a row: in a third of a laptop's width the axis titles did not fit their charts.
 columns = st.columns(min(2, max(1, len(comparable))))
 for index, found in enumerate(comparable):
-    frame = comparable_frame(kb, found)
-    lower = vocabulary.lower_is_better(kb, found.metric)
     with columns[index % len(columns)]:
-        plotly_chart(
-            benchmark_bars(
-                frame,
+        bars = session_figure(
+            f"fw-bench-{index}",
+            (kb.data_hash,),
+            lambda found=found: benchmark_bars(
+                comparable_frame(kb, found),
                 f"{found.label} ({found.unit})",
                 found.unit,
-                lower_is_better=lower,
+                lower_is_better=vocabulary.lower_is_better(kb, found.metric),
             ),
-            key=f"bench-{index}",
         )
+        plotly_chart(bars, key=f"bench-{index}")
         st.caption(md("Measured under: " + "; ".join(f"{k}: {v}" for k, v in found.conditions)))
 st.caption("Hatched red bars rest on a flagged claim. Hover a bar for its source and quote.")
 
@@ -71,13 +112,10 @@ if alone:
             "Each of these numbers has no other entity measured under the same workload, hardware and setting, "
             "so putting it next to another number would mislead."
         )
-        st.dataframe(
-            claims_table(kb, [c for s in alone for c in s.claims])[
-                ["id", "entities", "metric", "value", "unit", "conditions", "quote_zh", "flags"]
-            ],
-            hide_index=True,
-            width="stretch",
-        )
+        # A list, not a table: a table of quotes and conditions is too wide for a laptop (the Chinese quotes
+        # wrap at every character).
+        numbers = claims_table(kb, [c for s in alone for c in s.claims])
+        st.markdown("\n".join(_number_item(row) for row in numbers.to_dict("records")))
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Evidence of a value")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages._session import current_prefs, session_kb
-from app_pages._widgets import show_claim
+from app_pages._widgets import markdown_table, show_claim
 from selector import decision_tree
 from selector.escape import streamlit_md as md
 from selector.views.techniques import KIND_LABELS, TECHNIQUE_KINDS, scenario_label, techniques_table
@@ -21,6 +21,8 @@ st.caption(
 )
 
 YOURS, EVERYTHING = "yours", "all"
+# A kind with more rows than this scrolls in a box of TALL pixels, so the claims below stay near.
+TALL_ROWS, TALL = 12, 560
 pairs = [(q.id, o.id) for q in kb.questions.values() for o in q.options]
 options = [YOURS, EVERYTHING, *[f"{q}={o}" for q, o in pairs]]
 
@@ -49,18 +51,17 @@ if not kinds:
     st.info("Nothing in the knowledge base is linked to this scenario.")
     st.stop()
 
+# Markdown tables, not data grids: a few dozen rows read in full, and a grid mounts a canvas on every visit.
+SHOWN = {"description": "what the articles say", "scenarios": "serves (app's grouping)"}
 tabs = st.tabs([f"{KIND_LABELS[k]} ({int((table['kind'] == k).sum())})" for k in kinds])
 for tab, kind in zip(tabs, kinds, strict=True):
     with tab:
-        st.dataframe(
-            table[table["kind"] == kind].drop(columns=["kind"]),
-            hide_index=True,
-            width="stretch",
-            column_config={
-                "description": st.column_config.TextColumn("what the articles say", width="large"),
-                "scenarios": st.column_config.TextColumn("serves (app's grouping)", width="medium"),
-            },
-        )
+        rows = table[table["kind"] == kind].drop(columns=["kind"]).rename(columns=SHOWN)
+        markdown_table(rows, height=TALL if len(rows) > TALL_ROWS else None)
+st.caption(
+    "what the articles say: the item's description, else its first claim. serves: the scenarios this app links "
+    "it to (its editorial grouping)."
+)
 
 st.subheader("Claims about an item")
 ordered = table.assign(order=table["kind"].map(TECHNIQUE_KINDS.index)).sort_values("order", kind="stable")

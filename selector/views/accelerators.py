@@ -97,6 +97,17 @@ def dataset_numbers(kb: KnowledgeBase, claims: pd.DataFrame, segment: str | None
     ).reset_index(drop=True)
 
 
+def evidence_labels(claims: pd.DataFrame) -> dict[str, str]:
+    """Each row of :func:`accelerator_claims` as a picker label -> its claim id:
+    ``"H100 SXM - Memory bandwidth: 3.35 TB/s (c-id)"`` (a comparator other than "=" before the value)."""
+    columns = ("name", "label", "comparator", "value", "unit", "claim")
+    rows = zip(*(claims[c] for c in columns), strict=True)
+    return {
+        f"{name} - {label}: {'' if comparator == '=' else comparator}{value:.12g} {unit} ({claim})": claim
+        for name, label, comparator, value, unit, claim in rows
+    }
+
+
 def short_setting(conditions: str) -> str:
     """A compact form of a :func:`conditions_text` string for column labels: ``vs A100, inference``."""
     pairs = dict(part.split(": ", 1) for part in conditions.split("; ") if ": " in part)

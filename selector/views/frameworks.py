@@ -69,6 +69,21 @@ def feature_matrix(kb: KnowledgeBase, kind: str = "framework", use_flagged: bool
     )
 
 
+def rating_table(fm: FeatureMatrix) -> pd.DataFrame:
+    """The ratings as a table to read: one row per criterion (its name saying "(lower is better)" where a low
+    rating is the good one), one column per entity after the first column of criteria; unrated cells are NaN.
+
+    Criteria go down the rows so the table fits a laptop's width: their names are long, the entities' short.
+    """
+    names = [
+        f"{column} (lower is better)" if objective == "min" else column
+        for column, objective in zip(fm.values.columns, fm.objectives, strict=True)
+    ]
+    table = fm.values.set_axis(names, axis="columns").T
+    table.columns.name = None
+    return table.rename_axis("criterion").reset_index()
+
+
 def feature_hover(kb: KnowledgeBase, fm: FeatureMatrix) -> pd.DataFrame:
     """Plain text per cell of a feature matrix: each claim's id and tier, document and section, quote or rationale."""
 
