@@ -134,7 +134,7 @@ else:
             st.info("No accelerator in this selection has both values.")
         else:
             scatter = session_figure(
-                "acc-spec-explorer",
+                "figure-acc-spec-explorer",
                 (kb.data_hash, today, tuple(segments), tuple(vendors), years, unknown_year, x, y, log),
                 lambda: spec_scatter(
                     pairs,
@@ -202,7 +202,7 @@ with scatter_col:
         frontier = pareto_mask(both[["tops", "watts"]].to_numpy(), ["max", "min"])
         plotly_chart(
             session_figure(
-                "acc-tops-watts",
+                "figure-acc-tops-watts",
                 (kb.data_hash,),
                 lambda: efficiency_scatter(both, frontier, "INT8 compute against power (Pareto frontier dotted)"),
             ),
@@ -223,7 +223,7 @@ with bars_col:
             references[name] = (label + (" (flagged)" if claim.flagged else ""), claim.value)
     if len(efficiency):
         bars = session_figure(
-            "acc-tops-per-watt",
+            "figure-acc-tops-per-watt",
             (kb.data_hash,),
             lambda: efficiency_bars(
                 efficiency,
@@ -253,7 +253,7 @@ for column, metric, title in (
             continue
         unit = frame["unit"].iloc[0]
         bars = session_figure(
-            f"acc-metric-{metric}",
+            f"figure-acc-metric-{metric}",
             (kb.data_hash,),
             lambda frame=frame, title=title, metric=metric, unit=unit: metric_bars(
                 frame, title, f"{vocabulary.label(kb, metric).lower()} ({unit})"

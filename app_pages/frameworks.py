@@ -64,9 +64,9 @@ else:
     )
     # The heatmap costs a page switch more than the rest of the page (plotly draws it even in a closed expander),
     # so it is drawn when asked for.
-    if st.toggle("Show the ratings as a coloured chart (each cell's claim and quote on hover)", key="fw-heatmap"):
+    if st.toggle("Show the ratings as a coloured chart (each cell's claim and quote on hover)", key="fw-show-heatmap"):
         figure = session_figure(
-            "fw-heatmap",
+            "figure-fw-heatmap",
             (kb.data_hash,),
             lambda: feature_heatmap(
                 features.values,
@@ -91,7 +91,7 @@ columns = st.columns(min(2, max(1, len(comparable))))
 for index, found in enumerate(comparable):
     with columns[index % len(columns)]:
         bars = session_figure(
-            f"fw-bench-{index}",
+            f"figure-fw-bench-{index}",
             (kb.data_hash,),
             lambda found=found: benchmark_bars(
                 comparable_frame(kb, found),

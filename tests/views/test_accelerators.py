@@ -13,6 +13,7 @@ from selector.views.accelerators import (
     accelerator_claims,
     accelerator_efficiency,
     dataset_numbers,
+    evidence_labels,
     metric_frame,
     pareto_mask,
     spec_table,
@@ -117,3 +118,15 @@ def test_dataset_numbers_list_only_located_claims_with_their_dates(kb):
         assert row["as of"] == kb.sources[claim.source].snapshot_date
         assert row["footnote"] == claim.locator.footnote()
         assert bool(row["ageing"]) == provenance.is_ageing(claim, kb, OLD)
+
+
+def test_evidence_labels_name_every_claim_once_with_its_full_number(kb):
+    claims = accelerator_claims(kb, today=OLD)
+    labels = evidence_labels(claims)
+    assert sorted(labels.values()) == sorted(claims["claim"]) and len(labels) == len(claims)
+    for label, claim_id in labels.items():
+        row = claims[claims["claim"] == claim_id].iloc[0]
+        assert label.startswith(f"{row['name']} - {row['label']}: ") and label.endswith(f" {row['unit']} ({claim_id})")
+        # the number as stated: a benchmark's decimals are kept, a comparator other than "=" is shown
+        number = label.rsplit(f" {row['unit']} (", 1)[0].split(": ")[-1]
+        assert float(number.removeprefix(row["comparator"]) if row["comparator"] != "=" else number) == row["value"]

@@ -14,6 +14,7 @@ from selector.views.frameworks import (
     comparable_sets,
     feature_hover,
     feature_matrix,
+    rating_table,
 )
 
 
@@ -73,3 +74,14 @@ def test_article_004_table_forms_one_comparable_throughput_chart(kb):
 def test_flagged_claims_can_be_left_out_of_the_benchmarks(kb):
     comparable, alone = comparable_sets(kb, use_flagged=False)
     assert not any(c.flagged for s in comparable + alone for c in s.claims)
+
+
+def test_rating_table_has_a_row_per_criterion_and_marks_where_lower_is_better(kb):
+    fm = feature_matrix(kb)
+    table = rating_table(fm)
+    assert list(table.columns) == ["criterion", *fm.values.index]
+    for row, (name, objective) in enumerate(zip(fm.values.columns, fm.objectives, strict=True)):
+        assert table["criterion"].iat[row] == (f"{name} (lower is better)" if objective == "min" else name)
+        shown = table.iloc[row, 1:].to_numpy(dtype=float)
+        assert np.array_equal(shown, fm.values[name].to_numpy(), equal_nan=True)
+    assert any(o == "min" for o in fm.objectives), "the bundled ratings include a lower-is-better criterion"

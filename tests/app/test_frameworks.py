@@ -1,0 +1,65 @@
+"""The Frameworks page (AppTest): every rating in a static table, the heatmap only when asked for, the benchmark
+charts, and each number that has nothing comparable listed with its quote and conditions."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from selector.escape import streamlit_md
+from selector.views.frameworks import comparable_sets, feature_matrix, rating_table
+from tests.app.helpers import ok
+
+
+@pytest.fixture
+def page(app):
+    ok(app.run())
+    return ok(app.switch_page("app_pages/frameworks.py").run())
+
+
+def _shown(at) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def test_every_rating_is_in_the_ratings_table_without_a_data_grid(page, kb):
+    assert not page.dataframe, "no data grid on the first screen (issue 18)"
+    (table,) = page.table
+    expected = rating_table(feature_matrix(kb))
+    shown = table.value.reset_index(drop=True)
+    assert list(shown.columns) == list(expected.columns)
+    assert list(shown["criterion"].str.replace("\\", "")) == list(expected["criterion"])
+    for column in expected.columns[1:]:
+        numbers = pd.to_numeric(shown[column].str.replace("\\", "").replace("", None))
+        assert numbers.tolist() == pytest.approx(expected[column].tolist(), nan_ok=True)
+
+
+def test_the_heatmap_is_drawn_only_when_asked_for(page, kb):
+    def heatmaps(at) -> list:
+        return [c for c in at.get("plotly_chart") if '"heatmap"' in c.proto.spec]
+
+    assert not heatmaps(page)
+    page.toggle(key="fw-show-heatmap").set_value(True).run()
+    ok(page)
+    (chart,) = heatmaps(page)
+    # each cell's hover names its claims
+    ids = {i for cell in feature_matrix(kb).claim_ids.to_numpy().ravel() for i in cell}
+    assert ids and all(i in chart.proto.spec for i in ids)
+    assert any("Ratings of frameworks" in m.value for m in page.markdown)
+
+
+def test_each_benchmark_set_has_its_chart(page, kb):
+    comparable, _ = comparable_sets(kb)
+    bars = [c for c in page.get("plotly_chart") if '"bar"' in c.proto.spec]
+    assert len(bars) == len(comparable) >= 1
+
+
+def test_numbers_without_a_comparable_are_listed_with_value_conditions_and_quote(page, kb):
+    _, alone = comparable_sets(kb)
+    claims = [c for s in alone for c in s.claims]
+    assert claims
+    text = _shown(page)
+    for claim in claims:
+        item = next(line for line in text.split("\n- ") if f"**{streamlit_md(claim.id)}**" in line)
+        assert f"**{streamlit_md(format(claim.value, '.12g'))} " in item or f"**{claim.value:.12g} " in item
+        if claim.quote:
+            assert streamlit_md(" ".join(claim.quote.split())) in item
