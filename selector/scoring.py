@@ -326,6 +326,9 @@ def _skcriteria() -> types.ModuleType:
                     continue
                 stand_in = _Deferred(name)
                 stand_in.__spec__ = spec
+                # Whatever walks sys.modules reading __file__ (inspect.getmodule, which Streamlit's first element
+                # of a process runs) must find it here, not import the real module through __getattr__.
+                stand_in.__file__ = spec.origin
                 sys.modules[name] = stand_in
         import skcriteria
 

@@ -611,3 +611,14 @@ def test_a_result_explains_what_its_method_declares(method, matrix):
         np.testing.assert_allclose(
             r.contributions.sum(axis=1), np.log10(r.extra["product"]) if method == "wpm" else r.scores
         )
+
+
+def test_a_walk_over_the_modules_leaves_the_deferred_ones_unloaded():
+    # Streamlit's first element in a process walks sys.modules with inspect (env_util.is_repl): a server warmed up
+    # before its first page must not pay the plotting stack there
+    code = (
+        "import inspect, sys; from selector import scoring; scoring._skcriteria(); "
+        "inspect.stack(); "
+        "print([m for m in ('seaborn', 'matplotlib') if type(sys.modules.get(m)).__name__ == 'module'])"
+    )
+    assert _in_a_fresh_process(code) == "[]"
