@@ -29,9 +29,10 @@ def bundled_kb() -> KnowledgeBase:
     """The knowledge shipped with the app, loaded once per server and shared by every session (never mutate it).
 
     Once it is loaded, everything alive (the knowledge and the modules imported so far) lives as long as the
-    server: it is frozen out of the garbage collector, so a full collection no longer walks it.
+    server: it is frozen out of the garbage collector, so a full collection no longer walks it. A server started by
+    serve.py has loaded it in the background already, and this takes it over.
     """
-    kb = knowledge.load()
+    kb = knowledge.bundled()
     gc.collect()  # what is garbage now would be frozen with the rest and never freed
     gc.freeze()
     return kb

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -235,3 +236,56 @@ def load(directory: Path = DEFAULT_KNOWLEDGE, extra: Sequence[Path | Upload] = (
     if kb is None:
         raise KnowledgeError(issues)
     return kb
+
+
+class _Preloaded:
+    """The bundled knowledge loaded ahead of its first use, held until that use takes it over.
+
+    A server's warm-up (serve.py) loads it while Streamlit starts; the app's own cache (``st.cache_resource``)
+    takes it on the first page and owns it from then on, so nothing here keeps a second reference or stands in the
+    way of that cache being cleared and reloading. The lock makes the warm-up and a first page that arrive at
+    once load it once: the page waits for the warm-up's load instead of starting its own.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kb: KnowledgeBase | None = None
+        self._taken = False
+
+    def preload(self) -> KnowledgeBase | None:
+        with self._lock:
+            if not self._taken and self._kb is None:
+                try:
+                    self._kb = load()
+                except Exception:  # the app loads it again and lists what is wrong
+                    return None
+            return self._kb
+
+    def take(self) -> KnowledgeBase:
+        with self._lock:
+            kb, self._kb, self._taken = self._kb, None, True
+            return kb if kb is not None else load()
+
+
+_PRELOADED = _Preloaded()
+
+
+def preload_bundled() -> KnowledgeBase | None:
+    """Load the bundled knowledge now for :func:`bundled` to hand over (a server's warm-up, in the background), and
+    return it for the warm-up's own use (None once :func:`bundled` has taken it, or when it does not load).
+
+    A knowledge base that does not load is not kept: the app loads it again and lists the problems.
+    """
+    return _PRELOADED.preload()
+
+
+def bundled() -> KnowledgeBase:
+    """The bundled knowledge (:data:`DEFAULT_KNOWLEDGE`): the one :func:`preload_bundled` loaded, handed over once
+    and then forgotten here, else loaded now. The caller keeps it (the app's cache does).
+
+    Raises
+    ------
+    KnowledgeError
+        When the knowledge does not validate (never kept: the next call loads again).
+    """
+    return _PRELOADED.take()
