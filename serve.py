@@ -1,0 +1,150 @@
+"""Serve the app with its first page prepared: ``python serve.py [options]`` is ``streamlit run app.py [options]``
+plus a warm-up in the background.
+
+Streamlit runs app.py only when the first browser connects, after the browser has loaded Streamlit's JavaScript;
+until then the server is idle, and the first page then pays for every import and for loading the knowledge. Here a
+daemon thread does that work while Streamlit starts and the browser loads: it loads the bundled knowledge (handed
+to the app's cache by :func:`selector.knowledge.bundled`), imports what app.py and the default page import, ranks
+the default preferences once (scikit-criteria's lazy imports, the knowledge's memos), and lets :mod:`inspect`
+resolve every loaded module's file (Streamlit's first element does, once per process). A failed warm-up only leaves
+that work to the first page.
+
+Streamlit's own command line does the serving, so ``.streamlit/config.toml``, the ``STREAMLIT_*`` variables and
+every ``--server.*`` flag apply as with ``streamlit run`` (which still works, without the warm-up), on the same
+start-up path. Streamlit's ``st.App`` lifespan hook could host the warm-up too, but ``streamlit run`` starts an
+``st.App`` by another path (uvicorn imports the script and the App sets Streamlit up), not the one the health
+checks, the websocket tests and the sticky proxy were checked against. This file sits next to app.py rather than
+in app_pages/ because it is an entry point, not part of a page, and ``python serve.py`` puts this folder on
+``sys.path`` as ``streamlit run app.py`` does.
+"""
+
+from __future__ import annotations
+
+import ast
+import gc
+import inspect
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+APP = HERE / "app.py"
+# What the first page runs: the entry script and the default page (app.py's `default=True`).
+FIRST_PAGE = (APP, HERE / "app_pages" / "recommend.py")
+RUNTIME_WAIT_S = 60.0
+
+
+def first_page_imports(scripts: Sequence[Path] = FIRST_PAGE) -> list[ast.Import | ast.ImportFrom]:
+    """The import statements at the top level of `scripts`, in order (``from __future__`` left out)."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    for script in scripts:
+        for node in ast.parse(script.read_text(encoding="utf-8"), filename=str(script)).body:
+            if isinstance(node, ast.Import) or (isinstance(node, ast.ImportFrom) and node.module != "__future__"):
+                found.append(node)
+    return found
+
+
+def _needs_the_runtime(statement: ast.Import | ast.ImportFrom) -> bool:
+    # Streamlit itself is imported by the server's start; the app's modules wait for it (see warm_up).
+    names = [alias.name for alias in statement.names] if isinstance(statement, ast.Import) else [statement.module]
+    return any(name and name.split(".")[0] in ("app_pages", "streamlit") for name in names)
+
+
+def _run(statements: Sequence[ast.Import | ast.ImportFrom]) -> None:
+    # Run as written, so that `from package import submodule` imports the submodule as the page will.
+    exec(compile(ast.Module(body=list(statements), type_ignores=[]), "<warm-up>", "exec"), {})
+
+
+def streamlit_argv(args: Sequence[str]) -> list[str]:
+    """The command line Streamlit's CLI is handed: ``streamlit run <app.py> ARGS``, ARGS untouched."""
+    return ["streamlit", "run", str(APP), *args]
+
+
+def _runtime_started(timeout: float = RUNTIME_WAIT_S) -> bool:
+    from streamlit import runtime
+
+    deadline = time.monotonic() + timeout
+    while not runtime.exists():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def warm_up(
+    imports: Sequence[ast.Import | ast.ImportFrom] | None = None,
+    runtime_started: Callable[[], bool] = _runtime_started,
+) -> None:
+    """Do the first page's one-time work now: load the bundled knowledge, run `imports` (default: those of
+    :func:`first_page_imports`) and rank the default preferences once.
+
+    Streamlit and the app's own modules are imported once Streamlit's runtime exists (`runtime_started`): the
+    server's start imports Streamlit anyway, and the app's ``st.cache_data`` functions, imported earlier, would log
+    that no runtime was found.
+    """
+    from selector import knowledge, recommend
+    from selector.preferences import Preferences
+
+    kb = knowledge.preload_bundled()
+    statements = first_page_imports() if imports is None else list(imports)
+    _run([s for s in statements if not _needs_the_runtime(s)])
+    if kb is not None:
+        recommend.recommend(kb, Preferences(group=next(iter(kb.groups))))
+    if runtime_started():
+        _run([s for s in statements if _needs_the_runtime(s)])
+    # Streamlit's first element of a process looks for a REPL with inspect.stack(), which resolves the file of
+    # every loaded module (a realpath each); inspect keeps what it resolved, leaving the page the modules after.
+    inspect.stack()
+    # What is alive now lives as long as the server (as app_pages/_cached.bundled_kb freezes it after its load):
+    # frozen here, it spares the first page most of that full collection.
+    gc.collect()
+    gc.freeze()
+
+
+def _warm_up_in_background() -> None:
+    from streamlit.logger import get_logger  # Streamlit's handler and level (config.toml's logger.level)
+
+    log = get_logger("serve")
+    start = time.perf_counter()
+    try:
+        warm_up()
+    except Exception:  # the first page does the same work itself and reports what fails there
+        log.warning("Warm-up stopped; the first page loads what it needs itself", exc_info=True)
+        return
+    log.info("Warm-up done in %.2f s", time.perf_counter() - start)
+
+
+def start_warm_up() -> threading.Thread:
+    """Start :func:`warm_up` in a daemon thread (it never holds the process up) and return the thread.
+
+    Streamlit must be imported whole first: imported beside the warm-up, it finds pandas half imported in
+    ``sys.modules`` (plotly's theme set-up checks for it there) and fails.
+    """
+    if "streamlit.web.cli" not in sys.modules:
+        raise RuntimeError("import streamlit.web.cli before starting the warm-up")
+    thread = threading.Thread(target=_warm_up_in_background, name="warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
+def run_streamlit(args: Sequence[str]) -> int:
+    """Hand over to Streamlit's command line as ``streamlit run app.py ARGS`` (it exits the process itself)."""
+    from streamlit.web import cli
+
+    sys.argv = streamlit_argv(args)
+    return cli.main(prog_name="streamlit")
+
+
+def main(args: Sequence[str] | None = None) -> int:
+    """Serve the app with ARGS (default: this process's arguments) while it warms up."""
+    import streamlit.web.cli  # noqa: F401 - see start_warm_up
+
+    forwarded = sys.argv[1:] if args is None else list(args)
+    start_warm_up()
+    return run_streamlit(forwarded)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,123 @@
+"""serve.py, the server's launcher: it hands its arguments to `streamlit run app.py` untouched, and its warm-up
+loads the bundled knowledge once, for the app's cache to take over."""
+
+from __future__ import annotations
+
+import gc
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+import pytest
+
+import serve
+from selector import knowledge
+from tests.conftest import ROOT
+
+
+def test_the_launcher_forwards_every_argument_to_streamlit_run_app_py(monkeypatch: pytest.MonkeyPatch) -> None:
+    from streamlit.web import cli
+
+    seen = {}
+    monkeypatch.setattr(cli, "main", lambda prog_name: seen.update(argv=list(sys.argv), prog=prog_name) or 0)
+    monkeypatch.setattr(serve, "start_warm_up", lambda: seen.setdefault("warmed", True))
+    forwarded = ["--server.port", "8600", "--server.address=0.0.0.0", "--", "x"]
+    monkeypatch.setattr(sys, "argv", ["serve.py", *forwarded])
+    assert serve.main() == 0
+    assert seen == {
+        "argv": ["streamlit", "run", str(ROOT / "app.py"), *forwarded],
+        "prog": "streamlit",
+        "warmed": True,
+    }
+    assert serve.main(["--server.headless", "true"]) == 0
+    assert seen["argv"][3:] == ["--server.headless", "true"]
+
+
+def test_the_warm_up_imports_what_the_first_page_imports() -> None:
+    names = {
+        alias.name if statement.__class__.__name__ == "Import" else statement.module
+        for statement in serve.first_page_imports()
+        for alias in statement.names
+    }
+    # from app.py, then from the default page
+    assert {"streamlit", "app_pages._session", "selector.views.recommend"} <= names
+    assert "__future__" not in names
+
+
+@pytest.fixture
+def counted_loads(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """A fresh hand-over (as in a new server process) and the start time of every knowledge load; each load is
+    slowed down so that the warm-up and a first page overlap."""
+    loads: list[float] = []
+    original = knowledge.load
+
+    def load(directory=knowledge.DEFAULT_KNOWLEDGE, extra=()):  # noqa: ANN001, ANN202
+        loads.append(time.monotonic())
+        time.sleep(0.3)
+        return original(directory, extra)
+
+    monkeypatch.setattr(knowledge, "load", load)
+    monkeypatch.setattr(knowledge, "_PRELOADED", knowledge._Preloaded())
+    monkeypatch.setattr(gc, "freeze", lambda: None)  # the test process's objects are not the server's
+    return loads
+
+
+def test_a_first_page_during_the_warm_up_waits_for_its_load_instead_of_loading_again(counted_loads) -> None:
+    warm = threading.Thread(target=serve.warm_up, kwargs={"imports": [], "runtime_started": lambda: False})
+    warm.start()
+    while not counted_loads:  # the warm-up's load has begun
+        time.sleep(0.005)
+    kb = knowledge.bundled()  # the first page, as app_pages/_cached.bundled_kb asks
+    warm.join(timeout=60)
+    assert not warm.is_alive()
+    assert len(counted_loads) == 1
+    assert kb.groups and knowledge.preload_bundled() is None, "taken over: the hand-over keeps nothing"
+
+
+def test_after_the_hand_over_the_app_loads_afresh(counted_loads) -> None:
+    preloaded = knowledge.preload_bundled()
+    assert knowledge.preload_bundled() is preloaded and len(counted_loads) == 1
+    assert knowledge.bundled() is preloaded
+    # the app's cache cleared (st.cache_resource.clear, or the broken-knowledge tests): a new load, not a stale one
+    assert knowledge.bundled() is not preloaded
+    assert len(counted_loads) == 2
+
+
+def test_a_knowledge_base_that_fails_to_load_is_not_kept(counted_loads, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(directory=None, extra=()):  # noqa: ANN001, ANN202
+        counted_loads.append(time.monotonic())
+        raise knowledge.KnowledgeError([])
+
+    monkeypatch.setattr(knowledge, "load", broken)
+    assert knowledge.preload_bundled() is None
+    with pytest.raises(knowledge.KnowledgeError):
+        knowledge.bundled()
+    assert len(counted_loads) == 2
+
+
+def test_the_launcher_serves_the_app_on_the_port_it_is_given_and_warms_up_without_a_warning(tmp_path) -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import _serve
+
+    port = _serve.free_port()
+    log = tmp_path / "server.log"
+    with log.open("w") as out:
+        server = subprocess.Popen(
+            [sys.executable, "serve.py", "--server.port", str(port)], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT
+        )
+    try:
+        _serve.wait_healthy(f"http://127.0.0.1:{port}", server, "serve.py", 0.1, 90)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as reply:
+            assert reply.status == 200
+        deadline = time.monotonic() + 90
+        while "Warm-up" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    output = log.read_text()
+    assert f"127.0.0.1:{port}" in output
+    assert "Warm-up done" in output, output
+    assert "Traceback" not in output and "WARNING" not in output, output
