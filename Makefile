@@ -20,8 +20,9 @@ help:
 install:
 	@VENV=$(VENV) bash scripts/install.sh
 
+# serve.py is `streamlit run app.py` (same configuration and flags) that prepares the first page while Streamlit starts.
 run: install
-	$(BIN)/streamlit run app.py
+	$(BIN)/python serve.py
 
 REPLICAS ?= 2
 run-replicas: install

@@ -57,7 +57,8 @@ def _k8s() -> dict[str, dict]:
 
 
 def _serves_app(command: list[str], port: int) -> None:
-    assert command[:3] == ["streamlit", "run", "app.py"], command
+    # the launcher that warms the first page up, not a bare `streamlit run app.py`
+    assert command[:2] == ["python", "serve.py"], command
     assert f"--server.port={port}" in command
     # inside a container the loopback-only default of config.toml would make the app unreachable
     assert "--server.address=0.0.0.0" in command
@@ -79,15 +80,36 @@ def test_dockerfile_is_slim_python_311_non_root_with_fonts_and_a_health_check(po
 
 
 def test_the_image_carries_what_the_app_reads_and_not_the_local_environment():
-    copied = {shlex.split(args)[0] for args in _instructions("COPY")}
-    assert {"app.py", "app_pages", "selector", "knowledge", ".streamlit", "requirements.txt"} <= copied
+    copied = {source for args in _instructions("COPY") for source in shlex.split(args)[:-1]}
+    assert {"app.py", "serve.py", "app_pages", "selector", "knowledge", ".streamlit", "requirements.txt"} <= copied
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert ".venv" in ignored and ".git" in ignored
+
+
+def test_the_image_compiles_the_app_and_parses_the_knowledge_at_build_time():
+    # a fresh container's first page would otherwise compile every module and parse every YAML file
+    run = " ".join(_instructions("RUN"))
+    assert "python -m compileall -q app.py serve.py app_pages selector" in run
+    assert "python -m selector validate" in run
+    env = " ".join(_instructions("ENV"))
+    cache = next(part.split("=", 1)[1] for part in env.split() if part.startswith("SELECTOR_CACHE_DIR="))
+    assert cache.startswith("/app/"), "the parse cache must be built into the image, where the server user reads it"
+    steps = [(i, args) for i, args in _dockerfile() if i in ("ENV", "RUN", "USER")]
+    built = next(n for n, (i, args) in enumerate(steps) if "selector validate" in args)
+    cached = next(n for n, (i, args) in enumerate(steps) if "SELECTOR_CACHE_DIR=" in args)
+    user = next(n for n, (i, args) in enumerate(steps) if i == "USER")
+    assert cached < built < user
+
+
+def test_make_run_and_the_replicas_serve_through_the_launcher():
+    recipe = (ROOT / "Makefile").read_text().split("\nrun: install\n", 1)[1].split("\n\n", 1)[0]
+    assert recipe.strip() == "$(BIN)/python serve.py", recipe
 
 
 def test_compose_puts_replicas_behind_the_sticky_proxy(port):
     compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
     app, proxy = compose["services"]["app"], compose["services"]["proxy"]
+    assert "command" not in app, "the replicas run the image's CMD (the launcher)"
     assert app["expose"] == [str(port)]
     assert app["deploy"]["replicas"] >= 2
     assert any(f"127.0.0.1:{port}{HEALTH}" in part for part in app["healthcheck"]["test"])
