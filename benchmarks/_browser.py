@@ -157,12 +157,14 @@ class Server:
 def serve(script: Path | str, *options: str) -> Iterator[Server]:
     """Serve `script` from the repository root (so .streamlit/config.toml applies), timed; stop it at the end.
 
+    The app is served as users get it (serve.py, warmed up), any other script by a plain ``streamlit run``.
     `options` are extra ``--section.option value`` flags for ``streamlit run``.
     """
     port = free_port()
     folder = Path(tempfile.mkdtemp(prefix="selector-bench-"))
     run_log = folder / "runs.txt"
-    command = [sys.executable, str(ROOT / "benchmarks" / "_timed_streamlit.py"), "run", str(script)]
+    how = ["serve"] if (ROOT / script).resolve() == _serve.APP else ["run", str(script)]
+    command = [sys.executable, str(ROOT / "benchmarks" / "_timed_streamlit.py"), *how]
     command += ["--server.port", str(port), "--server.headless", "true", "--server.address", "127.0.0.1"]
     command += ["--browser.gatherUsageStats", "false", *options]
     env = {**os.environ, "SELECTOR_RUN_LOG": str(run_log), "PYTHONPATH": str(ROOT)}

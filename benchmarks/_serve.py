@@ -1,4 +1,4 @@
-"""Serve the app for benchmarks: one `streamlit run` on a free loopback port, or N of them behind nginx (sticky).
+"""Serve the app for benchmarks: one server (serve.py) on a free loopback port, or N of them behind nginx (sticky).
 
 Not a benchmark itself (the leading underscore keeps `make bench` from running it); run it directly to try the
 team set-up by hand: `python benchmarks/_serve.py --replicas 2` serves http://127.0.0.1:<port> until Ctrl-C.
@@ -23,6 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "deploy" / "nginx" / "sticky.conf.template"
+APP = ROOT / "app.py"
 STARTUP_SECONDS = 90
 
 
@@ -77,9 +78,13 @@ def _stop(process: subprocess.Popen) -> None:
 
 @contextlib.contextmanager
 def streamlit(script: str = "app.py", *, session_ttl: int | None = None, port: int | None = None) -> Iterator[Served]:
-    """`streamlit run SCRIPT` from the repository root on PORT (default: a free one), as `make run` serves it."""
+    """SCRIPT served from the repository root on PORT (default: a free one): the app as `make run` serves it
+    (serve.py, warmed up), any other script by a plain `streamlit run`."""
     port = port or free_port()
-    command = [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port)]
+    if (ROOT / script).resolve() == APP:
+        command = [sys.executable, str(ROOT / "serve.py"), "--server.port", str(port)]
+    else:
+        command = [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port)]
     command += ["--server.headless", "true", "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
     if session_ttl is not None:
         command += ["--server.disconnectedSessionTTL", str(session_ttl)]

@@ -1,4 +1,5 @@
-"""`streamlit` with every script run timed: what bench_browser.py starts instead of `python -m streamlit`.
+"""`streamlit` with every script run timed: what bench_browser.py starts instead of `python -m streamlit`, and,
+given ``serve`` as its first argument, instead of ``python serve.py`` (the app as users get it, warmed up).
 
 Each run of the script (a whole page or a fragment) appends one line to the file named by the environment variable
 SELECTOR_RUN_LOG: the seconds ``ScriptRunner._run_script`` took, from the rerun request to the end of Streamlit's
@@ -6,7 +7,8 @@ own work after the script (the post-run garbage collection included), then ``pag
 
 Not a benchmark itself (the leading underscore keeps `make bench` from running it).
 
-    SELECTOR_RUN_LOG=/tmp/runs.txt python benchmarks/_timed_streamlit.py run app.py --server.port 8600
+    SELECTOR_RUN_LOG=/tmp/runs.txt python benchmarks/_timed_streamlit.py run hello.py --server.port 8600
+    SELECTOR_RUN_LOG=/tmp/runs.txt PYTHONPATH=. python benchmarks/_timed_streamlit.py serve --server.port 8600
 """
 
 from __future__ import annotations
@@ -36,4 +38,9 @@ def _timed_run_script(self: Any, rerun_data: Any) -> None:
 script_runner.ScriptRunner._run_script = _timed_run_script
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["serve"]:
+        import serve  # the repository root's launcher (the repository root is on PYTHONPATH)
+
+        serve.start_warm_up()
+        sys.exit(serve.run_streamlit(sys.argv[2:]))
     sys.exit(cli.main(prog_name="streamlit"))

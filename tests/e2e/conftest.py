@@ -1,4 +1,5 @@
-"""Real-browser fixtures: the app served by `streamlit run` on a free port, and Debian's chromium for Playwright."""
+"""Real-browser fixtures: the app served as users get it (serve.py, `streamlit run app.py` warmed up) on a free port,
+and Debian's chromium for Playwright."""
 
 from __future__ import annotations
 
@@ -49,16 +50,13 @@ def browser_context_args(browser_context_args: dict) -> dict:
 
 @pytest.fixture(scope="session")
 def app_url() -> Iterator[str]:
-    """Serve app.py with `streamlit run` on a free port; wait for its health endpoint; stop it at the end."""
+    """Serve app.py through serve.py on a free port; wait for its health endpoint; stop it at the end."""
     port = _free_port()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     log = (ARTIFACTS / "server.log").open("w")
     command = [
         sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        "app.py",
+        "serve.py",
         "--server.port",
         str(port),
         "--server.headless",
