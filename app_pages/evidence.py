@@ -91,43 +91,50 @@ with flagged_col:
         format_func={"all": "all claims", "flagged": "flagged only", "unflagged": "unflagged only"}.get,
         on_change=_on_filter_change,
     )
-doc_col, dataset_col, entity_col, kind_col, tier_col = st.columns(5)
-with doc_col:
-    documents = st.multiselect(
-        "Document",
-        options=options["documents"],
-        key="ev-docs",
-        format_func=lambda s: document_label(kb, s),
-        on_change=_on_filter_change,
-    )
-with dataset_col:
-    chosen_datasets = st.multiselect(
-        "Dataset",
-        options=options["datasets"],
-        key="ev-datasets",
-        format_func=lambda d: f"{datasets[d].title} ({datasets[d].snapshot_date})",
-        help="Public datasets bundled with the knowledge. With documents picked too, claims from any of them show.",
-        on_change=_on_filter_change,
-    )
-with entity_col:
-    entities = st.multiselect(
-        "Entity",
-        options=options["entities"],
-        key="ev-entities",
-        format_func=kb.entity_name,
-        on_change=_on_filter_change,
-    )
-with kind_col:
-    kinds = st.multiselect("Kind", options=options["kinds"], key="ev-kinds", on_change=_on_filter_change)
-with tier_col:
-    tiers = st.multiselect(
-        "Tier",
-        options=options["tiers"],
-        key="ev-tiers",
-        help="Strongest first. "
-        + "; ".join(f"{t}: {provenance.TIER_DESCRIPTIONS[t]}" for t in provenance.tier_order()),
-        on_change=_on_filter_change,
-    )
+# The five list filters in a box that opens by itself when one of them is in force: closed, its widgets are not
+# drawn on a visit.
+MORE_FILTERS = ("documents", "datasets", "entities", "kinds", "tiers")
+with st.expander(
+    "More filters: document, dataset, entity, kind, tier",
+    expanded=any(shown_filters.get(name) for name in MORE_FILTERS),
+):
+    doc_col, dataset_col, entity_col, kind_col, tier_col = st.columns(5)
+    with doc_col:
+        documents = st.multiselect(
+            "Document",
+            options=options["documents"],
+            key="ev-docs",
+            format_func=lambda s: document_label(kb, s),
+            on_change=_on_filter_change,
+        )
+    with dataset_col:
+        chosen_datasets = st.multiselect(
+            "Dataset",
+            options=options["datasets"],
+            key="ev-datasets",
+            format_func=lambda d: f"{datasets[d].title} ({datasets[d].snapshot_date})",
+            help="Public datasets bundled with the knowledge. With documents picked too, claims from any of them show.",
+            on_change=_on_filter_change,
+        )
+    with entity_col:
+        entities = st.multiselect(
+            "Entity",
+            options=options["entities"],
+            key="ev-entities",
+            format_func=kb.entity_name,
+            on_change=_on_filter_change,
+        )
+    with kind_col:
+        kinds = st.multiselect("Kind", options=options["kinds"], key="ev-kinds", on_change=_on_filter_change)
+    with tier_col:
+        tiers = st.multiselect(
+            "Tier",
+            options=options["tiers"],
+            key="ev-tiers",
+            help="Strongest first. "
+            + "; ".join(f"{t}: {provenance.TIER_DESCRIPTIONS[t]}" for t in provenance.tier_order()),
+            on_change=_on_filter_change,
+        )
 
 found = filter_claims(
     kb,
@@ -152,20 +159,12 @@ st.caption(
     )
 )
 
-# The first claims as a static table (a grid takes a third of a second to draw on every visit); every claim with
-# every column, sortable and selectable, is in the grid under it, drawn only when opened.
-if shown_ids:
-    markdown_table(claims_preview(kb, shown_ids[:PREVIEW_ROWS], today), height=560)
-st.caption(
-    (
-        f"The first {PREVIEW_ROWS} of {len(table)}: all of them are in the grid below and in the download. "
-        if len(table) > PREVIEW_ROWS
-        else ""
-    )
-    + "Number: the metric, the value and its unit. Source: the document and section; for a number from a public "
-    "dataset its footnote (dataset, result id, round, division, category, availability, row, retrieval date, "
-    f"licence) and snapshot date, marked ageing past {provenance.AGEING_MONTHS} months. Flagged as: the reasons "
-    "are in the claim's record (pick it below) and in the download."
+# The first claims as a static table; every claim with every column, sortable and selectable, in a grid on demand
+# (a grid's canvas takes a third of a second to draw on every visit, and its rows travel with the page).
+as_grid = st.toggle(
+    "Every claim and column in a sortable grid (select a row to show its record)",
+    key="ev-grid",
+    help="Off: the first claims as a table that wraps. On: all of them, every column, sortable.",
 )
 
 
@@ -176,7 +175,7 @@ def _on_row_selected(ids: tuple[str, ...] = tuple(shown_ids)) -> None:
         st.session_state["ev-claim"] = ids[rows[0]]
 
 
-with st.expander("Every column, sortable: the claims in a grid (select a row to show its record)"):
+if as_grid:
     # Shown: metrics and documents by name; beside the id the English rendering, wrapped (a cut sentence hid what
     # the claim says), and what the claim is flagged as (the reasons, paragraphs long, are in its record below and
     # in the download, which keeps the ids).
@@ -209,6 +208,21 @@ with st.expander("Every column, sortable: the claims in a grid (select a row to 
             ),
         },
     )
+else:
+    if shown_ids:
+        markdown_table(claims_preview(kb, shown_ids[:PREVIEW_ROWS], today), height=560)
+    st.caption(
+        (
+            f"The first {PREVIEW_ROWS} of {len(table)}: all of them are in the grid (the switch above) and in the "
+            "download. "
+            if len(table) > PREVIEW_ROWS
+            else ""
+        )
+        + "Number: the metric, the value and its unit. Source: the document and section; for a number from a "
+        "public dataset its footnote (dataset, result id, round, division, category, availability, row, retrieval "
+        f"date, licence) and snapshot date, marked ageing past {provenance.AGEING_MONTHS} months. Flagged as: the "
+        "reasons are in the claim's record (pick it below) and in the download."
+    )
 st.download_button(
     "Download these claims (CSV)",
     # written when asked for: the whole table as CSV takes longer than the rest of the page
@@ -229,7 +243,7 @@ claim_id = st.selectbox(
     index=None,
     format_func=lambda c: f"{c}: {english[c][:90]}",
     key="ev-claim",
-    placeholder="Pick a claim, or select a row of the grid above (the box at its left)",
+    placeholder="Pick a claim, or select a row of the grid (the box at its left)",
 )
 if claim_id is not None:
     claim = kb.claims[claim_id]
@@ -261,12 +275,15 @@ if claim_id is not None:
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Conflicts between claims")
-if conflict_rows.empty:
+problems = conflict_rows[conflict_rows["problem"].astype(bool)].drop(columns="problem")
+if problems.empty:
     st.success("No two claims disagree.")
 else:
-    st.caption(
-        f"{len(conflict_rows)} findings, {int(conflict_rows['problem'].sum())} of them disagreements: claims about "
-        "the same thing that do not add up, corroborations, and numbers that must not be compared."
-    )
+    st.warning(f"{len(problems)} disagreements: claims about the same thing that do not add up.")
     # A table that wraps rather than a grid: a message cut at the column's edge lost its point. Metrics by name.
-    markdown_table(conflict_rows.drop(columns="problem"), height=480)
+    markdown_table(problems)
+if not conflict_rows.empty:
+    # Every finding, corroborations and numbers that must not be compared included, in a box opened on demand:
+    # some sixty rows of text take longer to draw than the rest of the page.
+    with st.expander(f"All {len(conflict_rows)} findings: disagreements, spreads, corroborations, not comparable"):
+        markdown_table(conflict_rows.drop(columns="problem"), height=480)

@@ -71,7 +71,11 @@ def shown_badges(at: AppTest) -> list:
 
 
 def shown_claims(at: AppTest):
-    return next(d.value for d in at.dataframe if "quote_zh" in d.value.columns)
+    """The Evidence page's claims grid (every matching claim, every column), switched on if it is off."""
+    if not any("quote_zh" in d.value.columns for d in at.dataframe):
+        ok(at.toggle(key="ev-grid").set_value(True).run())
+    (grid,) = [d.value for d in at.dataframe if "quote_zh" in d.value.columns]
+    return grid
 
 
 def markdown_table(at: AppTest, *columns: str) -> pd.DataFrame:

@@ -16,7 +16,7 @@ from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.preferences import Preferences
 from selector.views.evidence import filter_claims
 from selector.views.recommend import cell_footnotes
-from tests.app.helpers import APP, markdown_tables
+from tests.app.helpers import APP, markdown_tables, shown_claims
 
 TODAY = "2026-11-30"  # the cloud price list (2025-04-21) is 19 months old: ageing
 
@@ -43,8 +43,7 @@ def _page(app: AppTest, page: str) -> AppTest:
 
 
 def _claims_table(at: AppTest):
-    (table,) = [d.value for d in at.dataframe if "quote_zh" in d.value.columns]
-    return table
+    return shown_claims(at)
 
 
 def _captions(at: AppTest) -> list[str]:

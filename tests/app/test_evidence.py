@@ -5,7 +5,7 @@ from __future__ import annotations
 from selector import provenance
 from selector.views.evidence import claims_preview, filter_claims
 from selector.views.labels import value_text
-from tests.app.helpers import markdown_table, ok, shown_claims
+from tests.app.helpers import markdown_table, markdown_tables, ok, shown_claims
 
 PREVIEW = ("id", "English", "quote (Chinese)", "number", "source", "flagged as")
 
@@ -15,13 +15,14 @@ def test_evidence_search_shows_the_matching_claims(app, kb):
     at = ok(app.switch_page("app_pages/evidence.py").run())
     ok(at.text_input(key="ev-text").input("能效比").run())
     expected = [c.id for c in filter_claims(kb, text="能效比")]
-    assert sorted(shown_claims(at)["id"]) == sorted(expected)
-    # few enough to be read whole in the static table above the grid
+    # few enough to be read whole in the static table
     assert list(markdown_table(at, *PREVIEW)["id"]) == expected
     ok(at.selectbox(key="ev-flagged").set_value("flagged").run())
-    assert shown_claims(at)["flagged"].all()
     preview = markdown_table(at, *PREVIEW)
     assert len(preview) and all(preview["flagged as"])
+    assert shown_claims(at)["flagged"].all()
+    ok(at.selectbox(key="ev-flagged").set_value("all").run())
+    assert sorted(shown_claims(at)["id"]) == sorted(expected)
 
 
 def test_evidence_opens_on_a_static_table_of_the_first_claims_and_keeps_every_claim_in_a_closed_grid(app, kb):
@@ -32,9 +33,39 @@ def test_evidence_opens_on_a_static_table_of_the_first_claims_and_keeps_every_cl
     assert list(preview["id"]) == first
     assert preview.equals(claims_preview(kb, first).astype(str).map(lambda v: " ".join(v.split())))
     assert any(c.value.startswith(f"The first 20 of {len(kb.claims)}") for c in at.caption)
-    (grid,) = [e for e in at.expander if e.label.startswith("Every column, sortable")]
-    assert not grid.proto.expanded, "the grid is drawn only when the reader opens it"
-    assert len(grid.dataframe) == 1 and len(grid.dataframe[0].value) == len(kb.claims)
+    assert not at.dataframe, "the grid is sent only when the reader asks for it"
+    (filters,) = [e for e in at.expander if e.label.startswith("More filters")]
+    assert not filters.proto.expanded and len(filters.multiselect) == 5
+    (findings,) = [e for e in at.expander if e.label.startswith("All ")]
+    assert not findings.proto.expanded and len(markdown_tables(findings)) == 1
+    ok(at.toggle(key="ev-grid").set_value(True).run())
+    (grid,) = at.dataframe
+    assert list(grid.value["id"]) == list(kb.claims)
+    assert not [t for t in markdown_tables(at) if "quote (Chinese)" in t.columns], "the grid replaces the table"
+
+
+def test_evidence_opens_the_filter_box_when_a_link_sets_one_of_its_filters(app):
+    from selector import profile
+
+    app.query_params["ev"] = profile.encode_filters({"kinds": ["benchmark"]})
+    ok(app.run())
+    at = ok(app.switch_page("app_pages/evidence.py").run())
+    (filters,) = [e for e in at.expander if e.label.startswith("More filters")]
+    assert filters.proto.expanded
+    assert at.multiselect(key="ev-kinds").value == ["benchmark"]
+
+
+def test_evidence_lists_every_conflict_finding_with_names(app, kb):
+    from selector import conflicts
+
+    ok(app.run())
+    at = ok(app.switch_page("app_pages/evidence.py").run())
+    found = conflicts.detect(kb)
+    shown = markdown_table(at, "kind", "about", "message", "claims")
+    assert list(shown["claims"]) == [", ".join(c.claims) for c in found]
+    assert all(kb.entity_name(c.subject) in about for c, about in zip(found, shown["about"], strict=True))
+    problems = [c for c in found if c.is_problem]
+    assert (not problems) == any("No two claims disagree" in s.value for s in at.success)
 
 
 def test_a_dataset_number_in_the_static_table_shows_its_value_footnote_and_age(app, kb):
@@ -76,8 +107,8 @@ def test_evidence_filters_in_the_link_set_the_widgets_and_the_table(app, kb):
     assert at.selectbox(key="ev-flagged").value == "unflagged"
     expected = filter_claims(kb, text="TOPS", tiers=["claimed"], flagged=False)
     assert expected, "the filters keep some claims"
-    assert sorted(shown_claims(at)["id"]) == sorted(c.id for c in expected)
     assert sorted(markdown_table(at, *PREVIEW)["id"]) == sorted(c.id for c in expected[:20])
+    assert sorted(shown_claims(at)["id"]) == sorted(c.id for c in expected)
 
 
 def test_changing_an_evidence_filter_writes_it_to_the_link_and_a_page_switch_keeps_it(app):

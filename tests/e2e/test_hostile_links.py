@@ -57,7 +57,8 @@ def test_a_hostile_link_shows_a_message_and_no_exception(page: Page, app_url: st
 
 
 def test_the_grids_offer_no_built_in_csv_download(page: Page, app_url: str):
-    page.goto(f"{app_url}/evidence")  # the claims grid (Recommend's small tables are Markdown)
+    page.goto(f"{app_url}/evidence")  # the claims grid, on demand (the pages' small tables are Markdown)
+    page.get_by_text("Every claim and column in a sortable grid").click()
     grid = page.locator("[data-testid=stDataFrame]").first
     expect(grid).to_be_visible(timeout=TIMEOUT_MS)
     _settled(page)
