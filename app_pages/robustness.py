@@ -60,41 +60,44 @@ if len(m.alternatives) < 2:
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Rank acceptability (SMAA)")
-samples_col, seed_col, space_col = st.columns(3)
-with samples_col:
-    n_samples = st.number_input(
-        "Samples", min_value=200, max_value=50_000, value=PAGE_SAMPLES, step=1_000, key="rb-samples"
-    )
-with seed_col:
-    seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=SEED, step=1, key="rb-seed")
-with space_col:
-    space = st.radio(
-        "Weights sampled",
-        options=list(SPACE_LABELS),
-        format_func=lambda s: {"dimensions": "the four dimensions", "criteria": "every criterion"}[s],
-        key="rb-space",
-        help="Dimensions: the weights people argue about (performance, cost, ecosystem, risk), each spread over "
-        "its criteria by the sub-criterion weights. Criteria: every criterion weight sampled freely.",
-    )
-# the sampled range on a row of its own: in a quarter of a laptop's width its labels were cut short
-whole_col, range_col = st.columns(2)
-with whole_col:
-    whole = st.toggle(
-        "Whole simplex (any weights)",
-        value=True,
-        key="rb-whole",
-        help="On: every split of 100% is equally likely. Off: only weightings near your current ones.",
-    )
-with range_col:
-    spread = st.slider(
-        "Spread around your weights (± percentage points)",
-        min_value=2,
-        max_value=50,
-        value=10,
-        step=1,
-        key="rb-spread",
-        disabled=whole,
-    )
+# The sampling settings in a box opened on demand (closed, its widgets are not drawn on a visit); the caption under
+# the verdict says what was sampled.
+with st.expander("Sampling settings: how many weightings, which weights, over what range"):
+    samples_col, seed_col, space_col = st.columns(3)
+    with samples_col:
+        n_samples = st.number_input(
+            "Samples", min_value=200, max_value=50_000, value=PAGE_SAMPLES, step=1_000, key="rb-samples"
+        )
+    with seed_col:
+        seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=SEED, step=1, key="rb-seed")
+    with space_col:
+        space = st.radio(
+            "Weights sampled",
+            options=list(SPACE_LABELS),
+            format_func=lambda s: {"dimensions": "the four dimensions", "criteria": "every criterion"}[s],
+            key="rb-space",
+            help="Dimensions: the weights people argue about (performance, cost, ecosystem, risk), each spread over "
+            "its criteria by the sub-criterion weights. Criteria: every criterion weight sampled freely.",
+        )
+    # the sampled range on a row of its own: in a quarter of a laptop's width its labels were cut short
+    whole_col, range_col = st.columns(2)
+    with whole_col:
+        whole = st.toggle(
+            "Whole simplex (any weights)",
+            value=True,
+            key="rb-whole",
+            help="On: every split of 100% is equally likely. Off: only weightings near your current ones.",
+        )
+    with range_col:
+        spread = st.slider(
+            "Spread around your weights (± percentage points)",
+            min_value=2,
+            max_value=50,
+            value=10,
+            step=1,
+            key="rb-spread",
+            disabled=whole,
+        )
 try:
     with st.spinner("Sampling weightings..."):
         robust = robustness_of(

@@ -31,6 +31,8 @@ def test_robustness_page_shows_what_robustness_analyse_computes(app, kb):
     assert at.number_input(key="rb-samples").value == 10_000
     assert at.radio(key="rb-space").value == "dimensions"
     assert at.toggle(key="rb-whole").value is True
+    (settings,) = [e for e in at.expander if e.label.startswith("Sampling settings")]
+    assert not settings.proto.expanded and len(settings.number_input) == 2 and settings.toggle and settings.slider
     rec = recommend.recommend(kb, Preferences(group="edge-accelerators"))
     expected = analysis.analyse(rec, samples=10_000, seed=0)
     assert expected.tipping_points, "edge-accelerators has tipping points to show"
