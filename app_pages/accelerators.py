@@ -124,18 +124,19 @@ else:
         )
     with log_col:
         log = st.toggle("Log axes", value=True, key="spec-log", help="Release year always stays linear.")
-    shown = specs.filter_values(values, segments, vendors, years, unknown_year)
+    filters = (tuple(segments), tuple(vendors), years, unknown_year)
     if x == y:
         st.info("Pick two different columns for the axes.")
     else:
-        pairs = specs.axis_pairs(shown, x, y)
+        explored = specs.explore(kb, DEFAULT_KNOWLEDGE, today, filters, x, y)
+        pairs = explored.pairs
         units = dict(zip(values["column"], values["unit"], strict=False))
         if pairs.empty:
             st.info("No accelerator in this selection has both values.")
         else:
             scatter = session_figure(
                 "figure-acc-spec-explorer",
-                (kb.data_hash, today, tuple(segments), tuple(vendors), years, unknown_year, x, y, log),
+                (kb.data_hash, today, filters, x, y, log),
                 lambda: spec_scatter(
                     pairs,
                     columns[x],
@@ -148,7 +149,7 @@ else:
                 ),
             )
             plotly_chart(scatter, key="spec-explorer")
-        lacking = sorted(set(shown["name"]) - set(pairs["name"]), key=str.casefold)
+        lacking = sorted(set(explored.shown["name"]) - set(pairs["name"]), key=str.casefold)
         ageing = int((pairs["x_ageing"] | pairs["y_ageing"]).sum()) if len(pairs) else 0
         st.caption(
             md(
@@ -162,7 +163,7 @@ else:
             # Wide (each axis with its tier, source, date and footnote): a grid, mounted only when opened.
             with st.expander(f"The {len(pairs)} points as a table, each value with its source, date and footnote"):
                 st.dataframe(
-                    specs.explorer_table(pairs, columns[x], columns[y]),
+                    explored.table,
                     hide_index=True,
                     width="stretch",
                     key="spec-table",

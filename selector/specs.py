@@ -12,6 +12,7 @@ import datetime as dt
 import re
 import statistics
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -64,6 +65,7 @@ COLUMNS = (
 
 _YEAR = re.compile(r"^\s*(\d{4})(?:-\d{2}(?:-\d{2})?)?\s*$")
 _VALUES = PerKnowledge(8)
+_EXPLORED = PerKnowledge(64)
 
 
 def spec_columns(kb: KnowledgeBase) -> dict[str, str]:
@@ -286,3 +288,39 @@ def explorer_table(pairs: pd.DataFrame, x_label: str, y_label: str) -> pd.DataFr
             record[f"{label}: footnote"] = row[f"{axis}_footnote"] or row[f"{axis}_claims"]
         rows.append(record)
     return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class Explored:
+    """What the explorer shows for one choice of filters and axes (shared: read-only for callers)."""
+
+    shown: pd.DataFrame  # the rows of spec_values the filters keep
+    pairs: pd.DataFrame  # axis_pairs of them: the chart's points
+    table: pd.DataFrame  # explorer_table of the points
+
+
+def explore(
+    kb: KnowledgeBase,
+    knowledge_dir: Path,
+    today: dt.date,
+    filters: tuple[tuple[str, ...], tuple[str, ...], tuple[int, int] | None, bool],
+    x: str,
+    y: str,
+) -> Explored:
+    """:func:`filter_values` (`filters`: segments, vendors, years, whether chips of unknown year stay),
+    :func:`axis_pairs` on `x` and `y` and :func:`explorer_table` of :func:`spec_values`, kept per knowledge base
+    and arguments: the page asks again on every visit and every move of another widget.
+
+    Raises
+    ------
+    ValueError
+        When `x` and `y` are the same column.
+    """
+
+    def compute() -> Explored:
+        shown = filter_values(spec_values(kb, knowledge_dir, today), *filters)
+        pairs = axis_pairs(shown, x, y)
+        labels = spec_columns(kb)
+        return Explored(shown, pairs, explorer_table(pairs, labels[x], labels[y]))
+
+    return _EXPLORED.get(kb, (str(knowledge_dir), today, filters, x, y), compute)

@@ -155,3 +155,19 @@ def test_explorer_table_puts_each_values_provenance_beside_it(values):
         assert column in table.columns
     assert list(table["price"]) == list(pairs["x_value"])
     assert list(table["price: ageing"]) == list(pairs["x_ageing"])
+
+
+def test_explore_filters_pairs_and_tables_once_per_choice(kb, values):
+    filters = ((), ("NVIDIA",), None, True)
+    explored = specs.explore(kb, DEFAULT_KNOWLEDGE, TODAY, filters, "memory-bandwidth", "tdp-w")
+    shown = specs.filter_values(values, vendors=["NVIDIA"])
+    pd.testing.assert_frame_equal(explored.shown, shown)
+    pd.testing.assert_frame_equal(explored.pairs, specs.axis_pairs(shown, "memory-bandwidth", "tdp-w"))
+    labels = specs.spec_columns(kb)
+    expected = specs.explorer_table(explored.pairs, labels["memory-bandwidth"], labels["tdp-w"])
+    pd.testing.assert_frame_equal(explored.table, expected)
+    assert specs.explore(kb, DEFAULT_KNOWLEDGE, TODAY, filters, "memory-bandwidth", "tdp-w") is explored
+    other = specs.explore(kb, DEFAULT_KNOWLEDGE, TODAY, ((), (), None, True), "memory-bandwidth", "tdp-w")
+    assert len(other.pairs) > len(explored.pairs)
+    with pytest.raises(ValueError, match="two different columns"):
+        specs.explore(kb, DEFAULT_KNOWLEDGE, TODAY, filters, "tdp-w", "tdp-w")
