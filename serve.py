@@ -90,17 +90,20 @@ def warm_up(
     kb = knowledge.preload_bundled()
     statements = first_page_imports() if imports is None else list(imports)
     _run([s for s in statements if not _needs_the_runtime(s)])
-    if kb is not None:
+    # Once the first page has begun (it has taken the knowledge), it ranks and collects by itself: doing it here
+    # as well would only compete with it. Imports are never done twice (the page waits for the one under way).
+    if kb is not None and not knowledge.bundled_in_use():
         recommend.recommend(kb, Preferences(group=next(iter(kb.groups))))
     if runtime_started():
         _run([s for s in statements if _needs_the_runtime(s)])
     # Streamlit's first element of a process looks for a REPL with inspect.stack(), which resolves the file of
     # every loaded module (a realpath each); inspect keeps what it resolved, leaving the page the modules after.
     inspect.stack()
-    # What is alive now lives as long as the server (as app_pages/_cached.bundled_kb freezes it after its load):
-    # frozen here, it spares the first page most of that full collection.
-    gc.collect()
-    gc.freeze()
+    if not knowledge.bundled_in_use():
+        # What is alive now lives as long as the server (as app_pages/_cached.bundled_kb freezes it after its
+        # load): frozen here, it spares the first page most of that full collection.
+        gc.collect()
+        gc.freeze()
 
 
 def _warm_up_in_background() -> None:

@@ -261,6 +261,9 @@ class _Preloaded:
                     return None
             return self._kb
 
+    def taken(self) -> bool:
+        return self._taken
+
     def take(self) -> KnowledgeBase:
         with self._lock:
             kb, self._kb, self._taken = self._kb, None, True
@@ -289,3 +292,8 @@ def bundled() -> KnowledgeBase:
         When the knowledge does not validate (never kept: the next call loads again).
     """
     return _PRELOADED.take()
+
+
+def bundled_in_use() -> bool:
+    """Whether :func:`bundled` has been called in this process (a server's first page has begun)."""
+    return _PRELOADED.taken()

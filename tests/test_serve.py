@@ -74,10 +74,12 @@ def test_a_first_page_during_the_warm_up_waits_for_its_load_instead_of_loading_a
     assert not warm.is_alive()
     assert len(counted_loads) == 1
     assert kb.groups and knowledge.preload_bundled() is None, "taken over: the hand-over keeps nothing"
+    assert knowledge.bundled_in_use()
 
 
 def test_after_the_hand_over_the_app_loads_afresh(counted_loads) -> None:
     preloaded = knowledge.preload_bundled()
+    assert not knowledge.bundled_in_use()
     assert knowledge.preload_bundled() is preloaded and len(counted_loads) == 1
     assert knowledge.bundled() is preloaded
     # the app's cache cleared (st.cache_resource.clear, or the broken-knowledge tests): a new load, not a stale one
