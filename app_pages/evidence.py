@@ -91,8 +91,8 @@ with flagged_col:
         format_func={"all": "all claims", "flagged": "flagged only", "unflagged": "unflagged only"}.get,
         on_change=_on_filter_change,
     )
-# The five list filters in a box that opens by itself when one of them is in force: closed, its widgets are not
-# drawn on a visit.
+# The five list filters in a box that opens by itself when one of them is in force (closed, its widgets are laid
+# out only when opened).
 MORE_FILTERS = ("documents", "datasets", "entities", "kinds", "tiers")
 with st.expander(
     "More filters: document, dataset, entity, kind, tier",
@@ -282,8 +282,10 @@ else:
     st.warning(f"{len(problems)} disagreements: claims about the same thing that do not add up.")
     # A table that wraps rather than a grid: a message cut at the column's edge lost its point. Metrics by name.
     markdown_table(problems)
-if not conflict_rows.empty:
-    # Every finding, corroborations and numbers that must not be compared included, in a box opened on demand:
-    # some sixty rows of text take longer to draw than the rest of the page.
-    with st.expander(f"All {len(conflict_rows)} findings: disagreements, spreads, corroborations, not comparable"):
-        markdown_table(conflict_rows.drop(columns="problem"), height=480)
+# Every finding, spreads, corroborations and numbers that must not be compared included, on demand: some sixty
+# rows of text took longer to draw than the rest of the page (a closed expander still draws its content).
+if not conflict_rows.empty and st.toggle(
+    f"All {len(conflict_rows)} findings: disagreements, spreads, corroborations, numbers not comparable",
+    key="ev-findings",
+):
+    markdown_table(conflict_rows.drop(columns="problem"), height=480)

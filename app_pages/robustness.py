@@ -60,8 +60,8 @@ if len(m.alternatives) < 2:
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Rank acceptability (SMAA)")
-# The sampling settings in a box opened on demand (closed, its widgets are not drawn on a visit); the caption under
-# the verdict says what was sampled.
+# The sampling settings in a box opened on demand, the results first (closed, its widgets are laid out only when
+# opened); the caption under the verdict says what was sampled.
 with st.expander("Sampling settings: how many weightings, which weights, over what range"):
     samples_col, seed_col, space_col = st.columns(3)
     with samples_col:

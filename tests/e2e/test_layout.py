@@ -198,7 +198,7 @@ def test_contribution_chart_marks_filled_in_values(page: Page, app_url: str, kb)
 
 def test_columns_that_matter_are_shown_whole_with_names_not_ids(page: Page, app_url: str, kb):
     _open(page, f"{app_url}/evidence", LAPTOPS[0])
-    page.get_by_test_id("stExpander").filter(has_text="findings").locator("summary").click()
+    page.get_by_text(re.compile(r"^All \d+ findings")).click()
     wait_rendered(page)
     conflicts = (
         page.get_by_test_id("stMarkdownContainer").locator("table").filter(has=page.locator("th", has_text="message"))
