@@ -3,8 +3,9 @@
 The bundled knowledge base is copied and then multiplied: every entity gets k-1 clones (`h200-x3`, "NVIDIA H200
 (synthetic 3)"), every claim k-1 clones about the matching clone (ids `<id>-x3`, `based_on` pointing at the clones of
 the same copy), and every group lists the clones of its members beside the originals. Numbers are varied by up to
-+/-5 % (ratings stay on their scale) so that clones do not tie. Claims tied to a bundled dataset (a `locator`) are
-not cloned: their values must equal the raw snapshot. Conditions are left alone, so a clone's claims still meet
++/-5 % (ratings stay on their scale, shares at most 100) so that clones do not tie. Claims tied to a bundled dataset
+(a `locator`) are not cloned: their values must equal the raw snapshot, so a cloned rating that rested on them says
+it rests on outside facts. Conditions are left alone, so a clone's claims still meet
 the criteria their originals meet. Deterministic: the same k gives the same files.
 
 Usage: PYTHONPATH=. python benchmarks/_synthetic.py K OUT_DIR
@@ -38,7 +39,10 @@ def _vary(value: float, unit: str, copy: int, salt: int) -> float:
     if unit.startswith("rating"):
         return value
     step = ((copy * 7 + salt) % 11 - 5) / 100  # -5 % .. +5 %
-    return round(value * (1 + step), 6)
+    varied = round(value * (1 + step), 6)
+    if unit == "%" and 0 <= value <= 100:
+        return min(varied, 100.0)  # a share stays a share: the loader refuses one over 100
+    return varied
 
 
 def _clone_entity(entity: dict[str, Any], copy: int) -> dict[str, Any]:
@@ -47,7 +51,7 @@ def _clone_entity(entity: dict[str, Any], copy: int) -> dict[str, Any]:
     return clone
 
 
-def _clone_claim(claim: dict[str, Any], copy: int, cloned: set[str], salt: int) -> dict[str, Any]:
+def _clone_claim(claim: dict[str, Any], copy: int, cloned: dict[str, list[str]], salt: int) -> dict[str, Any]:
     clone = dict(claim)
     clone["id"] = _clone_id(claim["id"], copy)
     clone["about"] = [_clone_id(ref, copy) for ref in claim["about"]]
@@ -55,6 +59,9 @@ def _clone_claim(claim: dict[str, Any], copy: int, cloned: set[str], salt: int) 
         clone["subject"] = _clone_id(claim["subject"], copy)
     if claim.get("based_on"):
         clone["based_on"] = [_clone_id(ref, copy) if ref in cloned else ref for ref in claim["based_on"]]
+        if claim.get("subject") and not any(claim["subject"] in cloned.get(ref, ()) for ref in claim["based_on"]):
+            # its evidence about its subject is tied to a dataset and not cloned: for the clone it is an outside fact
+            clone["rationale"] = f"{claim.get('rationale', '')} (Synthetic clone: rests on outside facts.)".strip()
     if claim.get("overrides"):
         clone["overrides"] = _clone_id(claim["overrides"], copy) if claim["overrides"] in cloned else claim["overrides"]
     if claim.get("value") is not None:
@@ -76,7 +83,7 @@ def generate(k: int, out: Path) -> Path:
     loaded = {path: yaml.safe_load(path.read_text(encoding="utf-8")) for path in _documents()}
     entity_ids = {e["id"] for doc in loaded.values() if isinstance(doc, dict) for e in doc.get("entities") or ()}
     cloned_claims = {
-        c["id"]
+        c["id"]: c["about"]
         for doc in loaded.values()
         if isinstance(doc, dict)
         for c in doc.get("claims") or ()

@@ -10,6 +10,8 @@ from selector.commands import _context
 from selector.errors import SelectorError
 
 NAME = "sensitivity"
+#: The acceptability table shows at most this many rank columns: all m of them would make the table m x m.
+SHOWN_RANKS = 20
 HELP = "robustness of a ranking: rank acceptability (SMAA-2), tipping points, method agreement, rank reversal"
 
 
@@ -56,17 +58,27 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _table(rec, result) -> str:  # noqa: ANN001 - Recommendation, Robustness
+    from selector.robustness.smaa import CONFIDENCE_LIMIT
+
     smaa = result.smaa
     names = smaa.alternatives
     width = max(len(n) for n in names)
-    ranks = len(names)
+    ranks = min(len(names), SHOWN_RANKS)
     lines = [
         f"{rec.matrix.group}: method {rec.result.method}, scaler {rec.result.scaler}, {smaa.n_samples} samples, "
         f"seed {smaa.seed}, weights sampled over {result.space}"
         + (f" within +/-{result.spread:g}" if result.spread is not None else " (whole simplex)"),
         f"Leader {result.leader}: {result.badge}.",
         "",
-        "Rank acceptability (share of samples holding each rank):",
+        "Rank acceptability (share of samples holding each rank"
+        + (f"; ranks past #{ranks} not shown" if ranks < len(names) else "")
+        + (
+            f"; confidence computed for the {CONFIDENCE_LIMIT} alternatives most often first, '-' for the "
+            f"{smaa.confidence_omitted} others"
+            if smaa.confidence_omitted
+            else ""
+        )
+        + "):",
         f"{'':<{width}}  " + "  ".join(f"{'#' + str(r + 1):>6}" for r in range(ranks)) + "  confidence",
     ]
     for i, name in enumerate(names):

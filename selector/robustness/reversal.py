@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -12,6 +11,10 @@ import numpy as np
 from selector import scoring
 from selector.problem import Problem
 from selector.scoring import FrozenDict, to_jsonable
+
+#: At most this many alternatives, the best-ranked, are removed in turn: each removal re-scores the group, so removing
+#: every one of m alternatives costs m scorings of m rows, which grows as m squared.
+REMOVAL_LIMIT = 20
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,7 @@ class RankReversalReport:
     alternatives: tuple[str, ...]
     baseline_ranks: tuple[int, ...]
     perturbations: tuple[Perturbation, ...]
+    removals_omitted: int = 0  # alternatives not removed in turn (past REMOVAL_LIMIT, the worst-ranked)
 
     @property
     def any_reversal(self) -> bool:
@@ -68,10 +72,16 @@ class RankReversalReport:
     def summary(self) -> str:
         """One sentence for a report."""
         label = f"{self.method}/{self.scaler}"
+        removed = (
+            f"removing any of the {len(self.alternatives) - self.removals_omitted} best-ranked alternatives (the "
+            f"other {self.removals_omitted} were not tried)"
+            if self.removals_omitted
+            else "removing any alternative"
+        )
         if not self.any_reversal:
             return (
-                f"No rank reversal under {label}: removing any alternative or adding a copy of the worst keeps "
-                "the order of the others."
+                f"No rank reversal under {label}: {removed} or adding a copy of the worst keeps the order of "
+                "the others."
             )
         parts = []
         for p in self.perturbations:
@@ -81,7 +91,8 @@ class RankReversalReport:
             pairs = p.swapped_pairs or p.tie_changes
             verb = "swaps" if p.swapped_pairs else "changes ties between"
             parts.append(f"{what} {verb} " + ", ".join(f"{a} and {b}" for a, b in pairs))
-        return f"Rank reversal under {label}: " + "; ".join(parts) + "."
+        tried = f" (tried: {removed} and adding a copy of the worst)" if self.removals_omitted else ""
+        return f"Rank reversal under {label}: " + "; ".join(parts) + tried + "."
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-safe dict."""
@@ -94,6 +105,7 @@ class RankReversalReport:
                 "any_reversal": self.any_reversal,
                 "summary": self.summary,
                 "perturbations": [p.to_dict() for p in self.perturbations],
+                "removals_omitted": self.removals_omitted,
             }
         )
 
@@ -101,24 +113,27 @@ class RankReversalReport:
 def _compare_orders(
     names: Sequence[str], before: Mapping[str, int], after: Mapping[str, int]
 ) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    # every pair's order before and after at once (pairs a, b with a listed first, in the order of `names`)
+    b = np.array([before[n] for n in names])
+    a = np.array([after[n] for n in names])
+    old = np.sign(b[:, None] - b[None, :])
+    new = np.sign(a[:, None] - a[None, :])
     swapped, ties = [], []
-    for a, b in itertools.combinations(names, 2):
-        old = int(np.sign(before[a] - before[b]))
-        new = int(np.sign(after[a] - after[b]))
-        if old == new:
-            continue
-        if old != 0 and new == -old:
-            swapped.append((a, b) if old < 0 else (b, a))
+    for i, j in zip(*np.nonzero(np.triu(old != new, k=1)), strict=True):
+        first, second = names[i], names[j]
+        if old[i, j] != 0 and new[i, j] == -old[i, j]:
+            swapped.append((first, second) if old[i, j] < 0 else (second, first))
         else:
-            ties.append((a, b))
+            ties.append((first, second))
     return tuple(swapped), tuple(ties)
 
 
 def rank_reversal(problem: Problem) -> RankReversalReport:
     """Check whether the order of the alternatives depends on which other alternatives are present.
 
-    Removes each alternative in turn, then adds a copy of the worst one (last in input order among tied
-    worst), re-scores with ``scoring.score`` and compares the order of the original alternatives that remain.
+    Removes each alternative in turn (the ``REMOVAL_LIMIT`` best-ranked when there are more), then adds a copy of
+    the worst one (last in input order among tied worst), re-scores with ``scoring.score`` and compares the order
+    of the original alternatives that remain.
 
     Parameters
     ----------
@@ -134,8 +149,9 @@ def rank_reversal(problem: Problem) -> RankReversalReport:
     before = dict(zip(alts, (int(r) for r in base.ranks), strict=True))
     perturbations: list[Perturbation] = []
     m = len(alts)
+    removed = set(sorted(range(m), key=lambda k: (base.ranks[k], k))[:REMOVAL_LIMIT]) if m > 1 else set()
     if m > 1:
-        for i in range(m):
+        for i in sorted(removed):
             res = scoring.score(problem.with_rows([k for k in range(m) if k != i]))
             after = dict(zip(res.alternatives, (int(r) for r in res.ranks), strict=True))
             swapped, ties = _compare_orders(res.alternatives, before, after)
@@ -154,4 +170,5 @@ def rank_reversal(problem: Problem) -> RankReversalReport:
         alternatives=alts,
         baseline_ranks=tuple(int(r) for r in base.ranks),
         perturbations=tuple(perturbations),
+        removals_omitted=m - len(removed) if m > 1 else 0,
     )

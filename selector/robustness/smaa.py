@@ -7,7 +7,7 @@ acceptability matrix still sum to 1 (each alternative holds exactly one rank per
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +27,10 @@ from selector.scoring import to_jsonable
 #: Largest number of matrix cells (samples x m x n) scored in one vectorised chunk (bounds memory to ~100 MB).
 _CHUNK_CELLS = 4_000_000
 
+#: Confidence factors are computed for at most this many alternatives, those most often ranked first: each costs a
+#: full pass over the matrix samples, so computing them for every alternative grows as m squared.
+CONFIDENCE_LIMIT = 20
+
 
 @dataclass(frozen=True, eq=False)
 class SMAAResult:
@@ -40,7 +44,9 @@ class SMAAResult:
         Per alternative, the mean weight vector of the samples that rank it first, or None if it never is.
     confidence : tuple
         Per alternative, the share of matrix samples in which it ranks first under its central weights
-        (1.0 or 0.0 without uncertain cells); None where it has no central weights.
+        (1.0 or 0.0 without uncertain cells); None where it has no central weights, and for all but the
+        ``CONFIDENCE_LIMIT`` alternatives most often first (counted in ``confidence_omitted``). Computed when
+        first read: a first-rank share alone never pays for it.
     pairwise_winning : numpy.ndarray
         (m, m): share of samples in which i ranks strictly ahead of j; computed from ``sample_ranks`` when first
         read (it compares every pair in every sample, so it alone grows as m squared).
@@ -58,12 +64,18 @@ class SMAAResult:
     seed: int
     acceptability: np.ndarray
     central_weights: tuple[tuple[float, ...] | None, ...]
-    confidence: tuple[float | None, ...]
     sample_ranks: np.ndarray = field(repr=False)
     reference_weights: tuple[float, ...] | None
     reference_ranks: tuple[int, ...] | None
     weight_sampling: str
     uncertain_cells: tuple[tuple[str, str, float, float], ...]
+    confidence_omitted: int = 0
+    _confidence_of: Callable[[], tuple[float | None, ...]] = field(repr=False, default=tuple)
+
+    @functools.cached_property
+    def confidence(self) -> tuple[float | None, ...]:
+        """Per alternative, its confidence factor (see the class notes); None where not computed."""
+        return self._confidence_of()
 
     @functools.cached_property
     def pairwise_winning(self) -> np.ndarray:
@@ -102,6 +114,7 @@ class SMAAResult:
                 "expected_rank": self.expected_rank,
                 "central_weights": self.central_weights,
                 "confidence": self.confidence,
+                "confidence_omitted": self.confidence_omitted,
                 "pairwise_winning": self.pairwise_winning,
                 "reference_weights": self.reference_weights,
                 "reference_ranks": self.reference_ranks,
@@ -162,6 +175,7 @@ def smaa(
     scorer = vectorised.Scorer(problem, lo)
     chunk = max(1, _CHUNK_CELLS // (m * n))
     counts, sample_ranks, central = _rank_samples(scorer, w_all, lo, hi, unc, chunk, rng_cells)
+    assessed = _most_often_first(central, counts[:, 0])
     return SMAAResult(
         method=spec.name,
         scaler=scaler,
@@ -171,13 +185,21 @@ def smaa(
         seed=int(seed),
         acceptability=frozen(counts / len(w_all)),
         central_weights=tuple(None if c is None else tuple(float(v) for v in c) for c in central),
-        confidence=_confidence(scorer, central, lo, hi, unc, len(w_all), chunk, rng_conf),
         sample_ranks=frozen_ranks(sample_ranks),
         reference_weights=None if ref_w is None else tuple(float(v) for v in ref_w),
         reference_ranks=None if ref_w is None else tuple(int(r) for r in scorer.ranks(ref_w[None])[0]),
         weight_sampling=_sampling_text(weight_samples is not None, bounds, crits),
         uncertain_cells=_uncertain_cells(lo, hi, unc, alts, crits),
+        confidence_omitted=sum(c is not None for c in central) - sum(c is not None for c in assessed),
+        _confidence_of=functools.partial(_confidence, scorer, assessed, lo, hi, unc, len(w_all), chunk, rng_conf),
     )
+
+
+def _most_often_first(central: list[np.ndarray | None], firsts: np.ndarray) -> list[np.ndarray | None]:
+    """`central` with only the ``CONFIDENCE_LIMIT`` alternatives most often first kept (ties: the earlier one)."""
+    owners = [i for i, cw in enumerate(central) if cw is not None]
+    kept = set(sorted(owners, key=lambda i: (-int(firsts[i]), i))[:CONFIDENCE_LIMIT])
+    return [cw if i in kept else None for i, cw in enumerate(central)]
 
 
 def _uncertain_cells(

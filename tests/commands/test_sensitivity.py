@@ -42,3 +42,20 @@ def test_bad_input_exits_2_with_a_message():
     assert "unknown group `nope`" in done.stderr
     done = _run("--group", "edge-accelerators", "--samples", "0")
     assert done.returncode == 2 and "--samples" in done.stderr
+
+
+def test_a_large_group_shows_the_first_ranks_and_says_what_it_left_out(monkeypatch, capsys):
+    """In-process, with the limits lowered to fit a bundled group of 7: the table says what it leaves out."""
+    from selector.__main__ import main
+    from selector.commands import sensitivity
+    from selector.robustness import smaa
+
+    monkeypatch.setattr(sensitivity, "SHOWN_RANKS", 3)
+    monkeypatch.setattr(smaa, "CONFIDENCE_LIMIT", 1)
+    assert main(["sensitivity", "--group", "datacenter-accelerators", "--samples", "300"]) == 0
+    out = capsys.readouterr().out
+    header = next(line for line in out.splitlines() if line.startswith("Rank acceptability"))
+    assert "ranks past #3 not shown" in header
+    assert "confidence computed for the 1 alternatives most often first" in header
+    columns = next(line for line in out.splitlines() if "#1" in line)
+    assert "#3" in columns and "#4" not in columns

@@ -49,3 +49,45 @@ def test_wsm_without_scaling_never_reverses(seed):
     rep = rank_reversal(Problem.of(x, ["max"] * 3, rng.uniform(0.1, 1, 3), "wsm", "none"))
     assert not rep.any_reversal
     assert rep.summary.startswith("No rank reversal under wsm/none")
+
+
+def test_compare_orders_equals_the_pair_by_pair_comparison():
+    import itertools
+
+    from selector.robustness.reversal import _compare_orders
+
+    rng = np.random.default_rng(7)
+    names = [f"A{i}" for i in range(9)]
+    for _ in range(50):
+        before = dict(zip(names, rng.integers(1, 5, 9).tolist(), strict=True))
+        after = dict(zip(names, rng.integers(1, 5, 9).tolist(), strict=True))
+        swapped, ties = [], []
+        for a, b in itertools.combinations(names, 2):
+            old, new = np.sign(before[a] - before[b]), np.sign(after[a] - after[b])
+            if old == new:
+                continue
+            if old != 0 and new == -old:
+                swapped.append((a, b) if old < 0 else (b, a))
+            else:
+                ties.append((a, b))
+        assert _compare_orders(names, before, after) == (tuple(swapped), tuple(ties))
+
+
+def test_past_the_limit_only_the_best_ranked_are_removed_and_the_summary_says_so(monkeypatch):
+    from selector.robustness import reversal as module
+
+    x = np.array([[5.0, 9.0, 1.0], [8.0, 7.0, 1.0], [7.0, 1.0, 8.0], [1.0, 1.0, 1.0]])
+    problem = Problem.of(x, ["max"] * 3, [0.6, 0.9, 0.2], "topsis")
+    full = rank_reversal(problem)
+    assert full.removals_omitted == 0
+    monkeypatch.setattr(module, "REMOVAL_LIMIT", 2)
+    capped = rank_reversal(problem)
+    best = sorted(range(4), key=lambda k: (full.baseline_ranks[k], k))[:2]
+    removals = [p for p in capped.perturbations if p.kind == "remove"]
+    assert [p.subject for p in removals] == [full.alternatives[k] for k in sorted(best)]
+    assert removals == [
+        p for p in full.perturbations if p.kind == "remove" and p.subject in {r.subject for r in removals}
+    ]
+    assert capped.perturbations[-1] == full.perturbations[-1]  # the copy of the worst is still added
+    assert capped.removals_omitted == 2 and json_roundtrip(capped)["removals_omitted"] == 2
+    assert "the 2 best-ranked alternatives (the other 2 were not tried)" in capped.summary

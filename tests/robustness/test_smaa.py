@@ -130,3 +130,21 @@ def test_missing_cell_without_range_is_named():
 def test_cell_range_bounds_are_checked_against_the_method():
     with pytest.raises(ScoringError, match="logarithms"):
         smaa(Problem.of([[1, 2], [3, 4]], ["max", "max"], method="wpm"), n_samples=5, cell_ranges={(0, 0): (-1, 2)})
+
+
+def test_confidence_is_kept_for_the_alternatives_most_often_first_and_says_how_many_it_left_out(monkeypatch):
+    from selector.robustness import smaa as module
+
+    x, w = random_problem(3, m=6)
+    problem = Problem.of(x, OBJ8, w)
+    full = smaa(problem, n_samples=2000, seed=4, cell_ranges={(0, 0): (1, 10)})
+    owners = [i for i, cw in enumerate(full.central_weights) if cw is not None]
+    assert len(owners) >= 3, "the case needs three alternatives that rank first somewhere"
+    monkeypatch.setattr(module, "CONFIDENCE_LIMIT", 2)
+    capped = smaa(problem, n_samples=2000, seed=4, cell_ranges={(0, 0): (1, 10)})
+    kept = sorted(owners, key=lambda i: (-full.first_rank_acceptability[i], i))[:2]
+    for i in range(6):
+        assert capped.confidence[i] == (full.confidence[i] if i in kept else None)
+    assert capped.confidence_omitted == len(owners) - 2
+    assert json_roundtrip(capped)["confidence_omitted"] == len(owners) - 2
+    assert full.confidence_omitted == 0
