@@ -24,25 +24,15 @@ TARGET_CLAIM = "c000-green-ai-efficiency-target"
 AVERAGE_CLAIM = "c000-industry-avg-efficiency"
 # The explorer opens on bandwidth against compute: the two datasheet columns most chips have.
 DEFAULT_AXES = ("memory-bandwidth", "bf16-tflops")
-
-
-# Up to this many dataset numbers are shown as a static table; more go into a grid (sorting, search) in an expander.
-STATIC_ROWS = 60
-# Numbers as stated: up to 12 significant digits, no trailing zeros (a benchmark's 11196.95 keeps its decimals).
+# Numbers as stated: up to 12 significant digits, no trailing zeros.
 NUMBER = ".12g"
 
 
 def dataset_numbers_table(located: pd.DataFrame, segment: str) -> None:
-    """A segment's numbers from public datasets, each with its footnote and date."""
-    title = f"From public datasets ({len(located)} numbers, each with its footnote and date)"
+    """A segment's numbers from public datasets, each with its footnote and date, in a grid that is mounted only
+    when its expander is opened: eleven columns of long settings and footnotes, up to hundreds of rows."""
     ageing = f"ageing: the snapshot is older than {provenance.AGEING_MONTHS} months."
-    if len(located) <= STATIC_ROWS:
-        st.markdown(f"**{title}**")
-        shown = located.assign(ageing=located["ageing"].map({True: "ageing", False: ""}))
-        markdown_table(shown, formats={"value": NUMBER}, height=420)
-        st.caption(ageing)
-        return
-    with st.expander(title):
+    with st.expander(f"From public datasets: {len(located)} numbers, each with its footnote and date"):
         st.dataframe(
             located,
             hide_index=True,
