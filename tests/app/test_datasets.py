@@ -55,8 +55,13 @@ def _captions(at: AppTest) -> list[str]:
 # Evidence: tiers and datasets
 
 
+def _more_filters(at: AppTest) -> AppTest:
+    # the Evidence page's list filters are drawn when asked for (or while one is in force)
+    return _ok(at.toggle(key="ev-more").set_value(True).run())
+
+
 def test_evidence_offers_every_tier_strongest_first_and_every_dataset(app, kb):
-    at = _page(app, "evidence")
+    at = _more_filters(_page(app, "evidence"))
     assert at.multiselect(key="ev-tiers").options == list(provenance.tier_order())
     datasets = [d.id for d in provenance.datasets(kb)]
     shown = at.multiselect(key="ev-datasets").options
@@ -67,7 +72,7 @@ def test_evidence_offers_every_tier_strongest_first_and_every_dataset(app, kb):
 
 
 def test_picking_a_dataset_and_a_tier_filters_the_table_and_goes_into_the_link(app, kb):
-    at = _page(app, "evidence")
+    at = _more_filters(_page(app, "evidence"))
     at.multiselect(key="ev-datasets").set_value(["mlperf-inference-v5.1"]).run()
     at.multiselect(key="ev-tiers").set_value(["benchmarked"]).run()
     _ok(at)
@@ -104,7 +109,7 @@ def test_a_link_and_a_profile_with_dataset_filters_round_trip_exactly(app, kb):
 
 
 def test_evidence_counts_ageing_numbers_and_shows_a_dataset_claims_footnote(app, kb):
-    at = _page(app, "evidence")
+    at = _more_filters(_page(app, "evidence"))
     at.multiselect(key="ev-datasets").set_value(["fsdl-cloud-gpus"]).run()
     table = _claims_table(at)
     assert table["ageing"].all() and (table["snapshot"] == kb.sources["fsdl-cloud-gpus"].snapshot_date).all()

@@ -29,13 +29,12 @@ def test_evidence_opens_on_a_static_table_of_the_first_claims_and_keeps_every_cl
     ok(app.run())
     at = ok(app.switch_page("app_pages/evidence.py").run())
     preview = markdown_table(at, *PREVIEW)
-    first = list(kb.claims)[:20]
+    first = list(kb.claims)[:10]
     assert list(preview["id"]) == first
     assert preview.equals(claims_preview(kb, first).astype(str).map(lambda v: " ".join(v.split())))
-    assert any(c.value.startswith(f"The first 20 of {len(kb.claims)}") for c in at.caption)
+    assert any(c.value.startswith(f"The first 10 of {len(kb.claims)}") for c in at.caption)
     assert not at.dataframe, "the grid is sent only when the reader asks for it"
-    (filters,) = [e for e in at.expander if e.label.startswith("More filters")]
-    assert not filters.proto.expanded and len(filters.multiselect) == 5
+    assert at.toggle(key="ev-more").value is False and not at.multiselect, "the list filters are drawn on demand"
     assert at.toggle(key="ev-findings").value is False
     assert not [t for t in markdown_tables(at) if "message" in t.columns], "the findings are sent when asked for"
     ok(at.toggle(key="ev-grid").set_value(True).run())
@@ -44,14 +43,13 @@ def test_evidence_opens_on_a_static_table_of_the_first_claims_and_keeps_every_cl
     assert not [t for t in markdown_tables(at) if "quote (Chinese)" in t.columns], "the grid replaces the table"
 
 
-def test_evidence_opens_the_filter_box_when_a_link_sets_one_of_its_filters(app):
+def test_evidence_shows_the_list_filters_while_a_link_sets_one_of_them(app):
     from selector import profile
 
     app.query_params["ev"] = profile.encode_filters({"kinds": ["benchmark"]})
     ok(app.run())
     at = ok(app.switch_page("app_pages/evidence.py").run())
-    (filters,) = [e for e in at.expander if e.label.startswith("More filters")]
-    assert filters.proto.expanded
+    assert at.toggle(key="ev-more").value is True and len(at.multiselect) == 5
     assert at.multiselect(key="ev-kinds").value == ["benchmark"]
 
 
@@ -72,6 +70,7 @@ def test_evidence_lists_every_conflict_finding_with_names(app, kb):
 def test_a_dataset_number_in_the_static_table_shows_its_value_footnote_and_age(app, kb):
     ok(app.run())
     at = ok(app.switch_page("app_pages/evidence.py").run())
+    ok(at.toggle(key="ev-more").set_value(True).run())
     ok(at.multiselect(key="ev-datasets").set_value(["fsdl-cloud-gpus"]).run())
     preview = markdown_table(at, *PREVIEW).set_index("id")
     claim = kb.claims[preview.index[0]]
@@ -108,7 +107,7 @@ def test_evidence_filters_in_the_link_set_the_widgets_and_the_table(app, kb):
     assert at.selectbox(key="ev-flagged").value == "unflagged"
     expected = filter_claims(kb, text="TOPS", tiers=["claimed"], flagged=False)
     assert expected, "the filters keep some claims"
-    assert sorted(markdown_table(at, *PREVIEW)["id"]) == sorted(c.id for c in expected[:20])
+    assert sorted(markdown_table(at, *PREVIEW)["id"]) == sorted(c.id for c in expected[:10])
     assert sorted(shown_claims(at)["id"]) == sorted(c.id for c in expected)
 
 
@@ -118,6 +117,7 @@ def test_changing_an_evidence_filter_writes_it_to_the_link_and_a_page_switch_kee
     ok(app.run())
     at = ok(app.switch_page("app_pages/evidence.py").run())
     assert "ev" not in at.query_params
+    ok(at.toggle(key="ev-more").set_value(True).run())
     ok(at.multiselect(key="ev-kinds").set_value(["benchmark"]).run())
     ok(at.text_input(key="ev-text").input("吞吐").run())
     assert profile.decode_filters(at.query_params["ev"]) == {"kinds": ("benchmark",), "text": ("吞吐",)}
