@@ -1,0 +1,145 @@
+"""The Export page through AppTest: its figures are the report's, and each download holds what the report builder,
+renderers and spreadsheet writers make of the preferences in force, under the group's file names."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+import pytest
+import streamlit.testing.v1.app_test as app_test_module
+from streamlit.runtime.media_file_manager import MediaFileManager
+
+from app_pages import _cached
+from selector import profile, recommend
+from selector.errors import SelectorError
+from selector.preferences import Preferences
+from selector.problem import METHODS
+from selector.report import build, render, spreadsheet
+from selector.report.model import ReportError
+from tests.app.helpers import ok
+
+GROUP = "edge-accelerators"
+STEM = f"ai-stack-{GROUP}"
+
+
+@pytest.fixture
+def media(monkeypatch) -> list[MediaFileManager]:
+    """The media file managers of the app's runs, so a test reads what a download button would send."""
+    made: list[MediaFileManager] = []
+
+    class Recording(MediaFileManager):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(app_test_module, "MediaFileManager", Recording)
+    return made
+
+
+def downloads(at, manager: MediaFileManager) -> dict[str, tuple[str, str, bytes]]:
+    """Download key -> (file name, MIME type, bytes), producing the deferred ones as a click would."""
+    found = {}
+    for button in at.get("download_button"):
+        url = button.proto.url or manager.execute_deferred(button.proto.deferred_file_id)
+        stored = manager.read_file(url.rsplit("/", 1)[-1].split(".")[0])
+        found[button.proto.id.rsplit("-export-", 1)[-1]] = (stored.filename, stored.mimetype, bytes(stored.content))
+    return found
+
+
+def export_page(app, **params: str):
+    app.query_params.update({"group": GROUP, **params})
+    at = ok(app.run())
+    return ok(at.switch_page("app_pages/export.py").run())
+
+
+def unescaped(text: str) -> str:
+    return text.replace("\\", "")
+
+
+def test_export_page_shows_the_reports_figures_and_offers_what_the_builders_make(app, kb, media):
+    at = export_page(app, method="topsis")
+    files = downloads(at, media[-1])
+    assert {key: name for key, (name, _, _) in files.items()} == {
+        "md": f"{STEM}.md",
+        "html": f"{STEM}.html",
+        "csv": f"{STEM}-ranking.csv",
+        "xlsx": f"{STEM}-ranking.xlsx",
+        "profile": f"{STEM}-profile.yaml",
+    }
+    assert files["md"][1] == "text/markdown" and files["csv"][1] == "text/csv"
+    # the profile holds the preferences in force: the link's group and method
+    prefs = profile.load(files["profile"][2]).preferences
+    assert (prefs.group, prefs.method) == (GROUP, "topsis")
+    assert prefs == Preferences(group=GROUP, method="topsis")
+    # the report, built again for the same preferences at the same moment, is the one offered
+    markdown = files["md"][2].decode("utf-8")
+    moment = datetime.fromisoformat(re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", markdown).group())
+    built = build.build_report(kb, prefs, samples=_cached.REPORT_SAMPLES, seed=_cached.REPORT_SEED, now=moment)
+    assert markdown == render.render_markdown(built)
+    assert files["html"][2].decode("utf-8") == render.render_html(built)
+    rec = recommend.recommend(kb, prefs)
+    assert files["csv"][2] == spreadsheet.ranking_csv(rec, kb=kb)
+    assert files["xlsx"][2][:2] == b"PK"  # a workbook is a zip archive
+    # the figures above the buttons
+    assert unescaped(at.subheader[0].value) == unescaped(built.verdict)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics == {
+        "Recommended": built.recommended,
+        "Method": f"{METHODS['topsis'].label}, vector scaling",
+        "Score leader first in": f"{built.robustness.leader_acceptability:.0%}",
+        "Claims cited": str(len(built.evidence)),
+    }
+    link = f"[link that reproduces this ranking]({built.reproduce_url})"
+    assert any(link in c.value for c in at.caption)
+    assert built.reproduce_url.startswith(f"{build.DEFAULT_APP_URL}/?")  # no browser address known: the default
+    assert f"group={GROUP}" in built.reproduce_url and "method=topsis" in built.reproduce_url
+
+
+def test_the_reproduce_link_uses_the_address_the_browser_sees(app):
+    app.context["url"] = "https://selector.example.org:8443/export"
+    at = export_page(app)
+    (caption,) = [c.value for c in at.caption if "link that reproduces" in c.value]
+    assert f"(https://selector.example.org:8443/?group={GROUP}" in caption
+
+
+def test_the_pdf_is_typeset_when_asked_and_then_offered(app, monkeypatch, media):
+    typeset = []
+
+    def fake_pdf(report) -> bytes:
+        typeset.append(report.group_id)
+        return b"%PDF-1.7 test"
+
+    monkeypatch.setattr("selector.report.pdf.render_pdf", fake_pdf)
+    at = export_page(app)
+    assert "pdf" not in downloads(at, media[-1]) and typeset == []  # nothing typeset before it is asked for
+    ok(at.button(key="export-pdf-build").click().run())
+    assert typeset == [GROUP]
+    assert downloads(at, media[-1])["pdf"] == (f"{STEM}.pdf", "application/pdf", b"%PDF-1.7 test")
+    assert not [b for b in at.button if b.key == "export-pdf-build"]
+    ok(at.run())
+    assert typeset == [GROUP]  # kept for the same knowledge and preferences, not typeset again
+
+
+def test_a_pdf_that_cannot_be_typeset_says_what_to_do(app, monkeypatch):
+    def no_pdf(report) -> bytes:
+        raise ReportError("PDF needs WeasyPrint's system libraries; install libpango-1.0-0")
+
+    monkeypatch.setattr("selector.report.pdf.render_pdf", no_pdf)
+    at = export_page(app)
+    ok(at.button(key="export-pdf-build").click().run())
+    assert [unescaped(e.value) for e in at.error] == ["PDF needs WeasyPrint's system libraries; install libpango-1.0-0"]
+    assert at.button(key="export-pdf-build")  # still offered, to try again
+
+
+def test_settings_that_cannot_be_reported_say_so_and_offer_no_download(app, monkeypatch):
+    def refuse(kb, prefs):
+        raise SelectorError("every criterion of the group is excluded")
+
+    monkeypatch.setattr(recommend, "recommend", refuse)
+    at = export_page(app)
+    assert [unescaped(e.value) for e in at.error] == [
+        "These settings cannot be reported: every criterion of the group is excluded. Change them on the Recommend "
+        "page."
+    ]
+    assert not at.get("download_button") and not at.metric
