@@ -118,31 +118,34 @@ def _direct(kb: KnowledgeBase) -> list[Conflict]:
     return found
 
 
-def _same_setting(a: Claim, b: Claim) -> bool:
-    return (
-        a.conditions.hardware == b.conditions.hardware
-        and (a.conditions.workload or "").lower() == (b.conditions.workload or "").lower()
-        and (a.conditions.task or "") == (b.conditions.task or "")
-    )
+def _setting(claim: Claim) -> tuple[str | None, str, str]:
+    """What two claims must share to be compared: the hardware, the workload (any case) and the task."""
+    return (claim.conditions.hardware, (claim.conditions.workload or "").lower(), claim.conditions.task or "")
 
 
 def _derived(kb: KnowledgeBase) -> list[Conflict]:
     found = []
-    absolute = [c for c in _numeric(kb) if c.metric == "throughput"]
+    # the absolute throughputs by setting, and by setting and subject, in knowledge order: looked up per relative
+    # claim instead of scanning every throughput for each (which grew as the square of the evidence)
+    by_setting: dict[tuple, list[Claim]] = defaultdict(list)
+    by_subject: dict[tuple, list[Claim]] = defaultdict(list)
+    for c in _numeric(kb):
+        if c.metric == "throughput":
+            by_setting[_setting(c)].append(c)
+            by_subject[(*_setting(c), c.subject_id)].append(c)
     for claim in _numeric(kb):
         if claim.metric not in _RELATIVE_METRICS or claim.unit != _RELATIVE_METRICS[claim.metric]:
             continue
-        own = [c for c in absolute if c.subject_id == claim.subject_id and _same_setting(c, claim)]
+        setting = _setting(claim)
+        own = by_subject.get((*setting, claim.subject_id))
         if not own:
             continue
         mine = own[0]
-        baselines = [
-            c
-            for c in absolute
-            if c.subject_id != claim.subject_id
-            and _same_setting(c, claim)
-            and (claim.conditions.baseline_entity in (None, c.subject_id))
-        ]
+        named = claim.conditions.baseline_entity
+        if named is None:
+            baselines = [c for c in by_setting[setting] if c.subject_id != claim.subject_id]
+        else:
+            baselines = [] if named == claim.subject_id else by_subject.get((*setting, named), [])
         if not baselines:
             continue
         stated = claim.value if claim.metric == "speedup" else 1 + claim.value / 100

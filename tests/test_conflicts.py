@@ -95,3 +95,52 @@ def test_a_number_disagreeing_with_a_dataset_is_listed_with_both_sources():
     assert [c.kind for c in found] == ["disagreement"]
     assert {"epoch-mi300x-memory", "c003-mi300x-memory"} <= set(found[0].claims)
     assert "epoch-ml-hardware (reference)" in found[0].message and "user-t (measured)" in found[0].message
+
+
+def _derived_by_scanning(kb) -> list:
+    """The derived check as it was, scanning every throughput per relative claim: the reference for the index."""
+
+    def same(a, b) -> bool:
+        return (
+            a.conditions.hardware == b.conditions.hardware
+            and (a.conditions.workload or "").lower() == (b.conditions.workload or "").lower()
+            and (a.conditions.task or "") == (b.conditions.task or "")
+        )
+
+    found = []
+    numeric = conflicts._numeric(kb)
+    absolute = [c for c in numeric if c.metric == "throughput"]
+    for claim in numeric:
+        if claim.metric not in conflicts._RELATIVE_METRICS or claim.unit != conflicts._RELATIVE_METRICS[claim.metric]:
+            continue
+        own = [c for c in absolute if c.subject_id == claim.subject_id and same(c, claim)]
+        baselines = [
+            c.id
+            for c in absolute
+            if c.subject_id != claim.subject_id
+            and same(c, claim)
+            and claim.conditions.baseline_entity in (None, c.subject_id)
+        ]
+        if own and baselines:
+            found.append((claim.id, own[0].id, baselines))
+    return found
+
+
+def test_the_derived_check_looks_up_the_same_throughputs_as_a_scan_of_every_claim():
+    gains = [
+        "  - {id: u-gain, source: user-t, tier: measured, kind: speedup, text_en: x, about: [onnxruntime], "
+        "metric: speedup, value: 2.0, unit: x, conditions: {workload: ResNet-50 image classification, "
+        "hardware: a100, task: inference, baseline_entity: pytorch}}",
+        "  - {id: u-any, source: user-t, tier: measured, kind: speedup, text_en: x, about: [onnxruntime], "
+        "metric: speedup, value: 1.1, unit: x, conditions: {workload: resnet-50 image classification, "
+        "hardware: a100, task: inference}}",
+        _claim("u-onnx", 2500, subject="onnxruntime"),
+    ]
+    kb = knowledge.load(extra=[_user_claims(*gains)])
+    expected = _derived_by_scanning(kb)
+    assert {"u-gain", "u-any"} <= {claim for claim, _, _ in expected}
+    got = [c for c in conflicts._derived(kb)]
+    assert [c.claims[:2] for c in got] == [(claim, own) for claim, own, _ in expected]
+    for conflict, (_, _, baselines) in zip(got, expected, strict=True):
+        assert conflict.claims[2] in baselines
+        assert all(f"vs {kb.claims[b].subject_id}:" in conflict.message for b in baselines if b != conflict.claims[2])

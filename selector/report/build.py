@@ -150,6 +150,7 @@ def _robustness(rec: Recommendation, samples: int, seed: int) -> Robustness:
 
     from selector.problem import METHODS, ScoringError
     from selector.robustness import analysis
+    from selector.robustness.smaa import CONFIDENCE_LIMIT
 
     try:
         result = analysis.analyse(rec, samples=samples, seed=seed)
@@ -183,6 +184,12 @@ def _robustness(rec: Recommendation, samples: int, seed: int) -> Robustness:
         first_share=tuple(float(v) for v in acceptability[:, 0]),
         leader_acceptability=float(acceptability[0, 0]),
         confidence=tuple(float("nan") if smaa.confidence[i] is None else float(smaa.confidence[i]) for i in order),
+        confidence_note=(
+            f"Confidence factors are computed for the {CONFIDENCE_LIMIT} options most often ranked first; the other "
+            f"{smaa.confidence_omitted} that rank first in some sample show none."
+            if smaa.confidence_omitted
+            else ""
+        ),
         sampling=f"{space} sampled uniformly over {within}",
         uncertain_cells=len(smaa.uncertain_cells),
         tipping_points=tuple(t.sentence for t in result.tipping_points),

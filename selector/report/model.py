@@ -191,6 +191,7 @@ class Robustness:
     first_share: tuple[float, ...] = ()
     leader_acceptability: float | None = None
     confidence: tuple[float, ...] = ()
+    confidence_note: str = ""  # which options have no confidence factor computed, when some were left out
     sampling: str = ""
     uncertain_cells: int = 0
     tipping_points: tuple[str, ...] = ()

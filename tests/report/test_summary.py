@@ -81,3 +81,17 @@ def test_a_recommended_option_ranked_below_the_limit_is_still_detailed(kb, monke
     assert len(rows) == small_detail
     assert rows[:-1] == list(range(small_detail - 1)) and rows[-1] == len(full) - 1
     assert summary.detailed(full, full[0].id) == list(range(small_detail))
+
+
+def test_past_the_confidence_limit_the_report_says_which_options_have_none(kb, monkeypatch):
+    from selector.robustness import smaa
+
+    full = build.build_report(kb, Preferences(group=GROUP), samples=300, now=NOW)
+    assert full.robustness.confidence_note == ""
+    assert "Confidence factors are computed for the" not in render.render_markdown(full)
+    monkeypatch.setattr(smaa, "CONFIDENCE_LIMIT", 1)
+    capped = build.build_report(kb, Preferences(group=GROUP), samples=300, now=NOW)
+    note = capped.robustness.confidence_note
+    assert note.startswith("Confidence factors are computed for the 1 options most often ranked first")
+    for text in (render.render_markdown(capped), render.render_html(capped)):
+        assert note in text
