@@ -120,11 +120,12 @@ if alone:
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Evidence of a value")
 choices: dict[str, tuple[str, ...]] = {}
+ratings, rating_ids = features.values.to_numpy(), features.claim_ids.to_numpy()  # not a Series per cell
 for row_index, name in enumerate(features.values.index):
-    for column in features.values.columns:
-        ids = features.claim_ids.iloc[row_index][column]
+    for column_index, column in enumerate(features.values.columns):
+        ids = rating_ids[row_index, column_index]
         if ids:
-            choices[f"{name} - {column}: {features.values.iloc[row_index][column]:g}"] = tuple(ids)
+            choices[f"{name} - {column}: {ratings[row_index, column_index]:g}"] = tuple(ids)
 for found in comparable:
     for claim in found.claims:
         label = f"{kb.entity_name(claim.subject_id)} - {found.label}: {value_text(claim)}"

@@ -63,3 +63,13 @@ def test_numbers_without_a_comparable_are_listed_with_value_conditions_and_quote
         assert f"**{streamlit_md(format(claim.value, '.12g'))} " in item or f"**{claim.value:.12g} " in item
         if claim.quote:
             assert streamlit_md(" ".join(claim.quote.split())) in item
+
+
+def test_every_rating_and_benchmark_number_can_be_picked_for_its_evidence(page, kb):
+    features = feature_matrix(kb)
+    comparable, _ = comparable_sets(kb)
+    rated = sum(bool(ids) for ids in features.claim_ids.to_numpy().ravel())
+    options = page.selectbox(key="fw-value").options
+    assert len(options) == rated + sum(len(s.claims) for s in comparable)
+    name, column = features.values.index[0], features.values.columns[0]
+    assert f"{name} - {column}: {features.values.at[name, column]:g}" in options
