@@ -3,6 +3,7 @@ loads the bundled knowledge once, for the app's cache to take over."""
 
 from __future__ import annotations
 
+import ast
 import gc
 import subprocess
 import sys
@@ -44,6 +45,18 @@ def test_the_warm_up_imports_what_the_first_page_imports() -> None:
     # from app.py, then from the default page
     assert {"streamlit", "app_pages._session", "selector.views.recommend"} <= names
     assert "__future__" not in names
+
+
+def test_the_warmed_page_is_the_default_page_of_app_py() -> None:
+    tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))
+    defaults = [
+        call.args[0].value
+        for call in ast.walk(tree)
+        if isinstance(call, ast.Call)
+        and getattr(call.func, "attr", None) == "Page"
+        and any(k.arg == "default" and getattr(k.value, "value", False) is True for k in call.keywords)
+    ]
+    assert [ROOT / page for page in defaults] == list(serve.FIRST_PAGE[1:])
 
 
 @pytest.fixture
