@@ -174,3 +174,10 @@ def test_the_report_chart_marks_filled_in_contributions(kb):
     evidenced = build.build_report(kb, Preferences(group="mobile-runtimes"), samples=0, now=NOW)
     assert not any(cell.imputed for option in evidenced.options for cell in option.cells)
     assert FILLED_NOTE not in render.render_html(evidenced)
+
+
+def test_markdown_lists_each_bundled_dataset_as_its_own_item(built, markdown):
+    # a line ending in a Jinja block tag loses its newline (trim_blocks): the items once ran into one paragraph
+    items = [line for line in markdown.splitlines() if line.startswith("- **") and "): licence " in line]
+    assert len(items) == len(built.data_sources) >= 2
+    assert all(line.count("): licence ") == 1 for line in items)
