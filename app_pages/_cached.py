@@ -75,7 +75,11 @@ def _cached_robustness(
 ) -> analysis.Robustness:
     # Keyed by the knowledge hash and the preferences (the underscore keeps the knowledge itself out of the key).
     rec = recommend.recommend(_kb, Preferences.model_validate_json(prefs_json))
-    return analysis.analyse(rec, samples=samples, seed=seed, spread=spread, space=space)
+    result = analysis.analyse(rec, samples=samples, seed=seed, spread=spread, space=space)
+    # The Robustness page shows the confidence factors, computed when first read: read here, they are kept in the
+    # cached copy, rather than computed again on every visit (each visit gets a fresh copy).
+    _ = result.smaa.confidence
+    return result
 
 
 def robustness_of(

@@ -14,6 +14,7 @@ from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
 from selector.problem import METHODS, ScoringError
 from selector.robustness import analysis
+from selector.robustness.smaa import CONFIDENCE_LIMIT
 from selector.robustness.sweep import weight_sweep
 from selector.views.robustness import SPACE_LABELS, central_weights_table, sampling_text, sweep_frame
 
@@ -134,14 +135,21 @@ summary = pd.DataFrame(
         "alternative": in_order,
         "ranked first": [smaa.first_rank_acceptability[i] for i in order],
         "mean rank": [smaa.expected_rank[i] for i in order],
-        "confidence": [never if smaa.confidence[i] is None else smaa.confidence[i] for i in order],
+        # no confidence: never first, or beyond the alternatives most often first (the only ones it is computed for)
+        "confidence": [
+            (never if smaa.central_weights[i] is None else "not computed")
+            if smaa.confidence[i] is None
+            else smaa.confidence[i]
+            for i in order
+        ],
     }
 )
 markdown_table(summary, formats={"ranked first": ".1%", "mean rank": ".2f", "confidence": ".1%"})
 st.caption(
     "In the ranking's order. Ranked first: share of the sampled weightings that put it first. Mean rank: its "
     "average place. Confidence: how often it ranks first under its own central weights (cells without evidence "
-    "resampled). Never first: no sampled weighting puts it first."
+    "resampled), computed for the "
+    f"{CONFIDENCE_LIMIT} alternatives most often first. Never first: no sampled weighting puts it first."
 )
 
 st.markdown("**Central weights**: the average weighting under which each alternative ranks first.")

@@ -93,6 +93,12 @@ def test_robustness_page_samples_criteria_within_a_spread(app, kb):
     shown = [first[n] for n in expected.smaa.alternatives]
     assert shown == pytest.approx(expected.smaa.first_rank_acceptability, abs=0.0005)
     assert [mean[n] for n in expected.smaa.alternatives] == pytest.approx(expected.smaa.expected_rank, abs=0.005)
+    confidence = dict(zip(summary["alternative"], summary["confidence"], strict=True))
+    smaa = expected.smaa
+    for name, value, central in zip(smaa.alternatives, smaa.confidence, smaa.central_weights, strict=True):
+        assert confidence[name] == (
+            ("never first" if central is None else "not computed") if value is None else f"{value:.1%}"
+        )
     assert any("every criterion weight" in c.value and "20 percentage points" in c.value for c in at.caption)
 
 
