@@ -168,6 +168,7 @@ def analyse(
     tips = [t for t in tips if EDGE < t.weight < 1 - EDGE]
     agreement = method_agreement(problem)
     reversal = rank_reversal(problem)
+    acceptance.confidence  # noqa: B018  (computed here: a cached copy of the result must carry it, not redo it)
     leader = rec.leader.name
     share = float(acceptance.first_rank_acceptability[names.index(leader)])
     return Robustness(acceptance, tuple(tips), agreement, reversal, space, spread, leader, share)

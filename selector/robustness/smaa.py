@@ -75,7 +75,9 @@ class SMAAResult:
     @functools.cached_property
     def confidence(self) -> tuple[float | None, ...]:
         """Per alternative, its confidence factor (see the class notes); None where not computed."""
-        return self._confidence_of()
+        found = self._confidence_of()
+        object.__setattr__(self, "_confidence_of", tuple)  # its inputs (scorer, cell ranges) are needed no more
+        return found
 
     @functools.cached_property
     def pairwise_winning(self) -> np.ndarray:

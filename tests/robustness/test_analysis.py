@@ -80,3 +80,16 @@ def test_acceptability_alone_equals_the_full_analysis(kb):
     full = analysis.analyse(rec, samples=1500, seed=4)
     assert np.array_equal(alone.acceptability, full.smaa.acceptability)
     assert analysis.badge_text(full.leader_share) == full.badge
+
+
+def test_a_full_analysis_carries_its_confidence_factors_into_a_pickled_copy():
+    import pickle
+
+    from selector import knowledge, recommend
+    from selector.preferences import Preferences
+    from selector.robustness import analysis
+
+    rec = recommend.recommend(knowledge.load(), Preferences(group="datacenter-accelerators"))
+    result = analysis.analyse(rec, samples=300, seed=0)
+    assert "confidence" in vars(result.smaa)  # computed before any cache pickles it
+    assert pickle.loads(pickle.dumps(result)).smaa.confidence == result.smaa.confidence

@@ -148,3 +148,14 @@ def test_confidence_is_kept_for_the_alternatives_most_often_first_and_says_how_m
     assert capped.confidence_omitted == len(owners) - 2
     assert json_roundtrip(capped)["confidence_omitted"] == len(owners) - 2
     assert full.confidence_omitted == 0
+
+
+def test_confidence_is_computed_once_and_a_pickled_result_carries_it():
+    import pickle
+
+    x, w = random_problem(5)
+    res = smaa(Problem.of(x, OBJ8, w), n_samples=500, seed=1, cell_ranges={(0, 0): (1, 10)})
+    first = res.confidence
+    assert res._confidence_of() == ()  # the inputs are let go once it is computed
+    copy = pickle.loads(pickle.dumps(res))
+    assert copy.confidence == first
