@@ -47,11 +47,14 @@ What keeps a weight change's rerun small, and so why the code is shaped as it is
 * the evidence grid, what is ranked and the decision path are kept per knowledge base (``selector.memo``), so the
   recommendation is computed afresh rather than through a Streamlit cache, whose bookkeeping on a miss costs more
   than the computation;
-* the contribution chart is kept per session and restacked in place, built unvalidated and without a template
-  (Streamlit's theme replaces it), and the ranking table is built as Arrow, the format Streamlit sends;
-* the slider row is one flex container rather than four columns; the four sliders' callback copies the
-  preferences in force rather than rebuilding them from every control; the badge reads read-only cached shares
-  for the leader it is given.
+* the contribution chart is kept per session as its plain dict (``_widgets.KeptFigure``) and restacked in place:
+  plotly's property setters validate every assignment and ``st.plotly_chart`` would deep-copy a figure;
+* the verdict, the badge and the ranking with its notes are one Markdown element each (a static table, not a
+  data grid), built from plain lists; the whole simplex's shares are kept per knowledge and preferences
+  (``verdict.whole_simplex_share``), and who is first under a weighting is a max comparison, not a ranking;
+* the slider row is one flex container rather than four columns, and each slider is given its state's value
+  (without one, Streamlit copies the whole session state to learn whether it is a range slider); the four
+  sliders' callback copies the preferences in force rather than rebuilding them from every control.
 
     PYTHONPATH=. .venv/bin/python benchmarks/bench_app_rerun.py [--reruns 15] [--blocks 4]
 """
