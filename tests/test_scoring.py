@@ -338,6 +338,10 @@ def test_ranks_by_sorting_equal_the_pairwise_definition_with_ties_and_noise(seed
             np.testing.assert_array_equal(scoring.rank_scores(s, higher), expected)
             np.testing.assert_array_equal(scoring.rank_scores(s[0], higher), expected[0])
             np.testing.assert_array_equal(scoring.first_ranked(s, higher), expected == 1)
+            np.testing.assert_array_equal(scoring.first_ranked(s[0], higher), expected[0] == 1)
+            np.testing.assert_array_equal(
+                scoring.first_ranked(s.reshape(5, 10, m), higher), (expected == 1).reshape(5, 10, m)
+            )
 
 
 def test_cost_criterion_is_inverted_for_wsm_like_invert_minimize():
