@@ -49,6 +49,27 @@ def rss_mb(pid: int) -> float:
     raise RuntimeError(f"no VmRSS for process {pid}")
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far, in seconds, from /proc (Linux); 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def browser_cpu_seconds() -> float:
+    """CPU time of every chromium process now alive (the load generator's browsers), in seconds."""
+    total = 0.0
+    for comm in Path("/proc").glob("[0-9]*/comm"):
+        try:
+            if comm.read_text().strip().startswith(("chromium", "chrome")):
+                total += cpu_seconds(int(comm.parent.name))
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return total
+
+
 def wait_healthy(
     url: str, process: subprocess.Popen, what: str, poll: float = 0.2, timeout: float = STARTUP_SECONDS
 ) -> None:

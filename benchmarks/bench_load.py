@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
@@ -149,9 +150,16 @@ async def concurrent(browser: Browser, served: _serve.Served, count: int, model:
         await asyncio.sleep(model.ramp * index / count)
         return await session(browser, served.url, barrier=barrier, model=model, index=index)
 
+    server_cpu = sum(_serve.cpu_seconds(pid) for pid in served.pids)
+    browser_cpu = _serve.browser_cpu_seconds()
+    wall = time.perf_counter()
     tasks = [asyncio.create_task(arriving(i)) for i in range(count)]
     await barrier.wait()
     during = sum(_serve.rss_mb(pid) for pid in served.pids)
+    # CPU used while the sessions ran, by the server processes and by the browsers (they share this machine's cores)
+    server_cpu = sum(_serve.cpu_seconds(pid) for pid in served.pids) - server_cpu
+    browser_cpu = _serve.browser_cpu_seconds() - browser_cpu
+    wall = time.perf_counter() - wall
     results = await asyncio.gather(*tasks)
     settle = [t for steps, _ in results for t in steps]
     by_step = {name: [steps[i] for steps, _ in results if len(steps) > i] for i, name in enumerate(STEPS)}
@@ -161,6 +169,7 @@ async def concurrent(browser: Browser, served: _serve.Served, count: int, model:
         "median": statistics.median(settle),
         "p95": _p95(settle),
         "per_session_mb": (during - before) / count,
+        "cpu": (server_cpu, browser_cpu, wall),
         "model": model.describe(count),
     }
 
@@ -187,6 +196,11 @@ def _report(label: str, single: dict, many: dict, count: int) -> None:
     print(f"  settle time {count:2d} sessions: median {many['median']:.2f} s, p95 {many['p95']:.2f} s")
     print(f"  p95 ratio {count}/1: {ratio:.2f}x ({verdict} the 3x target)")
     print(f"  server memory per open session: {many['per_session_mb']:.1f} MB")
+    server_cpu, browser_cpu, wall = many["cpu"]
+    print(
+        f"  CPU over the {wall:.0f} s run ({os.cpu_count()} cores): server {server_cpu:.1f} s, browsers "
+        f"{browser_cpu:.1f} s ({browser_cpu / max(server_cpu + browser_cpu, 1e-9):.0%} of the two)"
+    )
     steps = ", ".join(f"{name} {many['by_step'][name]:.2f}" for name in STEPS if name in many["by_step"])
     print(f"  median settle by step, {count} sessions (s): {steps}")
 
