@@ -294,7 +294,17 @@ class Checker:
         for crit, loaded, index in self.records("criteria"):
             self.ref(loaded, "criteria", index, crit.id, "dimensions", crit.dimension, "dimension", "dimension")
             if crit.conditions.hardware:
-                self.ref(loaded, "criteria", index, crit.id, "entities", crit.conditions.hardware, "hardware")
+                self.ref(
+                    loaded,
+                    "criteria",
+                    index,
+                    crit.id,
+                    "entities",
+                    crit.conditions.hardware,
+                    "hardware",
+                    "conditions",
+                    "hardware",
+                )
             if crit.derived is not None:
                 for role in ("price", "throughput"):
                     target = getattr(crit.derived, role)

@@ -392,7 +392,7 @@ def test_every_reference_of_the_decision_data_is_checked(raw_dir):
     assert found == [
         ("perf", 2, "claim `c-none`"),
         ("price", 4, "dimension `cost`"),
-        ("price", 4, "hardware `h1000`"),  # the record's line: this check names no field
+        ("price", line_of(text, "conditions: {hardware"), "hardware `h1000`"),  # the line of its conditions
         ("twice", 10, "derived.price `per-token` is itself derived"),
         ("twice", 10, "derived.throughput `nothing`"),
         ("chips", line_of(text, "members:"), "member `h1000`"),
