@@ -329,6 +329,11 @@ def parse_yaml(
             _walk(node, (), 0, lines, walk_problems, max_nodes)
         except _TooManyNodes as exc:
             return fail(f"{too_many} once its aliases are expanded; write it out plainly", exc.line)
+        if not text.endswith("\n"):
+            # LibYAML reads a missing final line break as present, so an empty value at the very end (`key:` or a
+            # bare `---`) lands one line past the file; no value lies past the last line.
+            last = text.count("\n") + 1
+            lines = {path: min(line, last) for path, line in lines.items()}
         if walk_problems:
             issues = []
             for problem in walk_problems:
