@@ -218,10 +218,6 @@ def _prepared(rec: Recommendation, samples: int, seed: int) -> _Prepared:
     return made
 
 
-def _first(ranks: np.ndarray, index: int) -> float:
-    return float((ranks[..., index] == 1).mean()) if ranks.size else float("nan")
-
-
 def local_share(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) -> float:
     """The leader's share of first places over weightings within +/-10 points of each current dimension weight.
 
