@@ -193,7 +193,7 @@ def _clip(text: str) -> str:
 
 def _tag_problem(node: yaml.Node) -> str:
     line = node.start_mark.line + 1
-    tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+    tag = _shown_tag(node.tag)
     if tag == "!!timestamp":
         return (
             f"line {line}: `{node.value}` is read by YAML 1.1 as a date, by YAML 1.2 as text; quote it ('{node.value}')"
@@ -205,8 +205,18 @@ def _tag_problem(node: yaml.Node) -> str:
     return f"line {line}: {_tag_message(node.tag)}"
 
 
-def _tag_message(tag: str) -> str:
+def _shown_tag(tag: str) -> str:
+    """A tag as the file wrote it: ``!!`` for YAML's own, and a shorthand tag cut at the first flow indicator.
+
+    A shorthand tag cannot hold ``, [ ] { }`` (YAML 1.2, ns-tag-char); LibYAML reads `[!,` as the tag ``!,``
+    where PyYAML reads ``!``, so both loaders' messages name the tag as the specification reads it.
+    """
     shown = tag.replace("tag:yaml.org,2002:", "!!")
+    return re.split(r"[,\[\]{}]", shown, maxsplit=1)[0] if shown.startswith("!") else shown
+
+
+def _tag_message(tag: str) -> str:
+    shown = _shown_tag(tag)
     return f"the tag `{_clip(shown)}` is not allowed; write plain text, numbers, true/false, lists and mappings"
 
 
