@@ -89,9 +89,11 @@ def params(
 def write(wanted: Mapping[str, str], keys: Collection[str]) -> None:
     """Make the link's `keys` what `wanted` says: absent ones leave the address, changed ones are set in one go;
     other parameters are left alone."""
+    # one copy of the address read: each access to st.query_params takes the session's lock
+    now = st.query_params.to_dict()
     for key in keys:
-        if key in st.query_params and key not in wanted:
+        if key in now and key not in wanted:
             del st.query_params[key]
-    changed = {k: v for k, v in wanted.items() if k in keys and st.query_params.get(k) != v}
+    changed = {k: v for k, v in wanted.items() if k in keys and now.get(k) != v}
     if changed:
         st.query_params.update(changed)

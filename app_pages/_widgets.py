@@ -154,6 +154,18 @@ def plotly_chart(fig: go.Figure, key: str) -> None:
             layout["title"], layout["margin"] = title, margin
 
 
+def untitled_chart(fig: KeptFigure, key: str) -> None:
+    """Draw a kept figure whose title the control above it already shows (a toggle naming its chart), as one
+    element: without the title line and the block that :func:`plotly_chart` wraps around the pair, for a chart
+    redrawn on every slider move. The figure's title is cleared in place, once."""
+    layout = fig.spec.setdefault("layout", {})
+    if layout.get("title", {}).get("text"):
+        layout["title"] = {**layout["title"], "text": ""}
+        margin = layout.get("margin", {})
+        layout["margin"] = {**margin, "t": max(margin.get("t", 60) - 40, 20)}
+    st.plotly_chart(fig, key=key, config={"displaylogo": False})
+
+
 DATA_SOURCES_PAGE = "app_pages/data_sources.py"
 
 

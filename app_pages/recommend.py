@@ -9,11 +9,11 @@ from app_pages._cached import uses_uploads
 from app_pages._session import check_prefs, current_prefs, prefs_in_force, reset_prefs, session_kb, set_prefs
 from app_pages._widgets import (
     markdown_table,
-    plotly_chart,
     reference_date,
     session_figure,
     show_claim,
     sync_widget,
+    untitled_chart,
 )
 from selector import decision_tree, matrix, recommend, verdict
 from selector.charts.contributions import contribution_bars, restack_contribution_bars
@@ -429,22 +429,24 @@ def weights_and_ranking() -> None:
 
 def _contribution_chart(rec: recommend.Recommendation) -> None:
     """What each criterion adds to each option's score, as stacked bars, when asked for (it follows the weights)."""
+    result, m = rec.result, rec.matrix
+    additive = result.contributions is not None
+    if additive:
+        title, x_title = f"What each criterion adds to the score ({spec.label})", "contribution to the score"
+    else:
+        title = f"The criterion profile behind the {spec.label} score"
+        x_title = "weighted min-max performance (not additive)"
     # The chart waits for the user: drawing it first would load plotly's ~4.7 MB script with the page and hold
-    # up the ranking (benchmarks/bench_browser.py).
+    # up the ranking (benchmarks/bench_browser.py). The toggle's label is the chart's title (its key alone
+    # identifies it), so a slider move redraws one element for the chart rather than a titled block.
     if not st.toggle(
-        "Show what each criterion adds (chart)",
+        label(f"Show {title[0].lower() + title[1:]} as a chart"),
         key="show-contribution-chart",
         help="A stacked bar per option: each criterion's share of its score. It follows the weights.",
     ):
         return
-    result, m = rec.result, rec.matrix
+    parts = result.contributions if additive else criterion_profile(m)
     order = [r.name for r in rec.ranking]
-    if result.contributions is not None:
-        parts, title = result.contributions, f"What each criterion adds to the score ({spec.label})"
-        x_title = "contribution to the score"
-    else:
-        parts, title = criterion_profile(m), f"Criterion profile behind the {spec.label} score"
-        x_title = "weighted min-max performance (not additive)"
     # the filled-in cells are part of the figure (hatched): another missing-value policy or flag setting can fill
     # other cells
     filled = tuple((c.alternative, c.criterion) for c in m.imputed_cells)
@@ -455,8 +457,8 @@ def _contribution_chart(rec: recommend.Recommendation) -> None:
     )
     values = {kb.entity_name(a): parts[i] for i, a in enumerate(m.alternatives)}
     restack_contribution_bars(figure.spec, values, order)
-    plotly_chart(figure, key="contribution-chart")
-    if result.contributions is None:
+    untitled_chart(figure, key="contribution-chart")
+    if not additive:
         st.caption(
             f"{spec.label} does not add criteria up; the bars show each criterion's weighted min-max "
             "performance (1 = best in its column, times its weight) as a picture of the profile."

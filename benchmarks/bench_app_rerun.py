@@ -133,7 +133,7 @@ def _empty(folder: Path) -> AppTest:
 _DRAWING_ALONE = """
 import streamlit as st
 from app_pages._cached import bundled_kb
-from app_pages._widgets import markdown_table, plotly_chart, session_figure
+from app_pages._widgets import markdown_table, session_figure, untitled_chart
 from selector import recommend
 from selector.charts.contributions import contribution_bars, restack_contribution_bars
 from selector.views.recommend import contributions_frame, ranking_table
@@ -158,12 +158,12 @@ def weights_and_ranking():
     st.caption("score: higher is better · shortlisted: by the decision path")
     st.info(rec.why)
     st.caption("Weights: defaults; method, scaler, policy")
-    if st.toggle("Show what each criterion adds (chart)", key="show-contribution-chart"):
+    if st.toggle("Show **what each criterion adds** as a chart", key="show-contribution-chart"):
         figure = session_figure(
             "contribution-figure", (), lambda: contribution_bars(contributions_frame(kb, rec.matrix, parts), order, "c")
         )
         restack_contribution_bars(figure.spec, values, order)
-        plotly_chart(figure, key="contribution-chart")
+        untitled_chart(figure, key="contribution-chart")
 
 
 st.subheader("What matters to you")

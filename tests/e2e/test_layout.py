@@ -69,7 +69,7 @@ def _aria_labels(page: Page) -> list[str]:
 
 
 def _show_chart(page: Page) -> None:
-    page.get_by_test_id("stMain").get_by_text("Show what each criterion adds (chart)").click()
+    page.get_by_test_id("stMain").get_by_text(re.compile(r"^Show what each criterion adds .* as a chart$")).click()
     wait_rendered(page)
 
 
@@ -190,7 +190,7 @@ def test_contribution_chart_marks_filled_in_values(page: Page, app_url: str, kb)
     grid = _ranking_table(page)
     assert "filled in" in grid.locator("th").all_text_contents()
     _show_chart(page)
-    chart = page.locator(".st-key-chart-contribution-chart").filter(has_text="What each criterion adds")
+    chart = page.locator(".st-key-contribution-chart")
     expect(chart.locator(".annotation-text", has_text="hatched: filled in")).to_have_count(1)
     hatched = chart.locator(".barlayer .point path[style*='url(']")
     assert hatched.count() == len(rec.matrix.imputed_cells)
