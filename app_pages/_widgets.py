@@ -7,6 +7,7 @@ import datetime as dt
 import html
 import os
 from collections.abc import Callable
+from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -47,14 +48,21 @@ def markdown_table(
         st.markdown(streamlit_table(frame, formats))
 
 
-def sync_widget(key: str, value: object) -> None:
-    """Make the widget `key` show `value` (the preferences' value) before it is drawn.
+def sync_widget(key: str, value: Any) -> Any:
+    """Make the widget `key` show `value` (the preferences' value) before it is drawn; return the value its state
+    holds (equal to `value`, in the type the widget gave it), to pass to the widget.
 
     Widgets carry no default of their own: their state is set from the preferences, so the URL, the reset button
-    and a page switch all show up in the widgets.
+    and a page switch all show up in the widgets. One read of the state: each takes the session's lock.
     """
-    if key not in st.session_state or st.session_state[key] != value:
+    held = st.session_state.get(key, _UNSET)
+    if held is _UNSET or held != value:
         st.session_state[key] = value
+        return value
+    return held
+
+
+_UNSET = object()
 
 
 def reference_date() -> dt.date:

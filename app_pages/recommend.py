@@ -71,7 +71,8 @@ def _number(value: float) -> float | int:
 
 def _dimension_weights_from_widgets() -> dict[str, float]:
     ss = st.session_state
-    return {d.id: float(ss[f"w-{d.id}"]) for d in kb.dimensions.values() if float(ss[f"w-{d.id}"]) != d.weight}
+    moved = ((d, float(ss[f"w-{d.id}"])) for d in kb.dimensions.values())
+    return {d.id: value for d, value in moved if value != d.weight}
 
 
 def _prefs_from_widgets(*, keep_sub_weights: bool = True, keep_scaler: bool = True) -> Preferences | None:
@@ -375,14 +376,14 @@ def weights_and_ranking() -> None:
     # for single steps of the 0-100 scale and a two-line label: four a row on a wide screen, two on a laptop.
     with st.container(horizontal=True, gap="medium"):
         for dim in kb.dimensions.values():
-            sync_widget(f"w-{dim.id}", _number(round(dimension_weights[dim.id])))
+            value = sync_widget(f"w-{dim.id}", _number(round(dimension_weights[dim.id])))
             st.slider(
                 label(f"{dim.name_en} ({dim.name_zh}): relative weight → {shares.get(dim.id, 0.0):.0%}"),
                 min_value=DIMENSION_WEIGHT_RANGE[0],
                 max_value=DIMENSION_WEIGHT_RANGE[1],
                 # the value the state holds, given explicitly: without one, Streamlit copies the whole session
                 # state to find out whether the slider is a range, on every move
-                value=st.session_state[f"w-{dim.id}"],
+                value=value,
                 step=1,
                 width=SLIDER_WIDTH,
                 key=f"w-{dim.id}",
@@ -427,38 +428,43 @@ def weights_and_ranking() -> None:
     _contribution_chart(rec)
 
 
+# The contribution chart's title names what it shows: what each criterion adds, for a method whose score is a sum
+# of parts, or the criterion profile behind a score that is not.
+CHART_TITLE = (
+    f"What each criterion adds to the score ({spec.label})"
+    if spec.contributions
+    else f"The criterion profile behind the {spec.label} score"
+)
+CHART_KEY = "show-contribution-chart"
+
+
 def _contribution_chart(rec: recommend.Recommendation) -> None:
-    """What each criterion adds to each option's score, as stacked bars, when asked for (it follows the weights)."""
-    result, m = rec.result, rec.matrix
-    additive = result.contributions is not None
-    if additive:
-        title, x_title = f"What each criterion adds to the score ({spec.label})", "contribution to the score"
-    else:
-        title = f"The criterion profile behind the {spec.label} score"
-        x_title = "weighted min-max performance (not additive)"
-    # The chart waits for the user: drawing it first would load plotly's ~4.7 MB script with the page and hold
-    # up the ranking (benchmarks/bench_browser.py). The toggle's label is the chart's title (its key alone
-    # identifies it), so a slider move redraws one element for the chart rather than a titled block.
-    if not st.toggle(
-        label(f"Show {title[0].lower() + title[1:]} as a chart"),
-        key="show-contribution-chart",
-        help="A stacked bar per option: each criterion's share of its score. It follows the weights.",
-    ):
+    """What each criterion adds to each option's score, as stacked bars, when asked for (it follows the weights).
+
+    The chart waits for the user: drawing it first would load plotly's ~4.7 MB script with the page and hold up
+    the ranking (benchmarks/bench_browser.py). The toggle that asks for it sits under the fragment and names
+    the chart, so a slider move redraws the chart alone: no widget and no title of its own.
+    """
+    if not st.session_state.get(CHART_KEY):
         return
-    parts = result.contributions if additive else criterion_profile(m)
+    result, m = rec.result, rec.matrix
+    if result.contributions is not None:
+        parts, x_title = result.contributions, "contribution to the score"
+    else:
+        parts, x_title = criterion_profile(m), "weighted min-max performance (not additive)"
     order = [r.name for r in rec.ranking]
     # the filled-in cells are part of the figure (hatched): another missing-value policy or flag setting can fill
     # other cells
     filled = tuple((c.alternative, c.criterion) for c in m.imputed_cells)
     figure = session_figure(
         "contribution-figure",
-        (kb.data_hash, m.group, m.alternatives, m.criteria, filled, title, x_title),
-        lambda: contribution_bars(contributions_frame(kb, m, parts), order, title, x_title),
+        (kb.data_hash, m.group, m.alternatives, m.criteria, filled, CHART_TITLE, x_title),
+        lambda: contribution_bars(contributions_frame(kb, m, parts), order, CHART_TITLE, x_title),
     )
     values = {kb.entity_name(a): parts[i] for i, a in enumerate(m.alternatives)}
     restack_contribution_bars(figure.spec, values, order)
     untitled_chart(figure, key="contribution-chart")
-    if not additive:
+    if result.contributions is None:
         st.caption(
             f"{spec.label} does not add criteria up; the bars show each criterion's weighted min-max "
             "performance (1 = best in its column, times its weight) as a picture of the profile."
@@ -507,6 +513,11 @@ def _verdict_text(judged: verdict.Verdict) -> str:
 
 st.subheader("What matters to you")  # outside the fragment: static, so a slider move does not resend it
 weights_and_ranking()
+st.toggle(
+    label(f"Show {CHART_TITLE[0].lower() + CHART_TITLE[1:]} as a chart"),
+    key=CHART_KEY,
+    help="A stacked bar per option: each criterion's share of its score. It follows the weights.",
+)
 
 try:
     # The ranking above drew any error; below, only the matrix's cells and exclusions are shown, so the matrix is

@@ -158,7 +158,7 @@ def weights_and_ranking():
     st.caption("score: higher is better · shortlisted: by the decision path")
     st.info(rec.why)
     st.caption("Weights: defaults; method, scaler, policy")
-    if st.toggle("Show **what each criterion adds** as a chart", key="show-contribution-chart"):
+    if st.session_state.get("show-contribution-chart"):
         figure = session_figure(
             "contribution-figure", (), lambda: contribution_bars(contributions_frame(kb, rec.matrix, parts), order, "c")
         )
@@ -168,6 +168,7 @@ def weights_and_ranking():
 
 st.subheader("What matters to you")
 weights_and_ranking()
+st.toggle("Show what each criterion adds as a chart", key="show-contribution-chart")
 """
 
 

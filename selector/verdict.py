@@ -112,8 +112,8 @@ def gap_check(rec: Recommendation) -> GapCheck | None:
     m = rec.matrix
     leaders = []
     for prepared in p.extremes:
-        ranks = p.scorer.ranks(m.weights[None], prepared[None])[0]
-        leaders.append(m.alternatives[int(np.lexsort((np.arange(len(ranks)), ranks))[0])])
+        # the first alternative ranked first (argmax gives the first True), as in method_leaders
+        leaders.append(m.alternatives[int(np.argmax(p.scorer.first(m.weights[None], prepared[None])[0]))])
     leader = rec.leader.id
     movers = {a for a in leaders if a != leader}
     cells: tuple[str, ...] = ()
@@ -227,7 +227,9 @@ def local_share(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) -
     p = _prepared(rec, samples, seed)
     m = rec.matrix
     dims = m.hierarchy.shares + p.offsets
-    weights = m.hierarchy.spread(dims[(dims >= 0).all(axis=1)])
+    # the weightings that stay on the simplex; a column at a time (a reduction along the short axis costs more)
+    on_simplex = np.logical_and.reduce((dims >= 0).T)
+    weights = m.hierarchy.spread(dims if on_simplex.all() else dims[on_simplex])
     prepared = None if p.sampled is None else p.sampled[: len(weights)]
     # who is first under each weighting (a max comparison, not a ranking of every alternative)
     firsts = p.scorer.first(weights, prepared)

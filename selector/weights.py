@@ -11,6 +11,7 @@ proportion, and :attr:`Hierarchy.emptied` says so.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -219,10 +220,20 @@ class Hierarchy:
     def spread(self, shares: np.ndarray) -> np.ndarray:
         """Criterion weights (k, n), summing to 1 per row, for a batch of dimension shares (k, p)."""
         weights = self._columns(np.asarray(shares, dtype=float))
-        return weights / weights.sum(axis=1, keepdims=True)
+        # row sums as a product with ones: numpy's sum along a short last axis is several times slower
+        return weights / (weights @ np.ones(weights.shape[1]))[:, None]
 
     def _columns(self, shares: np.ndarray) -> np.ndarray:
-        return shares[:, self.column_dimension] * self.relative / self.relative_total
+        # one matrix product with the (p, n) spreading matrix: a gather and two element-wise passes over a batch
+        # of 2,000 weightings cost several times more (the verdict spreads one on every slider move)
+        return shares @ self._spreading
+
+    @functools.cached_property
+    def _spreading(self) -> np.ndarray:
+        """(p, n): row d holds the share of dimension d that each of its criteria takes, 0 elsewhere."""
+        spreading = np.zeros((len(self.dimensions), len(self.column_dimension)))
+        spreading[self.column_dimension, np.arange(len(self.column_dimension))] = self.relative / self.relative_total
+        return spreading
 
     def index(self, dimension: Any) -> int:
         """The position of ``dimension`` in :attr:`dimensions`."""
