@@ -82,12 +82,16 @@ def scale_columns(x: np.ndarray) -> np.ndarray:
     return x / np.where(rescale, top, 1.0)
 
 
+_PAIRWISE_CELLS = 1024  # rank_scores compares every pair up to this many comparisons, and sorts beyond
+
+
 def rank_scores(scores: np.ndarray, higher_is_better: bool = True) -> np.ndarray:
     """Rank scores along the last axis: 1 = best, ties share the lowest rank ("min" ranking: 1, 1, 3).
 
     Scores within ``TIE_RTOL`` (relative to the largest absolute score in the row, at least 1) are ties: an
     alternative's rank is 1 + the number of scores above its own by more than that tolerance. Counted on the
-    sorted row, so a row of m scores costs O(m log m), not the m x m of comparing every pair.
+    sorted row, so a row of m scores costs O(m log m), not the m x m of comparing every pair (which only a few
+    short rows use: it is fewer numpy calls).
 
     Parameters
     ----------
@@ -107,6 +111,10 @@ def rank_scores(scores: np.ndarray, higher_is_better: bool = True) -> np.ndarray
     shape = s.shape
     m = shape[-1]
     rows = s.reshape(-1, m)
+    if rows.size * m <= _PAIRWISE_CELLS:
+        # a few short rows (one ranking): comparing every pair is three numpy calls, the sort below a dozen
+        ceiling = rows + _tie_tolerance(rows)
+        return (1 + (rows[:, None, :] > ceiling[:, :, None]).sum(axis=2)).reshape(shape)
     order = np.argsort(rows, axis=1)
     ascending = np.take_along_axis(rows, order, axis=1)
     ceiling = ascending + _tie_tolerance(rows)  # a score and everything up to its ceiling tie with it

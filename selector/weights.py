@@ -187,25 +187,14 @@ class Hierarchy:
             shares = normalise(live, [f"dimension {d}" for d in dimensions])
         except WeightError as exc:
             raise WeightError(f"dimension_weights: {exc}") from exc
-        column_dimension = np.array([dimensions.index(d) for d in of])
         sub = np.ones(n) if sub_weights is None else np.asarray(sub_weights, dtype=float)
         if sub.shape != (n,):
             raise WeightError(f"sub_weights has shape {sub.shape}; give one relative weight per criterion ({n})")
-        for j in range(n):
-            if not math.isfinite(sub[j]) or sub[j] < 0:
-                raise WeightError(f"sub-weight of criterion {names[j]!r} is {sub[j]}; give a finite number >= 0")
-        relative, relative_total = np.zeros(n), np.zeros(n)
-        for k, d in enumerate(dimensions):
-            idx = column_dimension == k
-            top = sub[idx].max()
-            if top <= 0:
-                raise WeightError(f"every criterion of dimension {d!r} has sub-weight 0; give one a positive weight")
-            relative[idx] = sub[idx] / top  # by the largest before summing, as in normalise
-            relative_total[idx] = relative[idx].sum()
-        emptied = tuple(d for d, w in given.items() if d not in dimensions and w > 0)
-        return cls(
-            dimensions, *(_frozen(a) for a in (shares, column_dimension, relative, relative_total)), emptied=emptied
+        column_dimension, relative, relative_total = _within_dimensions(
+            tuple(of), dimensions, tuple(sub.tolist()), names
         )
+        emptied = tuple(d for d, w in given.items() if d not in dimensions and w > 0)
+        return cls(dimensions, _frozen(shares), column_dimension, relative, relative_total, emptied=emptied)
 
     @property
     def dimension_weights(self) -> dict[str, float]:
@@ -256,6 +245,32 @@ class Hierarchy:
         shares = (1.0 - t)[:, None] * others[None, :]
         shares[:, d] = t
         return self._columns(shares)
+
+
+@functools.lru_cache(maxsize=256)
+def _within_dimensions(
+    of: tuple[str, ...], dimensions: tuple[str, ...], sub: tuple[float, ...], names: tuple[str, ...]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each criterion's dimension index and its share of that dimension (``relative / relative_total``), frozen.
+
+    Kept per structure and sub-weights: a dimension-weight slider changes neither, and a Hierarchy is built on
+    every move.
+    """
+    n = len(of)
+    for j in range(n):
+        if not math.isfinite(sub[j]) or sub[j] < 0:
+            raise WeightError(f"sub-weight of criterion {names[j]!r} is {sub[j]}; give a finite number >= 0")
+    column_dimension = np.array([dimensions.index(d) for d in of])
+    values = np.array(sub, dtype=float)
+    relative, relative_total = np.zeros(n), np.zeros(n)
+    for k, d in enumerate(dimensions):
+        idx = column_dimension == k
+        top = values[idx].max()
+        if top <= 0:
+            raise WeightError(f"every criterion of dimension {d!r} has sub-weight 0; give one a positive weight")
+        relative[idx] = values[idx] / top  # by the largest before summing, as in normalise
+        relative_total[idx] = relative[idx].sum()
+    return _frozen(column_dimension), _frozen(relative), _frozen(relative_total)
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
