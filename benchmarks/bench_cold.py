@@ -10,7 +10,8 @@ a shared machine weighs on all of them alike; medians are printed.
 - the first page in a real browser on a cold server: from starting the server as users do (``python serve.py``,
   which warms the first page up while Streamlit starts) to Recommend drawn in Debian chromium
   (benchmarks/_browser.py), against ``streamlit run`` of the hello-world script. Target: within 1 s of it;
-- which of the heavy libraries each command imports (scikit-criteria, WeasyPrint, kaleido, plotly): each only
+- which of the heavy libraries each command's own process imports (scikit-criteria, WeasyPrint, kaleido, plotly;
+  the PDF's WeasyPrint is imported by its worker process, selector.report.pdf.PdfWorker): each only
   where it is used.
 
 Usage: PYTHONPATH=. .venv/bin/python benchmarks/bench_cold.py [--rounds 3] [--group training-frameworks]

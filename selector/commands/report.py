@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
@@ -61,14 +62,16 @@ def run(args: argparse.Namespace) -> int:
             raise _context.Refused(f"--app-url {args.app_url!r} must start with http:// or https://")
         if args.output == "-" and fmt == "pdf":
             raise _context.Refused("a PDF cannot go to stdout; give -o FILE.pdf")
-        kb, prefs = _context.load(args)
-        built = build.build_report(kb, prefs, samples=args.samples, seed=args.seed, app_url=args.app_url)
-        if fmt == "md":
-            data = render.render_markdown(built).encode("utf-8")
-        elif fmt == "html":
-            data = render.render_html(built).encode("utf-8")
-        else:
-            data = pdf.render_pdf(built)
+        # WeasyPrint is imported in a worker process while this one loads the knowledge and ranks
+        with pdf.PdfWorker() if fmt == "pdf" else contextlib.nullcontext() as worker:
+            kb, prefs = _context.load(args)
+            built = build.build_report(kb, prefs, samples=args.samples, seed=args.seed, app_url=args.app_url)
+            if fmt == "md":
+                data = render.render_markdown(built).encode("utf-8")
+            elif fmt == "html":
+                data = render.render_html(built).encode("utf-8")
+            else:
+                data = pdf.render_pdf(built, worker)
     except SelectorError as exc:
         return _context.fail(str(exc))
     if args.output == "-":

@@ -1,6 +1,16 @@
-"""The report model as an A4 PDF through WeasyPrint, its charts drawn as SVG images."""
+"""The report model as an A4 PDF through WeasyPrint, its charts drawn as SVG images.
+
+A script that writes a PDF (``python -m selector report -o r.pdf``) spends about a second importing WeasyPrint and
+its Pango bindings, and about as long importing scikit-criteria to rank: :class:`PdfWorker` imports WeasyPrint in a
+second process while the caller ranks, then lays the page out there. The app renders in its own process
+(:func:`render_pdf` without a worker).
+"""
 
 from __future__ import annotations
+
+import multiprocessing
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from markupsafe import Markup
 
@@ -8,13 +18,15 @@ from selector.report.model import Report, ReportError
 from selector.report.render import SECTIONS, TEMPLATES, environment, figures
 
 
-def render_pdf(report: Report) -> bytes:
+def render_pdf(report: Report, worker: PdfWorker | None = None) -> bytes:
     """The report as an A4 PDF: title block, table of contents with page numbers, charts, page numbers.
 
     Parameters
     ----------
     report
         From :func:`selector.report.build.build_report`.
+    worker
+        Lay the page out in this worker's process (WeasyPrint already imported there); default: in this process.
 
     Returns
     -------
@@ -26,21 +38,82 @@ def render_pdf(report: Report) -> bytes:
     ReportError
         When WeasyPrint or its system libraries (Pango) are not installed.
     """
+    page = print_page(report)
     try:
-        from weasyprint import HTML
+        return worker.to_pdf(page) if worker is not None else page_to_pdf(page)
     except (ImportError, OSError) as exc:
         raise ReportError(
             f"PDF output needs WeasyPrint and its system libraries ({exc}); install the Debian packages "
             "libpango-1.0-0 and libpangoft2-1.0-0 (make install does), or choose Markdown or HTML"
         ) from exc
+
+
+def print_page(report: Report) -> str:
+    """The report as the HTML page WeasyPrint lays out (print styles, charts as SVG images)."""
     css = Markup(
         (TEMPLATES / "report.css").read_text(encoding="utf-8")
         + "\n"
         + (TEMPLATES / "report_print.css").read_text(encoding="utf-8")
     )
-    page = (
+    return (
         environment(markdown=False)
         .get_template("report_pdf.html.j2")
         .render(report=report, sections=SECTIONS, charts=figures(report, inline=False), css=css)
     )
+
+
+def page_to_pdf(page: str) -> bytes:
+    """Lay `page` (from :func:`print_page`) out as a PDF with WeasyPrint.
+
+    Raises
+    ------
+    ImportError, OSError
+        When WeasyPrint or its Pango libraries cannot be loaded.
+    """
+    from weasyprint import HTML
+
     return HTML(string=page, base_url=str(TEMPLATES)).write_pdf()
+
+
+def _import_weasyprint() -> None:
+    import weasyprint  # noqa: F401 - imported now, so that the page is laid out as soon as it arrives
+
+
+class PdfWorker:
+    """One worker process that imports WeasyPrint as soon as it starts, and then lays out one page at a time.
+
+    Started by a caller that will need a PDF before it ranks, so that the two imports run side by side on two
+    cores. A worker that cannot start or that stops is replaced by this process: the PDF is then drawn here, as
+    without a worker. Use it as a context manager, so that the process ends with the caller's work.
+    """
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+        self._warm: Future | None = None
+        try:
+            # spawn, not fork: the caller may already run threads (numpy's), which a forked child must not inherit
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            self._warm = self._pool.submit(_import_weasyprint)
+        except (OSError, RuntimeError):
+            self.close()
+
+    def to_pdf(self, page: str) -> bytes:
+        """:func:`page_to_pdf` of `page`, in the worker when it runs, else here."""
+        if self._pool is not None:
+            try:
+                return self._pool.submit(page_to_pdf, page).result()
+            except (BrokenProcessPool, RuntimeError):
+                self.close()
+        return page_to_pdf(page)
+
+    def close(self) -> None:
+        """End the worker (a warm-up under way is not waited for by the caller's result, only by this call)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def __enter__(self) -> PdfWorker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

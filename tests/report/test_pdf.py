@@ -101,3 +101,36 @@ def test_pdf_without_weasyprint_says_what_to_install(built, monkeypatch):
     monkeypatch.setattr(builtins, "__import__", refuse)
     with pytest.raises(ReportError, match="libpango"):
         pdf.render_pdf(built)
+
+
+@needs_pdf
+def test_a_worker_lays_out_the_same_pdf(built, pdf_file, tmp_path):
+    # the CLI's path: WeasyPrint imported and the page laid out in a second process
+    with pdf.PdfWorker() as worker:
+        path = tmp_path / "worker.pdf"
+        path.write_bytes(pdf.render_pdf(built, worker))
+        assert worker._pool is not None, "the worker process ran"
+    assert _pdftotext(path, "-layout") == _pdftotext(pdf_file, "-layout")
+
+
+@needs_pdf
+def test_a_worker_that_stops_leaves_the_pdf_to_this_process(built, monkeypatch):
+    from concurrent.futures.process import BrokenProcessPool
+
+    with pdf.PdfWorker() as worker:
+
+        def broken(*args, **kwargs):  # noqa: ANN002, ANN003
+            raise BrokenProcessPool("the worker died")
+
+        monkeypatch.setattr(worker._pool, "submit", broken)
+        assert pdf.render_pdf(built, worker)[:5] == b"%PDF-"
+        assert worker._pool is None, "the broken pool was shut down"
+
+
+def test_weasyprint_missing_in_the_worker_says_what_to_install(built, monkeypatch):
+    class Missing:
+        def to_pdf(self, page: str) -> bytes:
+            raise ImportError("No module named 'weasyprint'")
+
+    with pytest.raises(ReportError, match="WeasyPrint and its system libraries"):
+        pdf.render_pdf(built, Missing())
