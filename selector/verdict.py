@@ -226,10 +226,17 @@ def local_share(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) -
     """
     p = _prepared(rec, samples, seed)
     m = rec.matrix
-    dims = m.hierarchy.shares + p.offsets
-    # the weightings that stay on the simplex; a column at a time (a reduction along the short axis costs more)
-    on_simplex = np.logical_and.reduce((dims >= 0).T)
-    weights = m.hierarchy.spread(dims if on_simplex.all() else dims[on_simplex])
+    shares = m.hierarchy.shares
+    dims = shares + p.offsets
+    # The weightings that stay on the simplex. Offsets lie within +/-LOCAL_SPREAD, so only a dimension whose share
+    # is below that can turn negative: its column alone is checked (most weightings check none).
+    on_simplex = None
+    for j in np.flatnonzero(shares < LOCAL_SPREAD):
+        column = dims[:, j] >= 0
+        on_simplex = column if on_simplex is None else on_simplex & column
+    if on_simplex is not None and not on_simplex.all():
+        dims = dims[on_simplex]
+    weights = m.hierarchy.spread(dims)
     prepared = None if p.sampled is None else p.sampled[: len(weights)]
     # who is first under each weighting (a max comparison, not a ranking of every alternative)
     firsts = p.scorer.first(weights, prepared)

@@ -151,6 +151,29 @@ def test_local_share_matches_the_robustness_analysis_around_the_weights():
         assert abs(verdict.local_share(rec) - expected) < 0.04, group
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_local_share_is_its_definition_also_where_a_share_is_near_zero(seed):
+    # the definition: every offset weighting, each dimension checked for a negative share, spread and scored
+    rng = np.random.default_rng(seed)
+    for _ in range(6):
+        prefs = _random_prefs(rng)
+        small = str(rng.choice(list(KB.dimensions)))
+        prefs = prefs.model_copy(
+            update={"dimension_weights": {**prefs.dimension_weights, small: float(rng.integers(0, 12))}}
+        )
+        try:
+            rec = recommend.recommend(KB, prefs)
+        except PreferenceError:
+            continue
+        p = verdict._prepared(rec, verdict.SAMPLES, verdict.SEED)
+        dims = rec.matrix.hierarchy.shares + p.offsets
+        dims = dims[(dims >= 0).all(axis=1)]
+        prepared = None if p.sampled is None else p.sampled[: len(dims)]
+        firsts = p.scorer.first(rec.matrix.hierarchy.spread(dims), prepared)
+        expected = float(firsts[:, rec.matrix.alternatives.index(rec.leader.id)].mean())
+        assert verdict.local_share(rec) == expected, prefs
+
+
 def test_local_share_moves_with_the_weights():
     shares = {
         cost: verdict.local_share(recommend.recommend(KB, Preferences(group="mobile-runtimes", dimension_weights=w)))
