@@ -5,12 +5,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help install run run-replicas test lint format bench clean distclean
+.PHONY: help install run run-replicas test explore lint format bench clean distclean
 
 help:
 	@echo "make install    system packages (as root), .venv and pinned requirements; quick when already done"
 	@echo "make run        serve the app at http://127.0.0.1:8501"
 	@echo "make test       lint, format check, knowledge validation, every test (real-browser ones included)"
+	@echo "make explore    the property tests with new random examples, 2,000 per test (make test repeats its own)"
 	@echo "make lint       ruff check and ruff format --check"
 	@echo "make format     apply ruff's fixes and formatting"
 	@echo "make run-replicas  serve 2 app replicas behind nginx with sticky sessions (REPLICAS=n to change)"
@@ -33,6 +34,10 @@ test: install
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m selector validate
 	$(BIN)/pytest  # -q comes from pyproject addopts; a second -q would hide the pass/fail count
+
+# Property tests only (tests that use hypothesis), drawing new examples each run: see tests/conftest.py.
+explore: install
+	HYPOTHESIS_PROFILE=explore $(BIN)/pytest -m "not e2e" $$(grep -rl --include='test_*.py' '^from hypothesis\|^import hypothesis' tests)
 
 lint: install
 	$(BIN)/ruff check .

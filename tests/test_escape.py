@@ -20,6 +20,7 @@ from selector.escape import (
     streamlit_md,
     streamlit_table,
 )
+from tests.examples import examples
 
 EVIL = "<img src=x onerror=alert(1)>"
 
@@ -32,7 +33,7 @@ def _md() -> MarkdownIt:
     return MarkdownIt("commonmark").enable("table")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("ab1 .<>&|*_[]()#!`~\\-+=:\n\t中\u00a0\"'")), max_size=30))
 def test_md_escape_renders_as_the_text_itself(text):
     shown = " ".join(text.split())
@@ -47,7 +48,7 @@ def test_md_escape_renders_as_the_text_itself(text):
 # Streamlit Markdown
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("ab1 .<>&|*_[]()#!`~\\-+=:$中\"'")), min_size=1, max_size=30))
 def test_streamlit_md_renders_as_the_text_itself(text):
     # Streamlit renders CommonMark; every character that could start markup, HTML or one of Streamlit's
@@ -62,7 +63,7 @@ def test_streamlit_md_keeps_line_breaks_as_hard_breaks():
     assert _md().render(streamlit_md("a\nb")) == "<p>a<br />\nb</p>\n"
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.lists(
         st.text(alphabet=st.sampled_from(list("ab1 .<>&|*_[]()#!`~\\-+=:$中\n")), max_size=12), min_size=1, max_size=4

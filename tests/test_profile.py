@@ -15,6 +15,7 @@ from selector.preferences import MISSING_POLICIES, PreferenceError, Preferences
 from selector.problem import METHODS, ScoringError
 from selector.yamlio import parse_yaml
 from tests.conftest import FIXTURES, KNOWLEDGE
+from tests.examples import examples
 
 UPLOADS = FIXTURES / "uploads"
 KB = knowledge.load()
@@ -61,7 +62,7 @@ def any_profile(draw) -> profile.Profile:
     )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(any_profile())
 def test_save_load_save_is_byte_identical(p: profile.Profile) -> None:
     text = profile.dump(p)
@@ -70,7 +71,7 @@ def test_save_load_save_is_byte_identical(p: profile.Profile) -> None:
     assert profile.dump(loaded) == text
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.dictionaries(visible_text(8), visible_text(40) | weights | st.booleans() | st.none(), max_size=5))
 def test_dump_yaml_is_read_back_unchanged_by_the_guarded_reader(data: dict) -> None:
     from selector.yamlio import dump_yaml
@@ -117,7 +118,7 @@ def _outcome(prefs: Preferences):
         return (type(exc), str(exc))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ranking_preferences())
 def test_a_loaded_profile_ranks_exactly_like_its_preferences(prefs: Preferences) -> None:
     loaded = profile.load(profile.dump(profile.make(prefs)))
@@ -229,7 +230,7 @@ def link_profile(draw) -> profile.Profile:
     return p.model_copy(update={"preferences": prefs})
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(link_profile())
 def test_a_link_rebuilds_the_profile_whose_uploads_fit(p: profile.Profile) -> None:
     params = profile.to_link_params(p)

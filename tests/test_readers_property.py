@@ -17,6 +17,7 @@ from selector import knowledge, profile, yamlio
 from selector.knowledge import Upload
 from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE
+from tests.examples import examples
 
 SEEDS = {
     "yaml": (FIXTURES / "uploads" / "good_new_chip.yaml").read_bytes(),
@@ -102,12 +103,12 @@ def _bounded(fn):  # noqa: ANN001, ANN202
         assert peak < MAX_PEAK_BYTES, f"{peak:,} bytes at the peak"
 
 
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 any_bytes = st.binary(max_size=400)
 
 
 @pytest.mark.parametrize("loader", yamlio.LOADERS)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.one_of(any_bytes, mutated(SEEDS["yaml"]), mutated(SEEDS["profile"])))
 def test_the_yaml_reader_returns_data_or_issues(loader: str, data: bytes) -> None:
     parsed, issues = _bounded(lambda: yamlio.parse_yaml(data, "x.yaml", loader=loader))

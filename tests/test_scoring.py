@@ -15,6 +15,7 @@ from hypothesis.extra.numpy import arrays
 from selector import scoring
 from selector.problem import METHODS, Problem, ScoringError
 from selector.scoring import score
+from tests.examples import examples
 
 ALL_COMBOS = [(m, s) for m, spec in METHODS.items() for s in spec.scalers]
 
@@ -242,7 +243,7 @@ positive_matrices = st.integers(2, 6).flatmap(
         )
     )
 )
-PROPS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPS = settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @PROPS

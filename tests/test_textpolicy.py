@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from selector.textpolicy import first_hidden, has_hidden, hidden, shown
+from tests.examples import examples
 
 
 def _refused_by_category(char: str) -> bool:
@@ -84,7 +85,7 @@ def test_first_hidden_is_none_for_clean_text() -> None:
     assert "U+202E" in first_hidden("ab\u202ec")
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.text(max_size=30), max_size=8))
 def test_lines_and_columns_point_at_the_character(lines: list[str]) -> None:
     text = "\n".join(lines)

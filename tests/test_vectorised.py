@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from selector import scoring, vectorised
 from selector.problem import METHODS, Problem, ScoringError
+from tests.examples import examples
 
 ALL_COMBOS = [(m, s) for m, spec in METHODS.items() for s in spec.scalers]
 
@@ -34,7 +35,7 @@ def problems(draw):
     return x, obj, w
 
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from selector import yamlio
 from selector.issues import Issue
 from selector.yamlio import LOADERS, MAX_ALIASES, MAX_BYTES, MAX_DEPTH, parse_yaml
+from tests.examples import examples
 
 
 @pytest.fixture(autouse=True, params=["libyaml", "python"])
@@ -364,7 +365,7 @@ _TEXT = st.text(alphabet=string.ascii_letters + "中文，：（）- _", min_siz
 _VALUE = st.one_of(st.integers(-(10**9), 10**9), st.floats(allow_nan=False, allow_infinity=False), _TEXT)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.dictionaries(_TEXT, st.one_of(_VALUE, st.lists(_VALUE, max_size=4)), min_size=1, max_size=6))
 def test_whatever_pyyaml_dumps_parses_back_unchanged(data: dict) -> None:
     # safe_dump quotes whatever a YAML 1.1 reader would misread, so nothing it writes should trip a guard.
@@ -376,7 +377,7 @@ def test_whatever_pyyaml_dumps_parses_back_unchanged(data: dict) -> None:
 _YAMLISH = st.text(alphabet="ab01:-_.x[]{},&*!?'\"#|>~ \n\t\u202e\x00", max_size=60)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(_YAMLISH)
 @example("---").via("an empty document without a final line break: LibYAML put its value on line 2")
 @example("a:").via("an empty value without a final line break")

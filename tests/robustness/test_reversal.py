@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from selector import scoring
 from selector.problem import Problem
 from selector.robustness.reversal import rank_reversal
+from tests.examples import examples
 from tests.robustness.problems import json_roundtrip
 
 
@@ -40,7 +41,7 @@ def test_add_copy_of_worst_is_reported():
     assert added.ranks[f"copy of {worst}"] == added.ranks[worst]  # a copy ties with its original
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31))
 def test_wsm_without_scaling_never_reverses(seed):
     """Raw weighted sums do not depend on the other alternatives, so no perturbation can reorder them."""

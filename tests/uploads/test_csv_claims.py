@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from selector.uploads import csv_claims, intake
 from selector.yamlio import parse_yaml
 from tests.conftest import KNOWLEDGE, ROOT
+from tests.examples import examples
 from tests.uploads.conftest import UPLOADS, errors, marked_lines
 
 
@@ -118,7 +119,7 @@ _cell_parts = [*'ab1-.=+@<>;,"\t\r\n é', "nan", "inf", "e5", "jetson-orin", "W"
 _cells = st.lists(st.sampled_from(_cell_parts), max_size=6).map("".join)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.lists(st.sampled_from(list(csv_claims.CSV_COLUMNS)), min_size=1, max_size=6, unique=True),
     st.lists(st.lists(_cells, max_size=7), max_size=5),
@@ -141,7 +142,7 @@ _tricky = st.sampled_from(
 _text_cells = _tricky | st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=12)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.tuples(_text_cells, _text_cells, st.floats(-1e6, 1e6)), min_size=1, max_size=6))
 def test_the_converted_rows_are_exactly_what_their_yaml_reads_back(cells: list[tuple[str, str, float]]) -> None:
     """The upload check uses the converted rows without reading their YAML back: both must be the same data."""

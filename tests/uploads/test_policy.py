@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from selector.uploads import intake, policy
 from selector.yamlio import parse_yaml
 from tests.conftest import KNOWLEDGE
+from tests.examples import examples
 from tests.uploads.conftest import BUNDLED, UPLOADS, check, errors
 
 
@@ -74,7 +75,7 @@ _documents = st.dictionaries(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_documents)
 def test_upload_policy_never_raises_on_arbitrary_yaml(document: dict) -> None:
     raw = yaml.safe_dump(document, allow_unicode=True).encode("utf-8")
