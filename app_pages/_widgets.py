@@ -154,8 +154,7 @@ def plotly_chart(fig: go.Figure, key: str) -> None:
     with st.container(key=f"chart-{key}"):
         if title.get("text"):
             st.markdown(f"**{md(html.unescape(title['text']))}**")
-            layout["title"] = {**title, "text": ""}
-            layout["margin"] = {**margin, "t": max(margin.get("t", 60) - 40, 20)}
+            _drop_title(layout)
         try:
             st.plotly_chart(kept, key=key, config={"displaylogo": False})
         finally:
@@ -168,10 +167,15 @@ def untitled_chart(fig: KeptFigure, key: str) -> None:
     redrawn on every slider move. The figure's title is cleared in place, once."""
     layout = fig.spec.setdefault("layout", {})
     if layout.get("title", {}).get("text"):
-        layout["title"] = {**layout["title"], "text": ""}
-        margin = layout.get("margin", {})
-        layout["margin"] = {**margin, "t": max(margin.get("t", 60) - 40, 20)}
+        _drop_title(layout)
     st.plotly_chart(fig, key=key, config={"displaylogo": False})
+
+
+def _drop_title(layout: dict) -> None:
+    # the space plotly keeps above the plot for its title goes with it
+    margin = layout.get("margin", {})
+    layout["title"] = {**layout.get("title", {}), "text": ""}
+    layout["margin"] = {**margin, "t": max(margin.get("t", 60) - 40, 20)}
 
 
 DATA_SOURCES_PAGE = "app_pages/data_sources.py"
