@@ -407,10 +407,6 @@ def weights_and_ranking() -> None:
         "under [What matters to you](#what-matters-to-you).",
         icon=":material/flag:",
     )
-    # One Markdown element for the verdict and one for the ranking with its notes: in the browser each element of
-    # the fragment costs milliseconds on every slider move (benchmarks/bench_browser.py), so they are not split.
-    # The ranking takes the page's width: beside a chart, rank, name and score did not fit a laptop screen.
-    st.markdown(_verdict_text(judged), help=BADGE_HELP if judged.local_share is not None else None)
     filled = {a: sum(c.alternative == a for c in m.imputed_cells) for a in m.alternatives}
     notes = [
         "Weights: defaults 40/25/20/15 from article 004, section 5; the sidebar refines each dimension.",
@@ -418,12 +414,18 @@ def weights_and_ranking() -> None:
         f"· flagged claims {'used' if prefs.use_flagged else 'left out'}.",
         *(md(note) for note in m.notes),
     ]
+    # One Markdown element for the verdict, the ranking and its notes: in the browser each element of the fragment
+    # costs milliseconds on every slider move (benchmarks/bench_browser.py). The ranking is Markdown, not a data
+    # grid (a grid mounts a canvas on every move), and takes the page's width: beside a chart, rank, name and score
+    # did not fit a laptop screen. The tooltip explains the robustness badge, the first thing under the headline.
     st.markdown(
-        # Markdown, not a data grid: the table is redrawn on every slider move, and a grid mounts a canvas each time
-        streamlit_table(ranking_table(rec.ranking, filled), formats={"score": ".4f"})
+        _verdict_text(judged)
+        + "\n\n"
+        + streamlit_table(ranking_table(rec.ranking, filled), formats={"score": ".4f"})
         + f"\n\n{_small(md(RANKING_LEGEND.format(direction=direction)))}"
         + f"\n\n:material/lightbulb: {md(rec.why)}"
-        + "".join(f"\n\n{_small(note)}" for note in notes)
+        + "".join(f"\n\n{_small(note)}" for note in notes),
+        help=BADGE_HELP if judged.local_share is not None else None,
     )
     _contribution_chart(rec)
 

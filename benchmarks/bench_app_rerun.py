@@ -49,8 +49,8 @@ What keeps a weight change's rerun small, and so why the code is shaped as it is
   than the computation;
 * the contribution chart is kept per session as its plain dict (``_widgets.KeptFigure``) and restacked in place:
   plotly's property setters validate every assignment and ``st.plotly_chart`` would deep-copy a figure;
-* the verdict, the badge and the ranking with its notes are one Markdown element each (a static table, not a
-  data grid), built from plain lists; the whole simplex's shares are kept per knowledge and preferences
+* the verdict with its badge, the ranking (a static table, not a data grid) and its notes are one Markdown
+  element, built from plain lists; the whole simplex's shares are kept per knowledge and preferences
   (``verdict.whole_simplex_share``), and who is first under a weighting is a max comparison, not a ranking;
 * the slider row is one flex container rather than four columns, and each slider is given its state's value
   (without one, Streamlit copies the whole session state to learn whether it is a range slider); the four
@@ -133,9 +133,10 @@ def _empty(folder: Path) -> AppTest:
 _DRAWING_ALONE = """
 import streamlit as st
 from app_pages._cached import bundled_kb
-from app_pages._widgets import markdown_table, session_figure, untitled_chart
+from app_pages._widgets import session_figure, untitled_chart
 from selector import recommend
 from selector.charts.contributions import contribution_bars, restack_contribution_bars
+from selector.escape import streamlit_table
 from selector.views.recommend import contributions_frame, ranking_table
 from selector.preferences import Preferences
 
@@ -152,12 +153,15 @@ def weights_and_ranking():
     with st.container(horizontal=True, gap="medium"):
         for dim in kb.dimensions.values():
             st.slider(dim.name_en, 0, 100, int(dim.weight), key=f"w-{dim.id}", width=220, help=dim.description_en)
-    st.subheader(f"Recommended: {rec.leader.name}")
-    st.markdown(":green-background[first in 97% of weightings within ±10 points of yours]", help="SMAA")
-    markdown_table(ranking_table(rec.ranking, filled), formats={"score": ".4f"})
-    st.caption("score: higher is better · shortlisted: by the decision path")
-    st.info(rec.why)
-    st.caption("Weights: defaults; method, scaler, policy")
+    answer_card.info(f"**Recommended: {rec.leader.name}** · the ranking is below", icon=":material/flag:")
+    st.markdown(
+        f"### Recommended: {rec.leader.name}\\n\\n"
+        ":green-background[first in 97% of weightings within ±10 points of yours]\\n\\n"
+        + streamlit_table(ranking_table(rec.ranking, filled), formats={"score": ".4f"})
+        + f"\\n\\n:small[score: higher is better · shortlisted: by the decision path]\\n\\n{rec.why}"
+        "\\n\\n:small[Weights: defaults; method, scaler, policy]",
+        help="SMAA",
+    )
     if st.session_state.get("show-contribution-chart"):
         figure = session_figure(
             "contribution-figure", (), lambda: contribution_bars(contributions_frame(kb, rec.matrix, parts), order, "c")
@@ -166,6 +170,7 @@ def weights_and_ranking():
         untitled_chart(figure, key="contribution-chart")
 
 
+answer_card = st.empty()
 st.subheader("What matters to you")
 weights_and_ranking()
 st.toggle("Show what each criterion adds as a chart", key="show-contribution-chart")
