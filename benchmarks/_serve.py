@@ -29,10 +29,17 @@ STARTUP_SECONDS = 90
 
 @dataclass(frozen=True)
 class Served:
-    """Where the app answers and the server processes behind it (for their memory)."""
+    """Where the app answers, the server processes behind it (for their memory) and, when the servers time their
+    script runs (``timed=True``), the files they log them to (benchmarks/_timed_streamlit.py)."""
 
     url: str
     pids: tuple[int, ...]
+    run_logs: tuple[Path, ...] = ()
+
+    def run_seconds(self) -> list[float]:
+        """Every script run the servers have logged so far, in seconds (the post-run work included)."""
+        lines = [line for log in self.run_logs if log.exists() for line in log.read_text().splitlines()]
+        return [float(line.split()[0]) for line in lines]
 
 
 def free_port() -> int:
@@ -98,23 +105,37 @@ def _stop(process: subprocess.Popen) -> None:
 
 
 @contextlib.contextmanager
-def streamlit(script: str = "app.py", *, session_ttl: int | None = None, port: int | None = None) -> Iterator[Served]:
+def streamlit(
+    script: str = "app.py", *, session_ttl: int | None = None, port: int | None = None, timed: bool = False
+) -> Iterator[Served]:
     """SCRIPT served from the repository root on PORT (default: a free one): the app as `make run` serves it
-    (serve.py, warmed up), any other script by a plain `streamlit run`."""
+    (serve.py, warmed up), any other script by a plain `streamlit run`. With `timed`, the same through
+    benchmarks/_timed_streamlit.py, which logs the time of every script run (:meth:`Served.run_seconds`)."""
     port = port or free_port()
-    if (ROOT / script).resolve() == APP:
-        command = [sys.executable, str(ROOT / "serve.py"), "--server.port", str(port)]
+    app = (ROOT / script).resolve() == APP
+    if timed:
+        command = [
+            sys.executable,
+            str(ROOT / "benchmarks" / "_timed_streamlit.py"),
+            *(["serve"] if app else ["run", script]),
+        ]
+    elif app:
+        command = [sys.executable, str(ROOT / "serve.py")]
     else:
-        command = [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port)]
-    command += ["--server.headless", "true", "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
+        command = [sys.executable, "-m", "streamlit", "run", script]
+    command += ["--server.port", str(port), "--server.headless", "true", "--server.address", "127.0.0.1"]
+    command += ["--browser.gatherUsageStats", "false"]
     if session_ttl is not None:
         command += ["--server.disconnectedSessionTTL", str(session_ttl)]
-    with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    with tempfile.TemporaryDirectory(prefix="selector-serve-") as folder:
+        run_log = Path(folder) / "runs.txt"
+        env = {**os.environ, "SELECTOR_RUN_LOG": str(run_log), "PYTHONPATH": str(ROOT)} if timed else None
+        with (Path(folder) / "server.log").open("wb") as log:
+            process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
         url = f"http://127.0.0.1:{port}"
         try:
             wait_healthy(url, process, f"streamlit on port {port}")
-            yield Served(url, (process.pid,))
+            yield Served(url, (process.pid,), (run_log,) if timed else ())
         finally:
             _stop(process)
 
@@ -134,13 +155,14 @@ def nginx_config(upstream_ports: list[int], listen_port: int, prefix: Path) -> s
 
 
 @contextlib.contextmanager
-def replicas(count: int, *, session_ttl: int | None = None) -> Iterator[Served]:
-    """COUNT app servers on loopback ports and nginx in front with the shipped sticky-routing configuration."""
+def replicas(count: int, *, session_ttl: int | None = None, timed: bool = False) -> Iterator[Served]:
+    """COUNT app servers on loopback ports and nginx in front with the shipped sticky-routing configuration
+    (`timed`: each logs its script runs, as :func:`streamlit` says)."""
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     if not Path(nginx).exists():
         raise RuntimeError("nginx is not installed (Debian: apt-get install -y nginx)")
     with contextlib.ExitStack() as stack:
-        servers = [stack.enter_context(streamlit(session_ttl=session_ttl)) for _ in range(count)]
+        servers = [stack.enter_context(streamlit(session_ttl=session_ttl, timed=timed)) for _ in range(count)]
         ports = [int(served.url.rsplit(":", 1)[1]) for served in servers]
         prefix = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="selector-nginx-")))
         listen = free_port()
@@ -155,7 +177,11 @@ def replicas(count: int, *, session_ttl: int | None = None) -> Iterator[Served]:
         stack.callback(_stop, process)
         url = f"http://127.0.0.1:{listen}"
         wait_healthy(url, process, "nginx")
-        yield Served(url, tuple(pid for served in servers for pid in served.pids))
+        yield Served(
+            url,
+            tuple(pid for served in servers for pid in served.pids),
+            tuple(log for served in servers for log in served.run_logs),
+        )
 
 
 def main() -> int:
