@@ -1,6 +1,12 @@
 """Every Streamlit cache of the app in one place: the bundled knowledge, the knowledge merged with uploads, the
-robustness analyses, the Accelerators and Evidence pages' tables and the Export page's report (each keyed by what it
-depends on; what they return is shared by every session, never mutated)."""
+robustness analyses, the Accelerators and Evidence pages' tables and the Export page's report and files (each keyed by
+what it depends on; what they return is shared by every session, never mutated).
+
+Files offered for download are made here and handed to ``st.download_button`` as bytes, never as a callable that
+Streamlit runs on the click: Streamlit keeps a file made on a click unreferenced, and the sweep that ends every
+script run of *any* session deletes such a file at its second pass, so on a server in use the browser could ask
+for it after it was gone (the download was cancelled: 1 of 15 clicks while three other sessions moved sliders).
+Bytes a run hands over stay referenced by the session until its next run."""
 
 from __future__ import annotations
 
@@ -11,7 +17,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import streamlit as st
 
-from selector import conflicts, knowledge, limits, recommend, verdict, vocabulary
+from selector import conflicts, escape, knowledge, limits, recommend, verdict, vocabulary
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import LOCATED_TIERS, KnowledgeBase
 from selector.preferences import Preferences
@@ -172,3 +178,26 @@ def report_for(_kb: KnowledgeBase, data_hash: str, prefs_json: str, app_url: str
     return build.build_report(
         _kb, Preferences.model_validate_json(prefs_json), samples=REPORT_SAMPLES, seed=REPORT_SEED, app_url=app_url
     )
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def claims_csv(_table: pd.DataFrame, data_hash: str, today: dt.date, ids: tuple[str, ...]) -> bytes:
+    """The Evidence page's download: the claims `ids` (the filters' result, in order) of :func:`evidence_tables`'
+    first table, as CSV with formula-like cells neutralised; made once per knowledge, date and selection."""
+    return escape.safe_frame(_table).to_csv(index=False).encode("utf-8")
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def export_files(_kb: KnowledgeBase, data_hash: str, prefs_json: str, app_url: str) -> dict[str, bytes]:
+    """The Export page's downloads of :func:`report_for`'s report: Markdown and HTML, and the ranking as CSV and
+    XLSX (keys ``md``, ``html``, ``csv``, ``xlsx``), made once per knowledge, preferences and app address."""
+    from selector.report import render, spreadsheet
+
+    built = report_for(_kb, data_hash, prefs_json, app_url)
+    rec = recommend.recommend(_kb, Preferences.model_validate_json(prefs_json))
+    return {
+        "md": render.render_markdown(built).encode("utf-8"),
+        "html": render.render_html(built).encode("utf-8"),
+        "csv": spreadsheet.ranking_csv(rec, kb=_kb),
+        "xlsx": spreadsheet.ranking_xlsx(rec, kb=_kb),
+    }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_pages._cached import evidence_tables
+from app_pages._cached import claims_csv, evidence_tables
 from app_pages._session import (
     EVIDENCE_FILTERS,
     SCALAR_FILTERS,
@@ -15,7 +15,7 @@ from app_pages._session import (
     set_filters,
 )
 from app_pages._widgets import markdown_table, reference_date, show_claim, sync_widget
-from selector import escape, provenance
+from selector import provenance
 from selector.escape import streamlit_md as md
 from selector.locators import RAW_DIR
 from selector.views.evidence import claims_preview, filter_claims
@@ -229,8 +229,8 @@ else:
     )
 st.download_button(
     "Download these claims (CSV)",
-    # written when asked for: the whole table as CSV takes longer than the rest of the page
-    data=lambda: escape.safe_frame(table).to_csv(index=False).encode("utf-8"),
+    # kept per selection: the whole table as CSV takes longer than the rest of the page
+    data=claims_csv(table, kb.data_hash, today, tuple(shown_ids)),
     file_name="claims.csv",
     mime="text/csv",
     key="ev-download",

@@ -6,13 +6,13 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
-from app_pages._cached import report_for
+from app_pages._cached import export_files, report_for
 from app_pages._session import current_prefs, link_note, profile_download, session_kb
 from selector import recommend
 from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
 from selector.problem import METHODS
-from selector.report import build, pdf, render, spreadsheet
+from selector.report import build, pdf
 from selector.report.model import ReportError
 
 ss = st.session_state
@@ -41,6 +41,7 @@ prefs_json = prefs.model_dump_json()
 try:
     with st.spinner("Building the report..."):
         built = report_for(kb, kb.data_hash, prefs_json, app_url())
+        files = export_files(kb, kb.data_hash, prefs_json, app_url())
     rec = recommend.recommend(kb, prefs)
 except SelectorError as exc:
     st.error(f"These settings cannot be reported: {md(exc)}. Change them on the Recommend page.")
@@ -80,7 +81,7 @@ md_col = html_col = pdf_col = st.container(horizontal=True)  # buttons at their 
 with md_col:
     st.download_button(
         "Markdown (decision record)",
-        data=lambda: render.render_markdown(built).encode("utf-8"),
+        data=files["md"],
         file_name=f"{stem}.md",
         mime="text/markdown",
         icon=":material/description:",
@@ -90,7 +91,7 @@ with md_col:
 with html_col:
     st.download_button(
         "HTML (self-contained, works offline)",
-        data=lambda: render.render_html(built).encode("utf-8"),
+        data=files["html"],
         file_name=f"{stem}.html",
         mime="text/html",
         icon=":material/public:",
@@ -133,7 +134,7 @@ csv_col = xlsx_col = st.container(horizontal=True)
 with csv_col:
     st.download_button(
         "CSV",
-        data=lambda: spreadsheet.ranking_csv(rec, kb=kb),
+        data=files["csv"],
         file_name=f"{stem}-ranking.csv",
         mime="text/csv",
         icon=":material/table:",
@@ -143,7 +144,7 @@ with csv_col:
 with xlsx_col:
     st.download_button(
         "Excel (XLSX)",
-        data=lambda: spreadsheet.ranking_xlsx(rec, kb=kb),
+        data=files["xlsx"],
         file_name=f"{stem}-ranking.xlsx",
         mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
         icon=":material/grid_on:",

@@ -23,10 +23,13 @@ Printed, measured in this run:
 - the same K sessions through nginx in front of two replicas (sticky by cookie; deploy/nginx/sticky.conf.template);
 - server memory: the process after start, after one warm-up session, and the increase per open session;
 - memory over N sequential sessions (each closed before the next opens): RSS every 10 sessions and the growth over
-  the second half, which levels off when closed sessions are released (target: < 5 % of the first half's RSS).
+  the second half, which levels off when closed sessions are released (target: < 5 % of the first half's RSS);
+- with ``--downloads N``: N clicks on Export's Markdown button while three other sessions move a slider as fast as
+  their pages redraw, and how many downloads arrived (a file made on the click was once swept away by the other
+  sessions' runs before the browser fetched it: app_pages/_cached.py).
 
 Usage: PYTHONPATH=. python benchmarks/bench_load.py [--sessions 20] [--think 5] [--ramp 10] [--stress]
-       [--sequential 100] [--skip-replicas] [--same-priority]
+       [--sequential 100] [--skip-replicas] [--same-priority] [--downloads 30]
 """
 
 from __future__ import annotations
@@ -146,6 +149,50 @@ async def session(
         await context.close()
 
 
+async def downloads_while_busy(browser: Browser, url: str, clicks: int) -> tuple[int, list[str]]:
+    """`clicks` Markdown downloads on Export while three other sessions rerun without pause; (arrived, errors)."""
+    busy = []
+    for _ in range(3):
+        page = await (await browser.new_context()).new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        await page.goto(url)
+        await _settled(page)
+        busy.append(page)
+    done = asyncio.Event()
+
+    async def move(page) -> None:  # noqa: ANN001 - a Playwright Page
+        slider = page.get_by_test_id("stMain").get_by_role("slider").first
+        await slider.focus()
+        step = 0
+        while not done.is_set():
+            await page.keyboard.press("ArrowRight" if step % 2 == 0 else "ArrowLeft")
+            step += 1
+            await asyncio.sleep(0.02)
+
+    movers = [asyncio.create_task(move(page)) for page in busy]
+    page = await (await browser.new_context()).new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    arrived, errors = 0, []
+    try:
+        await page.goto(url + "/export")
+        await _settled(page)
+        for _ in range(clicks):
+            try:
+                async with page.expect_download() as download:
+                    await page.get_by_role("button", name="Markdown").first.click()
+                await (await download.value).path()
+                arrived += 1
+            except Exception as exc:  # counted, as the load test counts failures
+                errors.append(f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]}")
+            await asyncio.sleep(0.3)
+    finally:
+        done.set()
+        await asyncio.gather(*movers, return_exceptions=True)
+        for each in (*busy, page):
+            await each.context.close()
+    return arrived, errors
+
+
 def _p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20, method="inclusive")[18] if len(values) > 1 else values[0]
 
@@ -249,6 +296,11 @@ async def main(args: argparse.Namespace) -> int:
             if args.stress:
                 lockstep = await concurrent(browser, served, args.sessions, Model())
                 _report("one server, stress (not a user model)", single, lockstep, args.sessions)
+            if args.downloads:
+                arrived, errors = await downloads_while_busy(browser, served.url, args.downloads)
+                print(f"downloads while three sessions rerun: {arrived} of {args.downloads} arrived")
+                for error in errors[:5]:
+                    print(f"  error: {error}")
             if args.sequential:
                 print(f"memory over {args.sequential} sequential sessions (closed sessions kept 5 s for reconnects):")
                 samples = await sequential(browser, served, args.sequential)
@@ -276,6 +328,9 @@ if __name__ == "__main__":
     parser.add_argument("--stress", action="store_true", help="also run the sessions in lockstep (no think time)")
     parser.add_argument("--sequential", type=int, default=100, help="sequential sessions for the leak check")
     parser.add_argument("--skip-replicas", action="store_true", help="skip the two-replica nginx run")
+    parser.add_argument(
+        "--downloads", type=int, default=30, help="Markdown downloads while three sessions rerun (default 30)"
+    )
     parser.add_argument(
         "--same-priority", action="store_true", help="run the browsers at the servers' CPU priority (no nice)"
     )

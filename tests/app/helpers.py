@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from markdown_it import MarkdownIt
+from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from selector import recommend
@@ -27,6 +28,20 @@ UPLOADS = ROOT / "tests" / "fixtures" / "uploads"
 def ok(at: AppTest) -> AppTest:
     assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+def downloads(at: AppTest, manager: MediaFileManager) -> dict[str, tuple[str, str, bytes]]:
+    """The download buttons of the last run: key -> (file name, MIME type, bytes), as the button's address serves them.
+
+    Every button must carry its file: a file that Streamlit makes on the click (a callable ``data``) is swept away by
+    another session's run before a slow browser fetches it (app_pages/_cached.py).
+    """
+    found = {}
+    for button in at.get("download_button"):
+        assert button.proto.url and not button.proto.deferred_file_id, f"{button.proto.id} makes its file on the click"
+        stored = manager.read_file(button.proto.url.rsplit("/", 1)[-1].split(".")[0])
+        found[button.proto.id.rsplit("-", 1)[-1]] = (stored.filename, stored.mimetype, bytes(stored.content))
+    return found
 
 
 def markdown_tables(at: AppTest) -> list[pd.DataFrame]:

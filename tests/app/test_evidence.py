@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from selector import provenance
-from selector.views.evidence import claims_preview, filter_claims
+import datetime as dt
+import io
+
+import pandas as pd
+
+from selector import escape, provenance
+from selector.views.evidence import claims_preview, claims_table, filter_claims
 from selector.views.labels import value_text
-from tests.app.helpers import markdown_table, markdown_tables, ok, shown_claims
+from tests.app.helpers import downloads, markdown_table, markdown_tables, ok, shown_claims
 
 PREVIEW = ("id", "English", "quote (Chinese)", "number", "source", "flagged as")
 
@@ -139,3 +144,19 @@ def test_unknown_filter_values_in_the_link_are_reported_and_dropped(app):
     assert any("imaginary" in w.value for w in at.warning)
     assert at.multiselect(key="ev-tiers").value == ["claimed"]
     assert profile.decode_filters(at.query_params["ev"]) == {"tiers": ("claimed",)}
+
+
+def test_the_download_holds_the_claims_shown_as_csv_with_formula_cells_neutralised(app, kb, media, monkeypatch):
+    monkeypatch.setenv("SELECTOR_TODAY", "2026-06-01")
+    ok(app.run())
+    at = ok(app.switch_page("app_pages/evidence.py").run())
+    ok(at.text_input(key="ev-text").input("能效比").run())
+    name, mime, data = downloads(at, media[-1])["download"]
+    assert (name, mime) == ("claims.csv", "text/csv")
+    shown = [c.id for c in filter_claims(kb, text="能效比")]
+    every = claims_table(kb, today=dt.date(2026, 6, 1)).set_index("id", drop=False)
+    expected = escape.safe_frame(every.loc[shown].reset_index(drop=True)).to_csv(index=False)
+    assert data.decode("utf-8") == expected
+    ok(at.text_input(key="ev-text").input("").run())
+    _, _, everything = downloads(at, media[-1])["download"]
+    assert list(pd.read_csv(io.BytesIO(everything), dtype=str)["id"]) == [c.id for c in filter_claims(kb)]

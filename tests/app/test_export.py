@@ -6,10 +6,6 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-import pytest
-import streamlit.testing.v1.app_test as app_test_module
-from streamlit.runtime.media_file_manager import MediaFileManager
-
 from app_pages import _cached
 from selector import profile, recommend
 from selector.errors import SelectorError
@@ -17,34 +13,10 @@ from selector.preferences import Preferences
 from selector.problem import METHODS
 from selector.report import build, render, spreadsheet
 from selector.report.model import ReportError
-from tests.app.helpers import ok
+from tests.app.helpers import downloads, ok
 
 GROUP = "edge-accelerators"
 STEM = f"ai-stack-{GROUP}"
-
-
-@pytest.fixture
-def media(monkeypatch) -> list[MediaFileManager]:
-    """The media file managers of the app's runs, so a test reads what a download button would send."""
-    made: list[MediaFileManager] = []
-
-    class Recording(MediaFileManager):
-        def __init__(self, *args, **kwargs) -> None:
-            super().__init__(*args, **kwargs)
-            made.append(self)
-
-    monkeypatch.setattr(app_test_module, "MediaFileManager", Recording)
-    return made
-
-
-def downloads(at, manager: MediaFileManager) -> dict[str, tuple[str, str, bytes]]:
-    """Download key -> (file name, MIME type, bytes), producing the deferred ones as a click would."""
-    found = {}
-    for button in at.get("download_button"):
-        url = button.proto.url or manager.execute_deferred(button.proto.deferred_file_id)
-        stored = manager.read_file(url.rsplit("/", 1)[-1].split(".")[0])
-        found[button.proto.id.rsplit("-export-", 1)[-1]] = (stored.filename, stored.mimetype, bytes(stored.content))
-    return found
 
 
 def export_page(app, **params: str):
