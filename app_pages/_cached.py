@@ -5,7 +5,7 @@ what it depends on; what they return is shared by every session, never mutated).
 Files offered for download are made here and handed to ``st.download_button`` as bytes, never as a callable that
 Streamlit runs on the click: Streamlit keeps a file made on a click unreferenced, and the sweep that ends every
 script run of *any* session deletes such a file at its second pass, so on a server in use the browser could ask
-for it after it was gone (the download was cancelled: 1 of 15 clicks while three other sessions moved sliders).
+for it after it was gone (the download was cancelled: 2 of 45 clicks while three other sessions moved sliders).
 Bytes a run hands over stay referenced by the session until its next run."""
 
 from __future__ import annotations
@@ -180,7 +180,7 @@ def report_for(_kb: KnowledgeBase, data_hash: str, prefs_json: str, app_url: str
     )
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=16, show_spinner=False)
 def claims_csv(_table: pd.DataFrame, data_hash: str, today: dt.date, ids: tuple[str, ...]) -> bytes:
     """The Evidence page's download: the claims `ids` (the filters' result, in order) of :func:`evidence_tables`'
     first table, as CSV with formula-like cells neutralised; made once per knowledge, date and selection."""
