@@ -274,7 +274,7 @@ def _report(label: str, single: dict, many: dict, count: int) -> None:
 def _low_priority_chromium(folder: Path) -> str:
     """A launcher that runs Debian chromium at nice 19, so that the servers get the CPU first when both want it.
 
-    The lowest priority, because twenty browsers are a few hundred processes against one server process. It shields
+    The lowest priority, because twenty browser pages are dozens of processes against one server process. It shields
     the server only in part: its p95 time per run still rose 3x to 6x with 20 sessions (1x once), against the
     settle times' 30x to 50x."""
     launcher = folder / "chromium"
