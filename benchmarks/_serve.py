@@ -35,6 +35,7 @@ class Served:
     url: str
     pids: tuple[int, ...]
     run_logs: tuple[Path, ...] = ()
+    backends: tuple[str, ...] = ()  # behind a proxy: each server's own address (to warm every one of them up)
 
     def run_seconds(self) -> list[float]:
         """Every script run the servers have logged so far, in seconds (the post-run work included)."""
@@ -181,6 +182,7 @@ def replicas(count: int, *, session_ttl: int | None = None, timed: bool = False)
             url,
             tuple(pid for served in servers for pid in served.pids),
             tuple(log for served in servers for log in served.run_logs),
+            tuple(served.url for served in servers),
         )
 
 

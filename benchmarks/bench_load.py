@@ -285,9 +285,14 @@ def _low_priority_chromium(folder: Path) -> str:
 
 async def main(args: argparse.Namespace) -> int:
     users = Model(think=args.think, ramp=args.ramp)
-    folder = tempfile.TemporaryDirectory(prefix="selector-load-")
-    executable = CHROMIUM if args.same_priority else _low_priority_chromium(Path(folder.name))
-    print(f"browsers: {'same priority as the servers' if args.same_priority else 'nice 19 (servers first)'}")
+    with tempfile.TemporaryDirectory(prefix="selector-load-") as folder:
+        executable = CHROMIUM if args.same_priority else _low_priority_chromium(Path(folder))
+        print(f"browsers: {'same priority as the servers' if args.same_priority else 'nice 19 (servers first)'}")
+        await _run(args, users, executable)
+    return 0
+
+
+async def _run(args: argparse.Namespace, users: Model, executable: str) -> None:
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=executable, headless=True, args=ARGS)
         with _serve.streamlit(session_ttl=5, timed=True) as served:
@@ -314,14 +319,13 @@ async def main(args: argparse.Namespace) -> int:
                 print(f"  second-half growth: {growth:+.1f} MB ({growth / half:+.1%} of {half:.0f} MB): {verdict}")
         if not args.skip_replicas:
             with _serve.replicas(2, session_ttl=5, timed=True) as served:
-                await session(browser, served.url)
-                await session(browser, served.url)
+                # each replica warmed up through its own address: through nginx both could land on one of them
+                for backend in served.backends:
+                    await session(browser, backend)
                 single = await concurrent(browser, served, 1, users)
                 many = await concurrent(browser, served, args.sessions, users)
                 _report("two replicas behind nginx", single, many, args.sessions)
         await browser.close()
-    folder.cleanup()
-    return 0
 
 
 if __name__ == "__main__":
