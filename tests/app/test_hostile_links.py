@@ -100,7 +100,7 @@ QUERIES = st.one_of(_PLAUSIBLE, st.fixed_dictionaries({}, optional=_VALUES))
 
 
 @pytest.mark.parametrize("page", PAGES)
-@settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(query=QUERIES)
 def test_no_query_string_raises_on_any_page(page: str, query: dict[str, str]) -> None:
     at = _open(query, page)
