@@ -305,9 +305,9 @@ class ScoreResult:
 
 # What ``import skcriteria`` loads only for its plots (seaborn, and matplotlib under it) and its dominance graphs:
 # its package __init__ imports every core module, and they import these at the top. Scoring never touches them, so
-# they are put off until something reads an attribute of theirs (see _Deferred). scipy.stats is not deferred:
-# every aggregation function ranks its scores with scipy.stats.rankdata.
-_DEFERRED_BY_SKCRITERIA = ("seaborn", "networkx")
+# they are put off until something reads an attribute of theirs (see _Deferred). scipy.stats is deferred too (see
+# _DeferredStats): of it, scoring uses only the dense ranking every aggregation function computes.
+_DEFERRED_BY_SKCRITERIA = ("seaborn", "networkx", "scipy.stats")
 
 
 class _Deferred(types.ModuleType):
@@ -319,12 +319,40 @@ class _Deferred(types.ModuleType):
     """
 
     def __getattr__(self, attribute: str) -> Any:
+        return getattr(self._real(), attribute)
+
+    def _real(self) -> types.ModuleType:
         name = self.__name__
         with _DEFER_LOCK:
             if sys.modules.get(name) is self:
                 del sys.modules[name]
-            real = importlib.import_module(name)
-        return getattr(real, attribute)
+            return importlib.import_module(name)
+
+
+class _DeferredStats(_Deferred):
+    """scipy.stats, deferred, answering the one call scikit-criteria makes on every scoring without importing it.
+
+    Each aggregation function ends with ``scipy.stats.rankdata(scores, "dense")`` (skcriteria.utils.rank), whose
+    result this module does not use (it ranks with :func:`rank_scores`). Importing scipy.stats for it costs about
+    half a second per process (a command, a server start) and each call ~0.1 ms of argument handling; a 1-D
+    finite array's dense ranks are its index among the distinct values, plus one, which ``numpy.unique`` gives.
+    Any other call, and any other attribute, goes to the real scipy.stats (tests compare the two).
+    """
+
+    def rankdata(
+        self, a: Any, method: str = "average", *, axis: int | None = None, nan_policy: str = "propagate"
+    ) -> Any:
+        values = np.asarray(a)
+        if (
+            method == "dense"
+            and axis is None
+            and nan_policy == "propagate"
+            and values.ndim == 1
+            and values.dtype.kind in "iuf"
+            and not np.isnan(values).any()
+        ):
+            return np.unique(values, return_inverse=True)[1].astype(np.int64) + 1
+        return self._real().rankdata(a, method, axis=axis, nan_policy=nan_policy)
 
 
 _DEFER_LOCK = threading.RLock()
@@ -339,11 +367,13 @@ def _skcriteria() -> types.ModuleType:
                 spec = importlib.util.find_spec(name)
                 if spec is None:  # not installed: let scikit-criteria's own import say so
                     continue
-                stand_in = _Deferred(name)
+                stand_in = _DeferredStats(name) if name == "scipy.stats" else _Deferred(name)
                 stand_in.__spec__ = spec
                 # Whatever walks sys.modules reading __file__ (inspect.getmodule, which Streamlit's first element
-                # of a process runs) must find it here, not import the real module through __getattr__.
+                # of a process runs) must find it here, not import the real module through __getattr__; a
+                # submodule imported on its own (scipy.stats._stats_py) is found through __path__.
                 stand_in.__file__ = spec.origin
+                stand_in.__path__ = spec.submodule_search_locations or []
                 sys.modules[name] = stand_in
         import skcriteria
 

@@ -475,7 +475,9 @@ def test_scoring_leaves_scikit_criteria_plotting_stack_unloaded():
         "import sys; from selector import scoring; from selector.problem import Problem; "
         "r = scoring.score(Problem.of([[1.0, 2.0], [2.0, 1.0], [3.0, 3.0]], ['max', 'min'], [1, 1], 'topsis')); "
         "assert 'skcriteria' in sys.modules; "
-        "print(r.ranks.tolist(), [m for m in ('seaborn', 'matplotlib', 'networkx') "
+        "[scoring.score(Problem.of([[1.0, 2.0], [2.0, 1.0]], ['max', 'min'], [1, 1], m)) for m in "
+        "('wsm', 'wpm', 'moora', 'vikor')]; "
+        "print(r.ranks.tolist(), [m for m in ('seaborn', 'matplotlib', 'networkx', 'scipy.stats') "
         "if type(sys.modules.get(m)).__name__ == 'module'])"
     )
     assert _in_a_fresh_process(code) == "[3, 1, 2] []"
@@ -486,11 +488,36 @@ def test_a_deferred_module_loads_when_used():
     code = (
         "import sys; from selector import scoring; from selector.problem import Problem; "
         "scoring.score(Problem.of([[1.0], [2.0]], ['max'], [1], 'wsm')); "
-        "import networkx, seaborn; "
+        "import networkx, seaborn; from scipy.stats import kendalltau; "
         "print(networkx.complete_graph(3).number_of_edges(), bool(seaborn.__version__), "
-        "type(sys.modules['networkx']).__name__, type(sys.modules['seaborn']).__name__)"
+        "type(sys.modules['networkx']).__name__, type(sys.modules['seaborn']).__name__, "
+        "kendalltau([1, 2], [1, 2]).statistic, type(sys.modules['scipy.stats']).__name__)"
     )
-    assert _in_a_fresh_process(code) == "3 True module module"
+    assert _in_a_fresh_process(code) == "3 True module module 1.0 module"
+
+
+finite = st.floats(allow_nan=False, allow_infinity=True, width=64)
+
+
+@given(values=st.lists(st.sampled_from([0.0, -0.0, 1.5, -2.0, 1e308, float("inf")]) | finite, max_size=12))
+def test_the_deferred_dense_ranking_equals_scipys(values):
+    from scipy import stats
+
+    stand_in = scoring._DeferredStats("scipy.stats")
+    for given_values in (values, np.array(values), np.array([int(v) for v in values if abs(v) < 1e15])):
+        got, expected = stand_in.rankdata(given_values, "dense"), stats.rankdata(given_values, "dense")
+        assert got.dtype == expected.dtype and got.tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize(
+    "args", [([1.0, float("nan"), 1.0], "dense"), ([3.0, 1.0, 3.0], "average"), ([[2.0, 1.0], [1.0, 1.0]], "dense")]
+)
+def test_the_deferred_ranking_hands_every_other_call_to_scipy(args):
+    from scipy import stats
+
+    got, expected = scoring._DeferredStats("scipy.stats").rankdata(*args), stats.rankdata(*args)
+    np.testing.assert_array_equal(got, expected)
+    assert got.dtype == expected.dtype
 
 
 # ----------------------------------------------------------------------------------------------------------

@@ -146,10 +146,9 @@ def _robustness(rec: Recommendation, samples: int, seed: int) -> Robustness:
     whole simplex, imputed cells over their criterion's plausible range), so the report, the command line and
     the app agree. A ranking the analyses cannot handle is still reported, with the reason in ``unavailable``.
     """
-    from scipy.stats import kendalltau
-
     from selector.problem import METHODS, ScoringError
     from selector.robustness import analysis
+    from selector.robustness.agreement import kendall_tau
     from selector.robustness.smaa import CONFIDENCE_LIMIT
 
     try:
@@ -164,7 +163,7 @@ def _robustness(rec: Recommendation, samples: int, seed: int) -> Robustness:
     methods = []
     for k, method in enumerate(agreement.methods):
         ranks = np.asarray(agreement.ranks[k])[[agreement.alternatives.index(n) for n in names]]
-        tau = float(kendalltau(chosen, ranks).statistic) if len(names) > 1 else float("nan")
+        tau = kendall_tau(chosen, ranks)
         methods.append(
             MethodRanking(
                 method=method,

@@ -79,8 +79,6 @@ def method_agreement(problem: Problem, methods: Sequence[str] | None = None) -> 
     -------
     MethodAgreement
     """
-    from scipy.stats import kendalltau  # only this analysis needs scipy.stats; a module-level import slows every start
-
     problem.scorable_weights()  # problems with the input itself are the caller's to fix
     names = list(methods) if methods is not None else list(METHODS)
     for name in names:
@@ -102,8 +100,7 @@ def method_agreement(problem: Problem, methods: Sequence[str] | None = None) -> 
         tau[a, a] = 1.0
         for b in range(a + 1, p):
             if len(alts) >= 2:
-                value = kendalltau(ranks[a], ranks[b]).statistic
-                tau[a, b] = tau[b, a] = float(value)
+                tau[a, b] = tau[b, a] = kendall_tau(ranks[a], ranks[b])
     leaders = tuple(r.leader for r in results)
     return MethodAgreement(
         alternatives=alts,
@@ -115,6 +112,31 @@ def method_agreement(problem: Problem, methods: Sequence[str] | None = None) -> 
         kendall_tau=frozen(tau),
         skipped=FrozenDict(skipped),
     )
+
+
+# Rankings longer than this go to scipy.stats.kendalltau: the pairwise signs below take memory in the square of it.
+_PAIRWISE_MOST = 2000
+
+
+def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:
+    """Kendall's tau-b of two rankings of the same alternatives: ``scipy.stats.kendalltau(x, y).statistic``.
+
+    NaN when it is undefined (fewer than two alternatives, or either ranking ties them all). Computed from the
+    signs of every pair, sum(sx * sy) / sqrt(sum(sx ** 2) * sum(sy ** 2)), which is tau-b's (C - D) over the
+    pairs untied in each ranking: the report and the analyses then run without importing scipy.stats, about half
+    a second of every process that writes a report (tests compare the two).
+    """
+    a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(f"kendall_tau needs two rankings of the same length; got shapes {a.shape} and {b.shape}")
+    if len(a) > _PAIRWISE_MOST or np.isnan(a).any() or np.isnan(b).any():
+        from scipy.stats import kendalltau
+
+        return float(kendalltau(a, b).statistic)
+    sx = np.sign(a[:, None] - a[None, :])
+    sy = np.sign(b[:, None] - b[None, :])
+    untied = float((sx * sx).sum()) * float((sy * sy).sum())
+    return float((sx * sy).sum() / math.sqrt(untied)) if untied else math.nan
 
 
 def _agreement_summary(ag: MethodAgreement) -> str:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy import stats as scipy_stats
 
 from selector import scoring
 from selector.problem import METHODS, Problem, ScoringError
-from selector.robustness.agreement import method_agreement
+from selector.robustness.agreement import kendall_tau, method_agreement
 from tests.robustness.problems import json_roundtrip
 
 
@@ -41,3 +46,22 @@ def test_method_agreement_all_agree_and_skips_what_cannot_score():
 def test_method_agreement_refuses_bad_input_instead_of_skipping():
     with pytest.raises(ScoringError, match="negative"):
         method_agreement(Problem.of([[1, 2], [2, 1]], ["max", "max"], [1, -1]))
+
+
+rankings = st.lists(st.integers(min_value=1, max_value=5), min_size=0, max_size=12)
+
+
+@given(data=st.data(), x=rankings)
+def test_kendall_tau_equals_scipys(data, x):
+    y = data.draw(st.lists(st.integers(min_value=1, max_value=5), min_size=len(x), max_size=len(x)))
+    expected = scipy_stats.kendalltau(x, y).statistic if len(x) > 1 else math.nan
+    got = kendall_tau(x, y)
+    assert (math.isnan(got) and math.isnan(expected)) or got == pytest.approx(expected, rel=1e-12, abs=1e-15)
+
+
+def test_kendall_tau_of_long_rankings_and_bad_shapes():
+    rng = np.random.default_rng(5)
+    long_x, long_y = rng.permutation(2500), rng.permutation(2500)  # past the pairwise limit: scipy's own
+    assert kendall_tau(long_x, long_y) == pytest.approx(scipy_stats.kendalltau(long_x, long_y).statistic)
+    with pytest.raises(ValueError, match="same length"):
+        kendall_tau([1, 2, 3], [1, 2])
