@@ -8,6 +8,7 @@ chosen missing-value policy deals with them, and every imputed cell is listed.
 from __future__ import annotations
 
 import statistics
+import threading
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -60,6 +61,13 @@ class Exclusion:
         return {"id": self.id, "reason": self.reason}
 
 
+# The checked problem of each matrix layout, without weights: every weighting of a layout shares its cells object
+# (see _LAYOUTS), so a slider move checks only the new weights, not the values again.
+_PROBLEMS: dict[tuple, tuple[tuple, Problem]] = {}
+_PROBLEMS_SIZE = 64
+_PROBLEMS_LOCK = threading.Lock()
+
+
 @dataclass(frozen=True)
 class DecisionMatrix:
     """The matrix a method scores, with its evidence, weights and everything that was left out or filled in."""
@@ -105,7 +113,16 @@ class DecisionMatrix:
         ScoringError
             An unknown method, a scaler it does not allow, or values they cannot handle.
         """
-        return Problem.of(self.values, self.objectives, self.weights, method, scaler, self.alternatives, self.criteria)
+        key = (id(self.cells), self.objectives, method, scaler)
+        found = _PROBLEMS.get(key)
+        if found is not None and found[0] is self.cells:
+            return found[1].with_weights(self.weights)
+        unweighted = Problem.of(self.values, self.objectives, None, method, scaler, self.alternatives, self.criteria)
+        with _PROBLEMS_LOCK:
+            if len(_PROBLEMS) >= _PROBLEMS_SIZE:
+                _PROBLEMS.pop(next(iter(_PROBLEMS)))
+            _PROBLEMS[key] = (self.cells, unweighted)  # the cells held, so that their id cannot be reused
+        return unweighted.with_weights(self.weights)
 
     def evidence_ids(self) -> list[str]:
         """Every claim id behind a cell, in order of first use."""

@@ -435,6 +435,10 @@ class Problem:
             raise ScoringError("this problem has no weights; give one weight per criterion to score it")
         return self.weights
 
+    def with_weights(self, weights: Sequence[float]) -> Problem:
+        """The same problem with these criterion weights (checked and normalised as :meth:`of` does)."""
+        return replace(self, weights=_frozen(criterion_weights(weights, self.criteria)))
+
     def with_method(self, method: str, scaler: str | None = None) -> Problem:
         """The same problem under another method (its default scaler when ``scaler`` is None), values re-checked."""
         spec, scaler = resolve_method(method, scaler)

@@ -163,6 +163,19 @@ class Scorer:
             return scores_from_normalised(p, self.signs, w, self.spec, vikor_d=p)
         return scores_from_normalised(p, self.signs, w, self.spec)
 
+    def linear_terms(self, prepared: np.ndarray | None = None) -> np.ndarray | None:
+        """The terms ``g`` with scores ``w @ g.T`` ((m, n), or (k, m, n) for prepared matrices) for a method whose
+        score is linear in the weights (WSM; WPM's logarithm; MOORA, signs applied); None for TOPSIS and VIKOR."""
+        p = self.prepared if prepared is None else prepared
+        name = self.spec.name
+        if name == "wsm":
+            return p
+        if name == "wpm":
+            return np.log10(p)
+        if name == "moora":
+            return p * self.signs
+        return None
+
     def ranks(self, w: np.ndarray, prepared: np.ndarray | None = None) -> np.ndarray:
         """(k, m) ranks (1 = best, ties share the lowest rank)."""
         return rank_scores(self.scores(w, prepared), self.spec.higher_is_better)

@@ -27,6 +27,7 @@ from selector.problem import METHODS, ScoringError
 from selector.recommend import RankedAlternative, Recommendation
 from selector.robustness import analysis
 from selector.robustness.sampling import sample_matrices
+from selector.scoring import first_ranked, leader_index
 
 LOCAL_SPREAD = 0.10  # +/- 10 percentage points of each dimension weight
 SAMPLES = 2_000
@@ -110,10 +111,10 @@ def gap_check(rec: Recommendation) -> GapCheck | None:
     if p.extremes is None:
         return None
     m = rec.matrix
-    leaders = []
-    for prepared in p.extremes:
-        # the first alternative ranked first (argmax gives the first True), as in method_leaders
-        leaders.append(m.alternatives[int(np.argmax(p.scorer.first(m.weights[None], prepared[None])[0]))])
+    weights, higher = m.weights[None], p.scorer.spec.higher_is_better
+    leaders = [
+        m.alternatives[leader_index(p.scorer.scores(weights, prepared[None])[0], higher)] for prepared in p.extremes
+    ]
     leader = rec.leader.id
     movers = {a for a in leaders if a != leader}
     cells: tuple[str, ...] = ()
@@ -163,6 +164,29 @@ class _Prepared:
         self.extremes = None
         if worst is not None:
             self.extremes = (self.scorer.prepare(worst), self.scorer.prepare(best))
+        self._projections: dict[bytes, tuple[np.ndarray, np.ndarray | None] | None] = {}
+
+    def projected(self, spreading: np.ndarray) -> tuple[np.ndarray, np.ndarray | None] | None:
+        """The local weightings' scores per dimension share, for a method linear in the weights; else None.
+
+        A weighting ``w = dims @ S / z`` (S the (d, n) spreading of dimension shares onto criteria, z its row sum)
+        scores ``dims @ (g @ S.T) / z``. So this returns ``g @ S.T`` ((m, d), or (k, m, d) paired with the sampled
+        matrices) and, with sampled matrices, what each local offset adds ((k, m)): a slider move then costs a
+        product over the d dimensions instead of spreading every weighting and a product over every criterion.
+        Kept per spreading (the sub-criterion weights), a few at a time.
+        """
+        key = spreading.tobytes()
+        if key not in self._projections:
+            terms = self.scorer.linear_terms(self.sampled)
+            found = None
+            if terms is not None:
+                per_dimension = terms @ spreading.T
+                offsets = None if self.sampled is None else np.einsum("kmd,kd->km", per_dimension, self.offsets)
+                found = (per_dimension, offsets)
+            if len(self._projections) >= 8:
+                self._projections.clear()
+            self._projections[key] = found
+        return self._projections[key]
 
 
 def _zero_sum_offsets(d: int, size: int, spread: float, rng: np.random.Generator) -> np.ndarray:
@@ -234,12 +258,27 @@ def local_share(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) -
     for j in np.flatnonzero(shares < LOCAL_SPREAD):
         column = dims[:, j] >= 0
         on_simplex = column if on_simplex is None else on_simplex & column
-    if on_simplex is not None and not on_simplex.all():
+    moved = on_simplex is not None and not on_simplex.all()
+    if moved:
         dims = dims[on_simplex]
-    weights = m.hierarchy.spread(dims)
-    prepared = None if p.sampled is None else p.sampled[: len(weights)]
+    # weighting r is scored on sampled matrix r (the first len(dims) of them when some were left out)
+    spreading = m.hierarchy.spreading
+    projected = p.projected(spreading)
+    if projected is None:  # TOPSIS, VIKOR: the weightings themselves
+        prepared = None if p.sampled is None else p.sampled[: len(dims)]
+        scores = p.scorer.scores(m.hierarchy.spread(dims), prepared)
+    else:
+        per_dimension, offset_scores = projected
+        if offset_scores is None:
+            scores = dims @ per_dimension.T
+        elif moved:
+            scores = np.einsum("kmd,kd->km", per_dimension[: len(dims)], dims)
+        else:
+            k, alternatives, d = per_dimension.shape
+            scores = (per_dimension.reshape(-1, d) @ shares).reshape(k, alternatives) + offset_scores
+        scores = scores / (dims @ spreading.sum(axis=1))[:, None]
     # who is first under each weighting (a max comparison, not a ranking of every alternative)
-    firsts = p.scorer.first(weights, prepared)
+    firsts = first_ranked(scores, p.scorer.spec.higher_is_better)
     return float(firsts[:, m.alternatives.index(rec.leader.id)].mean()) if firsts.size else float("nan")
 
 
@@ -287,9 +326,9 @@ def method_leaders(rec: Recommendation) -> dict[str, str]:
     p = _prepared(rec, SAMPLES, SEED)
     names = [rec_name(rec, a) for a in rec.matrix.alternatives]
     leaders = {}
+    weights = rec.matrix.weights[None]
     for label, scorer in p.methods.items():
-        # the first alternative ranked first (argmax gives the first True)
-        leaders[label] = names[int(np.argmax(scorer.first(rec.matrix.weights[None])[0]))]
+        leaders[label] = names[leader_index(scorer.scores(weights)[0], scorer.spec.higher_is_better)]
     return leaders
 
 

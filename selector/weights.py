@@ -215,10 +215,10 @@ class Hierarchy:
     def _columns(self, shares: np.ndarray) -> np.ndarray:
         # one matrix product with the (p, n) spreading matrix: a gather and two element-wise passes over a batch
         # of 2,000 weightings cost several times more (the verdict spreads one on every slider move)
-        return shares @ self._spreading
+        return shares @ self.spreading
 
     @functools.cached_property
-    def _spreading(self) -> np.ndarray:
+    def spreading(self) -> np.ndarray:
         """(p, n): row d holds the share of dimension d that each of its criteria takes, 0 elsewhere."""
         spreading = np.zeros((len(self.dimensions), len(self.column_dimension)))
         spreading[self.column_dimension, np.arange(len(self.column_dimension))] = self.relative / self.relative_total

@@ -8,6 +8,7 @@ import pytest
 from selector import knowledge, matrix
 from selector.knowledge import Upload
 from selector.preferences import PreferenceError, Preferences
+from selector.problem import Problem
 
 
 @pytest.fixture(scope="module")
@@ -191,6 +192,25 @@ def test_what_is_ranked_is_kept_across_dimension_weights_but_not_across_policy_o
     assert dropped not in zero.criteria
     assert any(e.id == dropped and "weight is zero" in e.reason for e in zero.excluded_criteria)
     assert matrix.build(kb, Preferences(group=group)).cells is base.cells  # the default layout is still kept
+
+
+@pytest.mark.parametrize("method", ["topsis", "wpm"])
+def test_a_kept_layout_gives_the_problem_a_fresh_check_would(kb, method):
+    group = "training-frameworks"
+    for weights in ({}, {"risk": 90}, {"performance": 3, "cost": 0}):
+        dm = matrix.build(kb, Preferences(group=group, dimension_weights=weights))
+        kept, fresh = (
+            dm.problem(method),
+            Problem.of(dm.values, dm.objectives, dm.weights, method, None, dm.alternatives, dm.criteria),
+        )
+        assert kept.weights.tolist() == fresh.weights.tolist() and kept.values.tolist() == fresh.values.tolist()
+        assert (kept.spec, kept.scaler, kept.alternatives, kept.criteria) == (
+            fresh.spec,
+            fresh.scaler,
+            fresh.alternatives,
+            fresh.criteria,
+        )
+        assert not kept.weights.flags.writeable
 
 
 def test_dimension_weights_of_1e308_give_equal_shares_without_overflow(kb) -> None:

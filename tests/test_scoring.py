@@ -343,6 +343,8 @@ def test_ranks_by_sorting_equal_the_pairwise_definition_with_ties_and_noise(seed
             np.testing.assert_array_equal(
                 scoring.first_ranked(s.reshape(5, 10, m), higher), (expected == 1).reshape(5, 10, m)
             )
+            # the first alternative ranked first, picked in plain Python for one row
+            assert [scoring.leader_index(row, higher) for row in s] == np.argmax(expected == 1, axis=1).tolist()
 
 
 def test_cost_criterion_is_inverted_for_wsm_like_invert_minimize():
