@@ -1,4 +1,4 @@
-"""Recommend: scenario questions, the decision path, weights and method, and the ranking with its evidence."""
+"""Recommend: what you choose and its weights, the ranking first, then the scenario, decision path and evidence."""
 
 from __future__ import annotations
 
@@ -252,88 +252,18 @@ def _must_have() -> None:
         )
 
 
-# ----------------------------------------------------------------------------------------------------------
-# Scenario and decision path
-
 st.title("Recommend an AI stack")
 st.caption(
-    "Answer the scenario questions, say what matters to you (the four weights above the ranking; the sidebar "
-    "refines them and picks the method), and see the ranking with the evidence behind every number. The address "
+    "Say what you are choosing and what matters to you (the four weights above the ranking; the sidebar refines "
+    "them and picks the method), then answer the scenario questions under the ranking: the articles' decision "
+    "trees shortlist options for your answers. The evidence behind every number is at the bottom. The address "
     "bar keeps your settings: copy it to share this exact ranking."
 )
-# The answer first, above the questions (on a phone the ranking is several screens down); written by the ranking's
-# fragment, so that it follows the weights as they move.
-answer_card = st.empty()
 path = decision_tree.evaluate(kb, answers)
-ask, why_path = st.columns([2, 3], gap="large")
-with ask:
-    st.subheader("Your scenario")
-    st.caption("Answer only what you know: a question left open fires no rule.")
-    for question in kb.questions.values():
-        options = {o.id: o for o in question.options}
-        sync_widget(f"q-{question.id}", answers.get(question.id))
-        st.radio(
-            label(f"{question.text_en} {question.text_zh or ''}"),
-            options=list(options),
-            format_func=lambda o, options=options: label(options[o].label_en),
-            key=f"q-{question.id}",
-            index=None,
-            on_change=on_setting,
-        )
-    st.button("Clear my answers", key="clear-answers", on_click=on_clear_answers, disabled=not answers)
-
-
-def _rule_card(rule: decision_tree.FiredRule, elsewhere: bool) -> None:
-    with st.container(border=True):
-        if elsewhere:
-            applies = ", ".join(kb.groups[g].name_en for g in rule.groups) or "no ranked group"
-            st.markdown(f"**Applies to {md(applies)}** (not advice for {md(group.name_en)})")
-            st.caption(md(rule.rationale))
-        else:
-            st.markdown(f"**{md(rule.rationale)}**")
-        matched = ", ".join(
-            next(o.label_en for o in kb.questions[q].options if o.id == a) for q, a in rule.matched.items()
-        )
-        line = f"because: {matched}"
-        if rule.recommend:
-            line += f" → shortlists {', '.join(kb.entity_name(e) for e in rule.recommend)}"
-        if rule.exclude:
-            line += f"; excludes {', '.join(kb.entity_name(e) for e in rule.exclude)}"
-        st.caption(md(line) + f" · rule `{rule.id}`")
-        with st.expander(f"Sources ({len(rule.claims)})"):
-            for claim_id in rule.claims:
-                show_claim(kb, claim_id)
-
-
-with why_path:
-    st.subheader("Decision path")
-    here, elsewhere = path.rules_for(group.id), path.rules_elsewhere(group.id)
-    if not path.fired:
-        st.info("No rule of the articles' decision trees fires for these answers.")
-    elif not here:
-        st.info(md(f"No rule that fired speaks for {group.name_en}."))
-    for rule in here:
-        _rule_card(rule, elsewhere=False)
-    if elsewhere:
-        with st.expander(f"Rules for other groups ({len(elsewhere)})"):
-            for rule in elsewhere:
-                _rule_card(rule, elsewhere=True)
-    sharpen = decision_tree.sharpening_questions(kb, answers, group.id)
-    if sharpen:
-        st.caption(
-            md(
-                f"Answering these would sharpen the advice for {group.name_en}: "
-                + "; ".join(kb.questions[q].text_en for q in sharpen)
-            )
-        )
-    if path.other_candidates:
-        names = ", ".join(kb.entity_name(e) for e in path.other_candidates)
-        st.caption(md(f"Also recommended, outside the ranked groups: {names}"))
 
 # ----------------------------------------------------------------------------------------------------------
-# Ranking
+# Ranking (first: the answer above the questions, so that a phone shows it on its first screens)
 
-st.divider()
 choices = {c.id: c for c in decision_tree.group_order(kb, answers)}
 sync_widget("group", prefs.group)
 st.selectbox(
@@ -346,7 +276,7 @@ st.selectbox(
     ),
     key="group",
     on_change=on_group,
-    help="Groups your answers point at come first.",
+    help="Groups your scenario answers (under the ranking) point at come first.",
 )
 why_group = choices[group.id].reasons
 st.caption(md((group.description_en or "") + (f" Offered first because {'; '.join(why_group)}." if why_group else "")))
@@ -396,17 +326,11 @@ def weights_and_ranking() -> None:
     if "control-error" in st.session_state:
         st.error(md(st.session_state["control-error"]))
     if rec is None:
-        answer_card.empty()
         st.error(f"This combination cannot be ranked: {md(failure)}")
         return
     result, m = rec.result, rec.matrix
     direction = "higher is better" if result.higher_is_better else "lower is better"
     judged = _verdict(prefs, rec)
-    answer_card.info(
-        f"**{md(judged.headline)}** for {md(group.name_en)} · the ranking, its robustness and the evidence are "
-        "under [What matters to you](#what-matters-to-you).",
-        icon=":material/flag:",
-    )
     filled = {a: sum(c.alternative == a for c in m.imputed_cells) for a in m.alternatives}
     notes = [
         "Weights: defaults 40/25/20/15 from article 004, section 5; the sidebar refines each dimension.",
@@ -526,24 +450,97 @@ try:
     # built without scoring it a second time.
     m = matrix.build(kb, prefs)
 except PreferenceError:
-    st.stop()
+    m = None  # the scenario below stays open (an answer may be what rules everything out); the evidence does not
 
-imputed = imputed_table(kb, m)
-excluded = exclusions_table(kb, m)
-if len(imputed) or len(excluded):
-    with st.expander(
-        f"Filled-in values ({len(imputed)}) and exclusions ({len(excluded)})", expanded=bool(len(imputed))
-    ):
-        if len(imputed):
-            st.markdown(f"**Cells without evidence**, filled by policy {m.missing_policy}:")
-            markdown_table(imputed)
-        if len(excluded):
-            st.markdown("**Left out of the ranking:**")
-            markdown_table(excluded)
+if m is not None:
+    imputed = imputed_table(kb, m)
+    excluded = exclusions_table(kb, m)
+    if len(imputed) or len(excluded):
+        with st.expander(
+            f"Filled-in values ({len(imputed)}) and exclusions ({len(excluded)})", expanded=bool(len(imputed))
+        ):
+            if len(imputed):
+                st.markdown(f"**Cells without evidence**, filled by policy {m.missing_policy}:")
+                markdown_table(imputed)
+            if len(excluded):
+                st.markdown("**Left out of the ranking:**")
+                markdown_table(excluded)
+
+# ----------------------------------------------------------------------------------------------------------
+# Scenario and decision path (below the ranking: the answer first, and a slider move does not rerun them)
+
+st.divider()
+ask, why_path = st.columns([2, 3], gap="large")
+with ask:
+    st.subheader("Your scenario")
+    st.caption("Answer only what you know: a question left open fires no rule.")
+    for question in kb.questions.values():
+        options = {o.id: o for o in question.options}
+        sync_widget(f"q-{question.id}", answers.get(question.id))
+        st.radio(
+            label(f"{question.text_en} {question.text_zh or ''}"),
+            options=list(options),
+            format_func=lambda o, options=options: label(options[o].label_en),
+            key=f"q-{question.id}",
+            index=None,
+            on_change=on_setting,
+        )
+    st.button("Clear my answers", key="clear-answers", on_click=on_clear_answers, disabled=not answers)
+
+
+def _rule_card(rule: decision_tree.FiredRule, elsewhere: bool) -> None:
+    with st.container(border=True):
+        if elsewhere:
+            applies = ", ".join(kb.groups[g].name_en for g in rule.groups) or "no ranked group"
+            st.markdown(f"**Applies to {md(applies)}** (not advice for {md(group.name_en)})")
+            st.caption(md(rule.rationale))
+        else:
+            st.markdown(f"**{md(rule.rationale)}**")
+        matched = ", ".join(
+            next(o.label_en for o in kb.questions[q].options if o.id == a) for q, a in rule.matched.items()
+        )
+        line = f"because: {matched}"
+        if rule.recommend:
+            line += f" → shortlists {', '.join(kb.entity_name(e) for e in rule.recommend)}"
+        if rule.exclude:
+            line += f"; excludes {', '.join(kb.entity_name(e) for e in rule.exclude)}"
+        st.caption(md(line) + f" · rule `{rule.id}`")
+        with st.expander(f"Sources ({len(rule.claims)})"):
+            for claim_id in rule.claims:
+                show_claim(kb, claim_id)
+
+
+with why_path:
+    st.subheader("Decision path")
+    here, elsewhere = path.rules_for(group.id), path.rules_elsewhere(group.id)
+    if not path.fired:
+        st.info("No rule of the articles' decision trees fires for these answers.")
+    elif not here:
+        st.info(md(f"No rule that fired speaks for {group.name_en}."))
+    for rule in here:
+        _rule_card(rule, elsewhere=False)
+    if elsewhere:
+        with st.expander(f"Rules for other groups ({len(elsewhere)})"):
+            for rule in elsewhere:
+                _rule_card(rule, elsewhere=True)
+    sharpen = decision_tree.sharpening_questions(kb, answers, group.id)
+    if sharpen:
+        st.caption(
+            md(
+                f"Answering these would sharpen the advice for {group.name_en}: "
+                + "; ".join(kb.questions[q].text_en for q in sharpen)
+            )
+        )
+    if path.other_candidates:
+        names = ", ".join(kb.entity_name(e) for e in path.other_candidates)
+        st.caption(md(f"Also recommended, outside the ranked groups: {names}"))
 
 # ----------------------------------------------------------------------------------------------------------
 # Evidence behind every cell
 
+if m is None:
+    st.stop()
+st.divider()
 st.subheader("Evidence behind every number")
 markdown_table(matrix_display(kb, m).reset_index())
 st.caption(f"{FILLED_MARK}: no evidence, filled in by the missing-value policy. {FLAG_MARK}: rests on a flagged claim.")

@@ -153,7 +153,6 @@ def weights_and_ranking():
     with st.container(horizontal=True, gap="medium"):
         for dim in kb.dimensions.values():
             st.slider(dim.name_en, 0, 100, int(dim.weight), key=f"w-{dim.id}", width=220, help=dim.description_en)
-    answer_card.info(f"**Recommended: {rec.leader.name}** · the ranking is below", icon=":material/flag:")
     st.markdown(
         f"### Recommended: {rec.leader.name}\\n\\n"
         ":green-background[first in 97% of weightings within ±10 points of yours]\\n\\n"
@@ -170,7 +169,6 @@ def weights_and_ranking():
         untitled_chart(figure, key="contribution-chart")
 
 
-answer_card = st.empty()
 st.subheader("What matters to you")
 weights_and_ranking()
 st.toggle("Show what each criterion adds as a chart", key="show-contribution-chart")
