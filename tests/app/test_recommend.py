@@ -218,3 +218,15 @@ def test_a_dimension_emptied_by_zero_sub_weights_is_said_under_the_ranking(app, 
     assert not [e for e in at.expander if "exclusions" in e.label and not e.children], "no empty expander"
     weights = {c: 0.0 for c in risk}
     same_ranking(shown_ranking(at), expected_ranking(kb, Preferences(group=group.id, criterion_weights=weights)))
+
+
+def test_the_ranking_comes_first_and_a_ranking_that_cannot_be_computed_leaves_the_scenario_open(app, kb):
+    at = ok(app.run())
+    headings = [h.value for h in at.subheader]
+    assert headings.index("What matters to you") < headings.index("Your scenario")
+    assert headings.index("Your scenario") < headings.index("Evidence behind every number")
+    group = kb.groups[at.selectbox(key="group").value]
+    ok(at.multiselect(key="must-exclude").set_value(list(group.members)).run())
+    assert any("cannot be ranked" in e.value for e in at.error)
+    assert len(at.radio) == len(kb.questions), "the scenario questions stay open"
+    assert "Evidence behind every number" not in [h.value for h in at.subheader]
