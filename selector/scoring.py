@@ -318,8 +318,11 @@ class ScoreResult:
 # What ``import skcriteria`` loads only for its plots (seaborn, and matplotlib under it) and its dominance graphs:
 # its package __init__ imports every core module, and they import these at the top. Scoring never touches them, so
 # they are put off until something reads an attribute of theirs (see _Deferred). scipy.stats is deferred too (see
-# _DeferredStats): of it, scoring uses only the dense ranking every aggregation function computes.
-_DEFERRED_BY_SKCRITERIA = ("seaborn", "networkx", "scipy.stats")
+# _DeferredStats): of it, scoring uses only the dense ranking every aggregation function computes. So is
+# scikit-learn, which skcriteria.preprocessing.scalers imports for its min-max scaler: no method's default scaler
+# (about half a second of every process that scores, unless a user picks min-max). A package comes before its
+# submodules here: finding a submodule's spec imports its package, which must be the stand-in by then.
+_DEFERRED_BY_SKCRITERIA = ("seaborn", "networkx", "scipy.stats", "sklearn", "sklearn.preprocessing")
 
 
 class _Deferred(types.ModuleType):
@@ -336,8 +339,12 @@ class _Deferred(types.ModuleType):
     def _real(self) -> types.ModuleType:
         name = self.__name__
         with _DEFER_LOCK:
-            if sys.modules.get(name) is self:
-                del sys.modules[name]
+            # A deferred package goes with its deferred submodules and a submodule with its package: the real
+            # package's __init__ runs before any of its submodules, as in an ordinary import.
+            for key, module in list(sys.modules.items()):
+                related = key == name or key.startswith(name + ".") or name.startswith(key + ".")
+                if related and isinstance(module, _Deferred):
+                    del sys.modules[key]
             return importlib.import_module(name)
 
 
@@ -387,6 +394,10 @@ def _skcriteria() -> types.ModuleType:
                 stand_in.__file__ = spec.origin
                 stand_in.__path__ = spec.submodule_search_locations or []
                 sys.modules[name] = stand_in
+                package, _, child = name.rpartition(".")
+                if isinstance(sys.modules.get(package), _Deferred):
+                    # `from sklearn import preprocessing` then finds the stand-in without reading the package
+                    setattr(sys.modules[package], child, stand_in)
         import skcriteria
 
     return skcriteria

@@ -133,6 +133,9 @@ def rec_name(rec: Recommendation, alternative: str) -> str:
     return next(r.name for r in rec.ranking if r.id == alternative)
 
 
+_UNSET = object()
+
+
 class _Prepared:
     """What the verdict needs of one matrix that no weight changes: scorers, sampled matrices and local offsets.
 
@@ -176,7 +179,9 @@ class _Prepared:
         Kept per spreading (the sub-criterion weights), a few at a time.
         """
         key = spreading.tobytes()
-        if key not in self._projections:
+        # read once: sessions share this object, and another one may clear the dict between a check and a read
+        found = self._projections.get(key, _UNSET)
+        if found is _UNSET:
             terms = self.scorer.linear_terms(self.sampled)
             found = None
             if terms is not None:
@@ -186,7 +191,7 @@ class _Prepared:
             if len(self._projections) >= 8:
                 self._projections.clear()
             self._projections[key] = found
-        return self._projections[key]
+        return found
 
 
 def _zero_sum_offsets(d: int, size: int, spread: float, rng: np.random.Generator) -> np.ndarray:
@@ -258,8 +263,8 @@ def local_share(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) -
     for j in np.flatnonzero(shares < LOCAL_SPREAD):
         column = dims[:, j] >= 0
         on_simplex = column if on_simplex is None else on_simplex & column
-    moved = on_simplex is not None and not on_simplex.all()
-    if moved:
+    trimmed = on_simplex is not None and not on_simplex.all()
+    if trimmed:
         dims = dims[on_simplex]
     # weighting r is scored on sampled matrix r (the first len(dims) of them when some were left out)
     spreading = m.hierarchy.spreading
@@ -271,7 +276,7 @@ def local_share(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) -
         per_dimension, offset_scores = projected
         if offset_scores is None:
             scores = dims @ per_dimension.T
-        elif moved:
+        elif trimmed:
             scores = np.einsum("kmd,kd->km", per_dimension[: len(dims)], dims)
         else:
             k, alternatives, d = per_dimension.shape

@@ -479,7 +479,7 @@ def test_scoring_leaves_scikit_criteria_plotting_stack_unloaded():
         "assert 'skcriteria' in sys.modules; "
         "[scoring.score(Problem.of([[1.0, 2.0], [2.0, 1.0]], ['max', 'min'], [1, 1], m)) for m in "
         "('wsm', 'wpm', 'moora', 'vikor')]; "
-        "print(r.ranks.tolist(), [m for m in ('seaborn', 'matplotlib', 'networkx', 'scipy.stats') "
+        "print(r.ranks.tolist(), [m for m in ('seaborn', 'matplotlib', 'networkx', 'scipy.stats', 'sklearn') "
         "if type(sys.modules.get(m)).__name__ == 'module'])"
     )
     assert _in_a_fresh_process(code) == "[3, 1, 2] []"
@@ -496,6 +496,20 @@ def test_a_deferred_module_loads_when_used():
         "kendalltau([1, 2], [1, 2]).statistic, type(sys.modules['scipy.stats']).__name__)"
     )
     assert _in_a_fresh_process(code) == "3 True module module 1.0 module"
+
+
+def test_the_min_max_scaler_loads_scikit_learn_when_chosen():
+    # scikit-learn is deferred with its preprocessing package; choosing min-max scaling loads both, package first
+    x = [[1.0, 2.0, 7.0], [2.0, 1.0, 4.0], [3.0, 3.0, 5.0]]
+    code = (
+        "import sys; from selector import scoring; from selector.problem import Problem; "
+        f"p = Problem.of({x}, ['max', 'min', 'max'], [2, 1, 1], 'topsis', 'minmax'); "
+        "kinds = lambda: [type(sys.modules.get(m)).__name__ for m in ('sklearn', 'sklearn.preprocessing')]; "
+        "scoring._skcriteria(); before = kinds(); r = scoring.score(p); "
+        "print(before, kinds(), r.scores.round(12).tolist())"
+    )
+    expected = score(Problem.of(x, ["max", "min", "max"], [2, 1, 1], "topsis", "minmax")).scores.round(12).tolist()
+    assert _in_a_fresh_process(code) == f"['_Deferred', '_Deferred'] ['module', 'module'] {expected}"
 
 
 finite = st.floats(allow_nan=False, allow_infinity=True, width=64)
