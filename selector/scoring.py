@@ -21,10 +21,7 @@ Degenerate input (documented, never NaN):
 from __future__ import annotations
 
 import functools
-import importlib
-import importlib.util
 import math
-import sys
 import threading
 import types
 import warnings
@@ -35,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from selector import deferred
 from selector.problem import Problem, ScoringError
 
 #: Relative tolerance under which two scores count as a tie (absorbs floating-point noise only).
@@ -315,89 +313,12 @@ class ScoreResult:
 # scikit-criteria plumbing (imported lazily: importing skcriteria is slow, and most commands and pages never score)
 # ----------------------------------------------------------------------------------------------------------
 
-# What ``import skcriteria`` loads only for its plots (seaborn, and matplotlib under it) and its dominance graphs:
-# its package __init__ imports every core module, and they import these at the top. Scoring never touches them, so
-# they are put off until something reads an attribute of theirs (see _Deferred). scipy.stats is deferred too (see
-# _DeferredStats): of it, scoring uses only the dense ranking every aggregation function computes. So is
-# scikit-learn, which skcriteria.preprocessing.scalers imports for its min-max scaler: no method's default scaler
-# (about half a second of every process that scores, unless a user picks min-max). A package comes before its
-# submodules here: finding a submodule's spec imports its package, which must be the stand-in by then.
-_DEFERRED_BY_SKCRITERIA = ("seaborn", "networkx", "scipy.stats", "sklearn", "sklearn.preprocessing")
-
-
-class _Deferred(types.ModuleType):
-    """A stand-in in ``sys.modules`` that imports the real module the first time one of its attributes is read.
-
-    ``import seaborn`` then costs nothing; ``seaborn.heatmap`` (or ``from scipy.stats import kendalltau``
-    anywhere in the process) imports the real module, which replaces the stand-in in ``sys.modules``, and
-    returns the attribute from it.
-    """
-
-    def __getattr__(self, attribute: str) -> Any:
-        return getattr(self._real(), attribute)
-
-    def _real(self) -> types.ModuleType:
-        name = self.__name__
-        with _DEFER_LOCK:
-            # A deferred package goes with its deferred submodules and a submodule with its package: the real
-            # package's __init__ runs before any of its submodules, as in an ordinary import.
-            for key, module in list(sys.modules.items()):
-                related = key == name or key.startswith(name + ".") or name.startswith(key + ".")
-                if related and isinstance(module, _Deferred):
-                    del sys.modules[key]
-            return importlib.import_module(name)
-
-
-class _DeferredStats(_Deferred):
-    """scipy.stats, deferred, answering the one call scikit-criteria makes on every scoring without importing it.
-
-    Each aggregation function ends with ``scipy.stats.rankdata(scores, "dense")`` (skcriteria.utils.rank), whose
-    result this module does not use (it ranks with :func:`rank_scores`). Importing scipy.stats for it costs about
-    half a second per process (a command, a server start) and each call ~0.1 ms of argument handling; a 1-D
-    finite array's dense ranks are its index among the distinct values, plus one, which ``numpy.unique`` gives.
-    Any other call, and any other attribute, goes to the real scipy.stats (tests compare the two).
-    """
-
-    def rankdata(
-        self, a: Any, method: str = "average", *, axis: int | None = None, nan_policy: str = "propagate"
-    ) -> Any:
-        values = np.asarray(a)
-        if (
-            method == "dense"
-            and axis is None
-            and nan_policy == "propagate"
-            and values.ndim == 1
-            and values.dtype.kind in "iuf"
-            and not np.isnan(values).any()
-        ):
-            return np.unique(values, return_inverse=True)[1].astype(np.int64) + 1
-        return self._real().rankdata(a, method, axis=axis, nan_policy=nan_policy)
-
-
-_DEFER_LOCK = threading.RLock()
-
 
 @functools.cache
 def _skcriteria() -> types.ModuleType:
-    """``import skcriteria``, with its plotting and graph imports deferred (about a third of its import time)."""
-    with _DEFER_LOCK:
-        for name in _DEFERRED_BY_SKCRITERIA:
-            if name not in sys.modules:
-                spec = importlib.util.find_spec(name)
-                if spec is None:  # not installed: let scikit-criteria's own import say so
-                    continue
-                stand_in = _DeferredStats(name) if name == "scipy.stats" else _Deferred(name)
-                stand_in.__spec__ = spec
-                # Whatever walks sys.modules reading __file__ (inspect.getmodule, which Streamlit's first element
-                # of a process runs) must find it here, not import the real module through __getattr__; a
-                # submodule imported on its own (scipy.stats._stats_py) is found through __path__.
-                stand_in.__file__ = spec.origin
-                stand_in.__path__ = spec.submodule_search_locations or []
-                sys.modules[name] = stand_in
-                package, _, child = name.rpartition(".")
-                if isinstance(sys.modules.get(package), _Deferred):
-                    # `from sklearn import preprocessing` then finds the stand-in without reading the package
-                    setattr(sys.modules[package], child, stand_in)
+    """``import skcriteria``, with what scoring never uses of its imports deferred (see selector.deferred)."""
+    with deferred.LOCK:
+        deferred.install(deferred.BY_SKCRITERIA)
         import skcriteria
 
     return skcriteria
