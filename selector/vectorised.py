@@ -10,6 +10,7 @@ pairs weight vector ``i`` with matrix ``i`` (a single matrix or weight vector is
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -98,22 +99,7 @@ def scores_from_normalised(
             return ww @ g.T
         return np.einsum("kmn,kn->km", g, ww)
     if name == "topsis":
-        # Weights are >= 0, so the weighted ideal is w * (best normalised value): distances reduce to
-        # products with w**2, one matrix product for a shared matrix instead of a (k, m, n) pass.
-        hi = n_mat.max(axis=-2, keepdims=True)
-        lo = n_mat.min(axis=-2, keepdims=True)
-        best = np.where(signs > 0, hi, lo)
-        worst = np.where(signs > 0, lo, hi)
-        w2 = w * w
-        if n_mat.ndim == 2:
-            d_plus = np.sqrt(w2 @ ((n_mat - best) ** 2).T)
-            d_minus = np.sqrt(w2 @ ((n_mat - worst) ** 2).T)
-        else:
-            d_plus = np.sqrt(np.einsum("kmn,kn->km", (n_mat - best) ** 2, w2))
-            d_minus = np.sqrt(np.einsum("kmn,kn->km", (n_mat - worst) ** 2, w2))
-        denom = d_plus + d_minus
-        # every weighted column constant: each alternative is the ideal point (documented in scoring.py)
-        return np.where(denom > 0, d_minus / np.where(denom > 0, denom, 1.0), 1.0)
+        return topsis_closeness(topsis_squares(n_mat, signs), w)
     if name == "vikor":
         assert vikor_d is not None
         if vikor_d.ndim == 2:
@@ -134,6 +120,33 @@ def scores_from_normalised(
             r_k = wd.max(axis=2)
         return VIKOR_V * _minmax_rows(s_k) + (1 - VIKOR_V) * _minmax_rows(r_k)
     raise ScoringError(f"unknown method {name!r}")  # pragma: no cover
+
+
+def topsis_squares(n_mat: np.ndarray, signs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each normalised value's squared distance to its column's best and worst value ((m, n) or (k, m, n)): what
+    TOPSIS weighs. They do not depend on the weights, so a scorer keeps those of its own matrix."""
+    hi = n_mat.max(axis=-2, keepdims=True)
+    lo = n_mat.min(axis=-2, keepdims=True)
+    best = np.where(signs > 0, hi, lo)
+    worst = np.where(signs > 0, lo, hi)
+    return (n_mat - best) ** 2, (n_mat - worst) ** 2
+
+
+def topsis_closeness(squares: tuple[np.ndarray, np.ndarray], w: np.ndarray) -> np.ndarray:
+    """TOPSIS closeness (k, m) of normalised weightings ``w`` (k, n), from :func:`topsis_squares`."""
+    # Weights are >= 0, so the weighted ideal is w * (best normalised value): distances reduce to products with
+    # w**2, one matrix product for a shared matrix instead of a (k, m, n) pass.
+    to_best, to_worst = squares
+    w2 = w * w
+    if to_best.ndim == 2:
+        d_plus = np.sqrt(w2 @ to_best.T)
+        d_minus = np.sqrt(w2 @ to_worst.T)
+    else:
+        d_plus = np.sqrt(np.einsum("kmn,kn->km", to_best, w2))
+        d_minus = np.sqrt(np.einsum("kmn,kn->km", to_worst, w2))
+    denom = d_plus + d_minus
+    # every weighted column constant: each alternative is the ideal point (documented in scoring.py)
+    return np.where(denom > 0, d_minus / np.where(denom > 0, denom, 1.0), 1.0)
 
 
 class Scorer:
@@ -158,10 +171,17 @@ class Scorer:
 
     def scores(self, w: np.ndarray, prepared: np.ndarray | None = None) -> np.ndarray:
         """(k, m) scores of normalised weightings ``w`` (k, n), on ``prepared`` matrices or the problem's own."""
+        if prepared is None and self.spec.name == "topsis":
+            return topsis_closeness(self._topsis_squares, w)
         p = self.prepared if prepared is None else prepared
         if self.spec.name == "vikor":
             return scores_from_normalised(p, self.signs, w, self.spec, vikor_d=p)
         return scores_from_normalised(p, self.signs, w, self.spec)
+
+    @functools.cached_property
+    def _topsis_squares(self) -> tuple[np.ndarray, np.ndarray]:
+        # a verdict scores one weighting at a time on the problem's own matrix: these are most of that work
+        return topsis_squares(self.prepared, self.signs)
 
     def linear_terms(self, prepared: np.ndarray | None = None) -> np.ndarray | None:
         """The terms ``g`` with scores ``w @ g.T`` ((m, n), or (k, m, n) for prepared matrices) for a method whose

@@ -18,7 +18,7 @@ from selector import deferred
 finite = st.floats(allow_nan=False, allow_infinity=True, width=64)
 
 
-@given(values=st.lists(st.sampled_from([0.0, -0.0, 1.5, -2.0, 1e308, float("inf")]) | finite, max_size=12))
+@given(values=st.lists(st.sampled_from([0.0, -0.0, 1.5, -2.0, 1e308, float("inf")]) | finite, max_size=80))
 def test_the_deferred_dense_ranking_equals_scipys(values):
     from scipy import stats
 
@@ -67,3 +67,12 @@ def test_install_leaves_imported_and_missing_modules_alone():
     before = sys.modules["numpy"]
     deferred.install(["numpy", "no_such_module_anywhere"])
     assert sys.modules["numpy"] is before and "no_such_module_anywhere" not in sys.modules
+
+
+@pytest.mark.parametrize("size", [1, 5, 64, 65, 500])
+def test_the_deferred_dense_ranking_of_short_and_long_rows(size):
+    from scipy import stats
+
+    values = np.random.default_rng(size).integers(0, 7, size=size) * 0.5 - 1.0  # ties, negatives, zero
+    got, expected = deferred.DeferredStats("scipy.stats").rankdata(values, "dense"), stats.rankdata(values, "dense")
+    assert got.dtype == expected.dtype and got.tolist() == expected.tolist()
