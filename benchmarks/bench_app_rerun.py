@@ -24,11 +24,12 @@ always reruns the whole script, so the benchmark sends the browser's request its
 message). The whole-page rerun (what a sub-criterion weight, method or scenario change costs) is printed too.
 
 How it is measured. A server compiles each script once; AppTest makes a new ScriptCache on every run and so
-recompiles every page each time, so one shared cache is given to the app and the floor alike. The app's reruns
-and the floor's are interleaved in blocks, so that the load of this noisy machine weighs on both. Every
-weighting is new (nothing cached can answer it). AppTest polls for the end of a run every millisecond, which
-makes up most of the floor (a server does not poll); the ratio is what AppTest can measure, not a browser's
-experience.
+recompiles every page each time, so one shared cache is given to the app and the floor alike. The app's reruns and
+the floor's alternate rerun by rerun (the comparisons run in blocks between them), so that the load of this noisy
+machine weighs on both. Every weighting is new (nothing cached can answer it). AppTest polls for the end of a run
+every millisecond, which makes up most of the floor (a server does not poll): on a slower machine the script's
+time grows and the floor's hardly does, so the ratio rises with the machine's load. It is what AppTest can
+measure, not a browser's experience.
 
 The breakdown lines show where the rest goes: the same elements drawn from data computed in advance ("drawing
 alone"), and the pure computations behind a new weighting, outside Streamlit.
@@ -194,6 +195,8 @@ def measure(reruns: int, blocks: int) -> dict[str, list[Timing]]:
                     at.slider(key="w-performance").set_value(41 + step)
                     with fragment_reruns(at):
                         out[key].append(_timed(at))
+                # the floor right beside each fragment rerun: the machine's speed drifts within a block
+                out["floor"].append(_timed(empty))
             for step in range(reruns):
                 page.slider(key="w-performance").set_value(41 + step)
                 out["page"].append(_timed(page))
@@ -202,7 +205,6 @@ def measure(reruns: int, blocks: int) -> dict[str, list[Timing]]:
                 slider = page.slider(key=sub_sliders[step % len(sub_sliders)])
                 slider.set_value(slider.value + (0.5 if block % 2 == 0 else -0.5))
                 out["sub"].append(_timed(page))
-            out["floor"] += [_timed(empty) for _ in range(reruns)]
     return out
 
 
