@@ -27,8 +27,7 @@ How it is measured. A server compiles each script once; AppTest makes a new Scri
 recompiles every page each time, so one shared cache is given to the app and the floor alike. The app's reruns and
 the floor's alternate rerun by rerun (the comparisons run in blocks between them), so that the load of this noisy
 machine weighs on both. Every weighting is new (nothing cached can answer it). AppTest polls for the end of a run
-every millisecond, which makes up most of the floor (a server does not poll): on a slower machine the script's
-time grows and the floor's hardly does, so the ratio rises with the machine's load. It is what AppTest can
+every millisecond, which makes up most of the floor (a server does not poll); the ratio is what AppTest can
 measure, not a browser's experience.
 
 The breakdown lines show where the rest goes: the same elements drawn from data computed in advance ("drawing
