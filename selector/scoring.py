@@ -169,7 +169,8 @@ def leader_index(scores: Sequence[float], higher_is_better: bool = True) -> int:
     In plain Python: for the few alternatives of one weighting, numpy's per-call cost is most of the work (a
     verdict picks five methods' leaders on every slider move).
     """
-    row = [float(v) if higher_is_better else -float(v) for v in scores]
+    values = scores.tolist() if isinstance(scores, np.ndarray) else [float(v) for v in scores]
+    row = values if higher_is_better else [-v for v in values]
     top = max(row)
     tolerance = TIE_RTOL * max(abs(top), abs(min(row)), 1.0)
     return next(i for i, v in enumerate(row) if v + tolerance >= top)

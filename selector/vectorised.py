@@ -80,7 +80,7 @@ def _minmax_rows(v: np.ndarray) -> np.ndarray:
     span = v.max(axis=-1, keepdims=True) - lo
     out = np.zeros_like(v)
     # a constant row divides 0 by 0: it stays 0, as scikit-criteria's VIKOR leaves it
-    np.divide(v - lo, span, out=out, where=np.broadcast_to(span > 0, v.shape))
+    np.divide(v - lo, span, out=out, where=span > 0)  # the ufunc broadcasts `where` itself
     return out
 
 
