@@ -75,23 +75,12 @@ def page_to_pdf(page: str) -> bytes:
     return HTML(string=page, base_url=str(TEMPLATES)).write_pdf()
 
 
-def _warm_weasyprint() -> bytes:
-    """Import WeasyPrint and lay out a line in the report's styles, Latin and Chinese, regular, bold and code: the
-    fonts (Noto Sans CJK is large), fontconfig and the style machinery are then ready when the page arrives.
-    Run by the worker while the caller ranks: the line takes about 0.25 s on a 2-core machine, and the report's
-    layout after it measured about 0.15 s shorter (within that machine's noise)."""
-    from weasyprint import HTML
-
-    css = (TEMPLATES / "report.css").read_text(encoding="utf-8") + (TEMPLATES / "report_print.css").read_text(
-        encoding="utf-8"
-    )
-    line = "<p>Warm-up <b>bold</b> <i>italic</i> <code>code</code> <span class='zh'>中文引文</span></p>"
-    page = f"<html><head><style>{css}</style></head><body class='print'><main>{line}</main></body></html>"
-    return HTML(string=page, base_url=str(TEMPLATES)).write_pdf()
+def _import_weasyprint() -> None:
+    import weasyprint  # noqa: F401 - imported now, so that the page is laid out as soon as it arrives
 
 
 class PdfWorker:
-    """One worker process that imports and warms WeasyPrint up as soon as it starts, then lays out a page at a time.
+    """One worker process that imports WeasyPrint as soon as it starts, and then lays out one page at a time.
 
     Started by a caller that will need a PDF before it ranks, so that the two imports run side by side on two
     cores. A worker that cannot start or that stops is replaced by this process: the PDF is then drawn here, as
@@ -104,7 +93,7 @@ class PdfWorker:
         try:
             # spawn, not fork: the caller may already run threads (numpy's), which a forked child must not inherit
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-            self._warm = self._pool.submit(_warm_weasyprint)
+            self._warm = self._pool.submit(_import_weasyprint)
         except (OSError, RuntimeError):
             self.close()
 

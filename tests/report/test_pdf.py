@@ -114,13 +114,6 @@ def test_a_worker_lays_out_the_same_pdf(built, pdf_file, tmp_path):
 
 
 @needs_pdf
-def test_the_worker_warms_weasyprint_up_with_the_reports_styles():
-    assert pdf._warm_weasyprint()[:5] == b"%PDF-"
-    with pdf.PdfWorker() as worker:
-        assert worker._warm is not None and worker._warm.result(timeout=120)[:5] == b"%PDF-"
-
-
-@needs_pdf
 def test_a_worker_that_stops_leaves_the_pdf_to_this_process(built, monkeypatch):
     from concurrent.futures.process import BrokenProcessPool
 
