@@ -4,11 +4,11 @@ first time something reads one of its attributes.
 scikit-criteria's package ``__init__`` imports every core module, and they import at the top what only its plots
 (seaborn, and matplotlib under it), dominance graphs (networkx), min-max scaler (scikit-learn) and rankings
 (scipy.stats) use. Scoring uses none of them but the dense ranking every aggregation function computes and this
-application discards (:class:`DeferredStats` answers it). Deferred, they cost nothing at import. On a 2-core machine
-(``python -X importtime``) scikit-learn alone took about 0.5 s and scipy.stats about as much of every process that
-scores (a command, a server start); deferring both took a whole-process HTML report from 2.3 s to 1.7 s
-(benchmarks/bench_cold.py). Whoever uses one of them anyway (a user picking min-max
-scaling, ``from scipy.stats import kendalltau`` anywhere in the process) gets the real module.
+application discards (:class:`DeferredStats` answers it). Deferred, they cost nothing at import. On a 2-core
+machine (``python -X importtime``) scikit-learn alone took about 0.5 s and scipy.stats about as much of every
+process that scores (a command, a server start); deferring both took a whole-process HTML report from 2.3 s to
+1.7 s (benchmarks/bench_cold.py). Whoever uses one of them anyway (a user picking min-max scaling,
+``from scipy.stats import kendalltau`` anywhere in the process) gets the real module.
 """
 
 from __future__ import annotations
@@ -54,14 +54,18 @@ class Deferred(types.ModuleType):
             return importlib.import_module(name)
 
 
+_FEW = 64  # values up to which the dense ranking is taken in plain Python
+
+
 class DeferredStats(Deferred):
     """scipy.stats, deferred, answering the one call scikit-criteria makes on every scoring without importing it.
 
     Each aggregation function ends with ``scipy.stats.rankdata(scores, "dense")`` (skcriteria.utils.rank), whose
     result selector.scoring does not use (it ranks with ``rank_scores``). Importing scipy.stats for it costs about
     half a second per process and each call ~0.1 ms of argument handling; a 1-D finite array's dense ranks are its
-    index among the distinct values, plus one, which ``numpy.unique`` gives. Any other call, and any other
-    attribute, goes to the real scipy.stats (tests compare the two).
+    index among the sorted distinct values, plus one (a plain Python sort for a scoring's few values,
+    ``numpy.unique`` for more). Any other call, and any other attribute, goes to the real scipy.stats (tests
+    compare the two).
     """
 
     def rankdata(
@@ -78,14 +82,11 @@ class DeferredStats(Deferred):
         ):
             if len(values) > _FEW:
                 return np.unique(values, return_inverse=True)[1].astype(np.int64) + 1
-            # a scoring's few alternatives: a Python sort of the distinct values is several times faster
+            # a scoring's few alternatives: numpy's per-call cost would be most of the work
             row = values.tolist()
             rank = {v: i for i, v in enumerate(sorted(set(row)), start=1)}
             return np.array([rank[v] for v in row], dtype=np.int64)
         return self.real().rankdata(a, method, axis=axis, nan_policy=nan_policy)
-
-
-_FEW = 64  # values below which the dense ranking is taken in plain Python
 
 
 _KINDS: dict[str, type[Deferred]] = {"scipy.stats": DeferredStats}
