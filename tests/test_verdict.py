@@ -165,13 +165,28 @@ def test_local_share_is_its_definition_also_where_a_share_is_near_zero(seed):
             rec = recommend.recommend(KB, prefs)
         except PreferenceError:
             continue
-        p = verdict._prepared(rec, verdict.SAMPLES, verdict.SEED)
-        dims = rec.matrix.hierarchy.shares + p.offsets
-        dims = dims[(dims >= 0).all(axis=1)]
-        prepared = None if p.sampled is None else p.sampled[: len(dims)]
-        firsts = p.scorer.first(rec.matrix.hierarchy.spread(dims), prepared)
-        expected = float(firsts[:, rec.matrix.alternatives.index(rec.leader.id)].mean())
-        assert verdict.local_share(rec) == expected, prefs
+        assert verdict.local_share(rec) == _local_share_by_definition(rec), prefs
+
+
+def _local_share_by_definition(rec) -> float:  # noqa: ANN001 - a Recommendation
+    # every offset weighting, each dimension checked for a negative share, spread and scored
+    p = verdict._prepared(rec, verdict.SAMPLES, verdict.SEED)
+    dims = rec.matrix.hierarchy.shares + p.offsets
+    dims = dims[(dims >= 0).all(axis=1)]
+    prepared = None if p.sampled is None else p.sampled[: len(dims)]
+    firsts = p.scorer.first(rec.matrix.hierarchy.spread(dims), prepared)
+    return float(firsts[:, rec.matrix.alternatives.index(rec.leader.id)].mean())
+
+
+@pytest.mark.parametrize("method", ["wsm", "wpm", "moora", "topsis"])
+def test_local_share_follows_the_sub_criterion_weights_it_keeps_a_few_projections_of(method):
+    group = KB.groups["training-frameworks"]
+    rng = np.random.default_rng(7)
+    for _ in range(11):  # more sub-weightings than the projections kept per layout
+        crits = {gc.criterion: float(rng.integers(1, 11)) for gc in group.criteria}
+        rec = recommend.recommend(KB, Preferences(group=group.id, criterion_weights=crits, method=method))
+        assert verdict.local_share(rec) == _local_share_by_definition(rec), crits
+    assert len(verdict._prepared(rec, verdict.SAMPLES, verdict.SEED)._projections) <= 8
 
 
 def test_local_share_moves_with_the_weights():
