@@ -113,7 +113,7 @@ class DecisionMatrix:
         ScoringError
             An unknown method, a scaler it does not allow, or values they cannot handle.
         """
-        key = (id(self.cells), self.objectives, method, scaler)
+        key = (id(self.cells), self.alternatives, self.criteria, self.objectives, method, scaler)
         found = _PROBLEMS.get(key)
         if found is not None and found[0] is self.cells:
             return found[1].with_weights(self.weights)
