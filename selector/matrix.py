@@ -8,13 +8,12 @@ chosen missing-value policy deals with them, and every imputed cell is listed.
 from __future__ import annotations
 
 import statistics
-import threading
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from selector import constraints as hard
-from selector.memo import PerKnowledge
+from selector.memo import PerKnowledge, PerObject
 from selector.models import TIERS, Claim, Criterion, KnowledgeBase
 from selector.preferences import PreferenceError, Preferences
 from selector.problem import Problem
@@ -63,9 +62,7 @@ class Exclusion:
 
 # The checked problem of each matrix layout, without weights: every weighting of a layout shares its cells object
 # (see _LAYOUTS), so a slider move checks only the new weights, not the values again.
-_PROBLEMS: dict[tuple, tuple[tuple, Problem]] = {}
-_PROBLEMS_SIZE = 64
-_PROBLEMS_LOCK = threading.Lock()
+_PROBLEMS = PerObject(64)
 
 
 @dataclass(frozen=True)
@@ -113,15 +110,11 @@ class DecisionMatrix:
         ScoringError
             An unknown method, a scaler it does not allow, or values they cannot handle.
         """
-        key = (id(self.cells), self.alternatives, self.criteria, self.objectives, method, scaler)
-        found = _PROBLEMS.get(key)
-        if found is not None and found[0] is self.cells:
-            return found[1].with_weights(self.weights)
-        unweighted = Problem.of(self.values, self.objectives, None, method, scaler, self.alternatives, self.criteria)
-        with _PROBLEMS_LOCK:
-            if len(_PROBLEMS) >= _PROBLEMS_SIZE:
-                _PROBLEMS.pop(next(iter(_PROBLEMS)))
-            _PROBLEMS[key] = (self.cells, unweighted)  # the cells held, so that their id cannot be reused
+        unweighted = _PROBLEMS.get(
+            self.cells,
+            (self.alternatives, self.criteria, self.objectives, method, scaler),
+            lambda: Problem.of(self.values, self.objectives, None, method, scaler, self.alternatives, self.criteria),
+        )
         return unweighted.with_weights(self.weights)
 
     def evidence_ids(self) -> list[str]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from selector import recommend, vectorised
-from selector.memo import PerKnowledge
+from selector.memo import PerKnowledge, PerObject
 from selector.models import KnowledgeBase
 from selector.preferences import Preferences
 from selector.problem import METHODS, ScoringError
@@ -145,7 +145,6 @@ class _Prepared:
 
     def __init__(self, rec: Recommendation, samples: int, seed: int):
         m = rec.matrix
-        self.cells = m.cells  # held so that the identity used as key cannot be reused
         values = m.values
         self.scorer = vectorised.Scorer(rec.problem)
         ranges = analysis.cell_ranges(rec)
@@ -231,20 +230,13 @@ def _extremes(m) -> tuple[np.ndarray | None, np.ndarray | None]:  # noqa: ANN001
     return worst, best
 
 
-_CACHE: dict[tuple, _Prepared] = {}
-_CACHE_SIZE = 64
+_PREPARED = PerObject(64)
 
 
 def _prepared(rec: Recommendation, samples: int, seed: int) -> _Prepared:
-    key = (id(rec.matrix.cells), rec.prefs.method, rec.prefs.scaler, rec.matrix.hierarchy.dimensions, samples, seed)
-    found = _CACHE.get(key)
-    if found is not None and found.cells is rec.matrix.cells:
-        return found
-    made = _Prepared(rec, samples, seed)
-    if len(_CACHE) >= _CACHE_SIZE:
-        _CACHE.pop(next(iter(_CACHE)))
-    _CACHE[key] = made
-    return made
+    m = rec.matrix
+    key = (rec.prefs.method, rec.prefs.scaler, m.hierarchy.dimensions, samples, seed)
+    return _PREPARED.get(m.cells, key, lambda: _Prepared(rec, samples, seed))
 
 
 def local_share(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) -> float:

@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from selector import decision_tree, knowledge
-from selector.memo import PerKnowledge
+from selector.memo import PerKnowledge, PerObject
 
 
 @pytest.fixture(scope="module")
@@ -81,3 +81,14 @@ def test_the_decision_path_is_kept_per_answers(kb):
     assert other is not path and other.answers["goal"] == "research"
     with pytest.raises(decision_tree.PreferenceError):
         decision_tree.evaluate(kb, {"goal": "no-such-answer"})
+
+
+def test_any_object_keys_by_identity_and_is_held_while_its_entry_lives():
+    kept = PerObject(2)
+    cells, same = ((1.0, 2.0),), ((1.0, 2.0),)
+    same = tuple(list(same))  # equal content, another object
+    assert cells == same and cells is not same
+    assert kept.get(cells, "k", lambda: "first") == "first"
+    assert kept.get(same, "k", lambda: "second") == "second"
+    assert kept.get(cells, "k", lambda: "again") == "first"
+    assert any(owner is cells for owner, _ in kept._entries.values())
