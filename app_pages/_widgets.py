@@ -1,5 +1,5 @@
-"""Widget helpers shared by the pages: widgets that follow the preferences, charts with their titles as text, tables
-that wrap, a claim as evidence, the sidebar caption and the data-sources footer."""
+"""Widget helpers shared by the pages: widgets that follow the preferences, sections as tabs drawn when opened, charts
+with their titles as text, tables that wrap, a claim as evidence, the sidebar caption and the data-sources footer."""
 
 from __future__ import annotations
 
@@ -46,6 +46,19 @@ def markdown_table(
         return
     with st.container(height=height):
         st.markdown(streamlit_table(frame, formats))
+
+
+def section_tabs(sections: dict[str, Callable[[], None]], key: str) -> None:
+    """The page's `sections` (tab label -> the function that draws it) as tabs, of which only the open one is
+    computed and drawn; opening another reruns the page.
+
+    A page that drew every section at once made each visit wait for all its charts: plotly lays every chart out
+    in the browser even where it is hidden (benchmarks/bench_browser.py, page switch).
+    """
+    for tab, draw in zip(st.tabs(list(sections), key=key, on_change="rerun"), sections.values(), strict=True):
+        if tab.open:
+            with tab:
+                draw()
 
 
 def sync_widget(key: str, value: Any) -> Any:

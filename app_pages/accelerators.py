@@ -1,5 +1,5 @@
 """Accelerators: a spec explorer over the datasheet columns, spec tables by segment, compute against power with its
-Pareto frontier, efficiency and memory."""
+Pareto frontier, efficiency, memory and the evidence of each number; one tab each, drawn when opened."""
 
 from __future__ import annotations
 
@@ -8,7 +8,14 @@ import streamlit as st
 
 from app_pages._cached import accelerator_tables
 from app_pages._session import session_kb
-from app_pages._widgets import markdown_table, plotly_chart, reference_date, session_figure, show_claim
+from app_pages._widgets import (
+    markdown_table,
+    plotly_chart,
+    reference_date,
+    section_tabs,
+    session_figure,
+    show_claim,
+)
 from selector import provenance, specs, vocabulary
 from selector.charts.claims import metric_bars
 from selector.charts.efficiency import efficiency_bars, efficiency_scatter
@@ -46,24 +53,8 @@ def dataset_numbers_table(located: pd.DataFrame, segment: str) -> None:
         st.caption(ageing)
 
 
-kb = session_kb()
-today = reference_date()
-claims, spec_tables, dataset_tables, efficiency = accelerator_tables(kb, kb.data_hash, today)
-
-st.title("Accelerators")
-st.caption(
-    "Datasheet figures from public datasets and every number the articles give about a chip, by market segment. "
-    "Flagged numbers (contradicting a datasheet, unverifiable or implausible) are drawn red with an x or "
-    "hatching; hover for the reason."
-)
-
-# ----------------------------------------------------------------------------------------------------------
-st.subheader("Spec explorer")
-values = specs.spec_values(kb, DEFAULT_KNOWLEDGE, today)
-columns = {c: label for c, label in specs.spec_columns(kb).items() if (values["column"] == c).any()}
-if len(columns) < 2:
-    st.info("Fewer than two spec columns have values: nothing to plot.")
-else:
+def explorer_controls(values: pd.DataFrame, columns: dict[str, str]) -> tuple[tuple, str, str, bool]:
+    """The spec explorer's filters (segment, vendor, release year) and axes: (filters, x column, y column, log)."""
     first = values.drop_duplicates("entity_id")
     segment_col, vendor_col, year_col = st.columns([1, 1, 1])
     with segment_col:
@@ -114,150 +105,190 @@ else:
         )
     with log_col:
         log = st.toggle("Log axes", value=True, key="spec-log", help="Release year always stays linear.")
-    filters = (tuple(segments), tuple(vendors), years, unknown_year)
+    return (tuple(segments), tuple(vendors), years, unknown_year), x, y, log
+
+
+def spec_explorer() -> None:
+    """Any two datasheet columns against each other, filtered by segment, vendor and release year."""
+    values = specs.spec_values(kb, DEFAULT_KNOWLEDGE, today)
+    columns = {c: label for c, label in specs.spec_columns(kb).items() if (values["column"] == c).any()}
+    if len(columns) < 2:
+        st.info("Fewer than two spec columns have values: nothing to plot.")
+        return
+    filters, x, y, log = explorer_controls(values, columns)
     if x == y:
         st.info("Pick two different columns for the axes.")
+        return
+    explored = specs.explore(kb, DEFAULT_KNOWLEDGE, today, filters, x, y)
+    pairs = explored.pairs
+    units = dict(zip(values["column"], values["unit"], strict=False))
+    if pairs.empty:
+        st.info("No accelerator in this selection has both values.")
     else:
-        explored = specs.explore(kb, DEFAULT_KNOWLEDGE, today, filters, x, y)
-        pairs = explored.pairs
-        units = dict(zip(values["column"], values["unit"], strict=False))
-        if pairs.empty:
-            st.info("No accelerator in this selection has both values.")
+        scatter = session_figure(
+            "figure-acc-spec-explorer",
+            (kb.data_hash, today, filters, x, y, log),
+            lambda: spec_scatter(
+                pairs,
+                columns[x],
+                columns[y],
+                f"{columns[y]} against {columns[x]}, by vendor",
+                x_unit=units[x],
+                y_unit=units[y],
+                log_x=log and x != specs.RELEASE_YEAR,
+                log_y=log and y != specs.RELEASE_YEAR,
+            ),
+        )
+        plotly_chart(scatter, key="spec-explorer")
+    lacking = sorted(set(explored.shown["name"]) - set(pairs["name"]), key=str.casefold)
+    ageing = int((pairs["x_ageing"] | pairs["y_ageing"]).sum()) if len(pairs) else 0
+    st.caption(
+        md(
+            f"{len(pairs)} accelerators. Each value is the one a ranking would use (the strongest tier, the "
+            "median of its claims); hover a point for its dataset, row and dates. Hollow points rest on a "
+            f"snapshot older than {provenance.AGEING_MONTHS} months ({ageing} here, counted to {today})."
+            + (f" Without both values: {', '.join(lacking)}." if lacking else "")
+        )
+    )
+    if len(pairs):
+        # Wide (each axis with its tier, source, date and footnote): a grid, mounted only when opened.
+        with st.expander(f"The {len(pairs)} points as a table, each value with its source, date and footnote"):
+            st.dataframe(
+                explored.table,
+                hide_index=True,
+                width="stretch",
+                key="spec-table",
+            )
+
+
+def segment_tables() -> None:
+    """Each segment's numbers as the articles state them, and its numbers from public datasets."""
+    segments = list(spec_tables)
+    stated_names = set(claims["name"])
+    if not segments:
+        st.info("No numeric claim about an accelerator yet.")
+    for tab, segment in zip(st.tabs([SEGMENT_LABELS[s] for s in segments]), segments, strict=True):
+        with tab:
+            table = spec_tables[segment]
+            if len(table):
+                st.markdown("**As the articles state them** (and our ratings)")
+                # Rows mix units, so a column is read, not sorted: numbers are shown as stated and gaps stay blank.
+                markdown_table(table.reset_index(), formats=dict.fromkeys(table.columns, NUMBER))
+            others = [
+                e.name
+                for e in kb.entities.values()
+                if e.kind == "accelerator" and e.segment == segment and e.name not in stated_names
+            ]
+            if others:
+                st.caption(md("No numbers stated for: " + ", ".join(others)))
+            located = dataset_tables[segment]
+            if len(located):
+                dataset_numbers_table(located, segment)
+
+
+def energy_efficiency() -> None:
+    """Compute against power with its Pareto frontier, and TOPS per watt against the articles' reference lines."""
+    both = efficiency.dropna(subset=["tops", "watts"]).reset_index(drop=True)
+    # One chart a row: beside each other on a laptop, the chips' names left the bars too little room for their
+    # axis title.
+    scatter_col, bars_col = st.container(), st.container()
+    with scatter_col:
+        if len(both):
+            frontier = pareto_mask(both[["tops", "watts"]].to_numpy(), ["max", "min"])
+            plotly_chart(
+                session_figure(
+                    "figure-acc-tops-watts",
+                    (kb.data_hash,),
+                    lambda: efficiency_scatter(both, frontier, "INT8 compute against power (Pareto frontier dotted)"),
+                ),
+                key="tops-watts",
+            )
+            st.caption(
+                "On the frontier: no other chip gives more TOPS for fewer watts. Only chips with both a TOPS and a "
+                "power claim appear here."
+            )
         else:
-            scatter = session_figure(
-                "figure-acc-spec-explorer",
-                (kb.data_hash, today, filters, x, y, log),
-                lambda: spec_scatter(
-                    pairs,
-                    columns[x],
-                    columns[y],
-                    f"{columns[y]} against {columns[x]}, by vendor",
-                    x_unit=units[x],
-                    y_unit=units[y],
-                    log_x=log and x != specs.RELEASE_YEAR,
-                    log_y=log and y != specs.RELEASE_YEAR,
+            st.info("No accelerator has both a TOPS and a power claim.")
+    with bars_col:
+        references = {}
+        for name, claim_id in (("target", TARGET_CLAIM), ("average", AVERAGE_CLAIM)):
+            claim = kb.claims.get(claim_id)
+            if claim is not None and claim.value is not None:
+                label = "Green-AI target" if name == "target" else "stated industry average"
+                references[name] = (label + (" (flagged)" if claim.flagged else ""), claim.value)
+        if len(efficiency):
+            bars = session_figure(
+                "figure-acc-tops-per-watt",
+                (kb.data_hash,),
+                lambda: efficiency_bars(
+                    efficiency,
+                    "TOPS per watt: claimed, or derived from TOPS and watts",
+                    target=references.get("target"),
+                    average=references.get("average"),
                 ),
             )
-            plotly_chart(scatter, key="spec-explorer")
-        lacking = sorted(set(explored.shown["name"]) - set(pairs["name"]), key=str.casefold)
-        ageing = int((pairs["x_ageing"] | pairs["y_ageing"]).sum()) if len(pairs) else 0
-        st.caption(
-            md(
-                f"{len(pairs)} accelerators. Each value is the one a ranking would use (the strongest tier, the "
-                "median of its claims); hover a point for its dataset, row and dates. Hollow points rest on a "
-                f"snapshot older than {provenance.AGEING_MONTHS} months ({ageing} here, counted to {today})."
-                + (f" Without both values: {', '.join(lacking)}." if lacking else "")
-            )
-        )
-        if len(pairs):
-            # Wide (each axis with its tier, source, date and footnote): a grid, mounted only when opened.
-            with st.expander(f"The {len(pairs)} points as a table, each value with its source, date and footnote"):
-                st.dataframe(
-                    explored.table,
-                    hide_index=True,
-                    width="stretch",
-                    key="spec-table",
-                )
+            plotly_chart(bars, key="tops-per-watt")
+        for claim_id in (TARGET_CLAIM, AVERAGE_CLAIM):
+            if claim_id in kb.claims:
+                with st.expander(md(f"Reference line: {kb.claims[claim_id].text_en}")):
+                    show_claim(kb, claim_id)
 
-# ----------------------------------------------------------------------------------------------------------
-st.subheader("Specifications by segment")
-segments = list(spec_tables)
-stated_names = set(claims["name"])
-if not segments:
-    st.info("No numeric claim about an accelerator yet.")
-for tab, segment in zip(st.tabs([SEGMENT_LABELS[s] for s in segments]), segments, strict=True):
-    with tab:
-        table = spec_tables[segment]
-        if len(table):
-            st.markdown("**As the articles state them** (and our ratings)")
-            # Rows mix units, so a column is read, not sorted: numbers are shown as stated and gaps stay blank.
-            markdown_table(table.reset_index(), formats=dict.fromkeys(table.columns, NUMBER))
-        others = [
-            e.name
-            for e in kb.entities.values()
-            if e.kind == "accelerator" and e.segment == segment and e.name not in stated_names
-        ]
-        if others:
-            st.caption(md("No numbers stated for: " + ", ".join(others)))
-        located = dataset_tables[segment]
-        if len(located):
-            dataset_numbers_table(located, segment)
 
-# ----------------------------------------------------------------------------------------------------------
-st.subheader("Energy efficiency")
-both = efficiency.dropna(subset=["tops", "watts"]).reset_index(drop=True)
-# One chart a row: beside each other on a laptop, the chips' names left the bars too little room for their axis title.
-scatter_col, bars_col = st.container(), st.container()
-with scatter_col:
-    if len(both):
-        frontier = pareto_mask(both[["tops", "watts"]].to_numpy(), ["max", "min"])
-        plotly_chart(
-            session_figure(
-                "figure-acc-tops-watts",
+def memory_and_bandwidth() -> None:
+    """On-package memory and memory bandwidth as the articles state them (the datasheets' are in the explorer)."""
+    st.caption("As the articles state them; the datasheets' figures are in the spec explorer.")
+    memory_col, bandwidth_col = st.container(), st.container()
+    for column, metric, title in (
+        (memory_col, "memory_capacity_gb", "On-package memory"),
+        (bandwidth_col, "bandwidth_tbps", "Memory bandwidth"),
+    ):
+        frame = metric_frame(kb, metric)
+        frame = frame[~frame["tier"].isin(sorted(LOCATED_TIERS))]  # the datasheets' figures are in the explorer
+        with column:
+            if frame.empty:
+                st.info(f"No {title.lower()} claim about an accelerator.")
+                continue
+            unit = frame["unit"].iloc[0]
+            bars = session_figure(
+                f"figure-acc-metric-{metric}",
                 (kb.data_hash,),
-                lambda: efficiency_scatter(both, frontier, "INT8 compute against power (Pareto frontier dotted)"),
-            ),
-            key="tops-watts",
-        )
-        st.caption(
-            "On the frontier: no other chip gives more TOPS for fewer watts. Only chips with both a TOPS and a "
-            "power claim appear here."
-        )
-    else:
-        st.info("No accelerator has both a TOPS and a power claim.")
-with bars_col:
-    references = {}
-    for name, claim_id in (("target", TARGET_CLAIM), ("average", AVERAGE_CLAIM)):
-        claim = kb.claims.get(claim_id)
-        if claim is not None and claim.value is not None:
-            label = "Green-AI target" if name == "target" else "stated industry average"
-            references[name] = (label + (" (flagged)" if claim.flagged else ""), claim.value)
-    if len(efficiency):
-        bars = session_figure(
-            "figure-acc-tops-per-watt",
-            (kb.data_hash,),
-            lambda: efficiency_bars(
-                efficiency,
-                "TOPS per watt: claimed, or derived from TOPS and watts",
-                target=references.get("target"),
-                average=references.get("average"),
-            ),
-        )
-        plotly_chart(bars, key="tops-per-watt")
-    for claim_id in (TARGET_CLAIM, AVERAGE_CLAIM):
-        if claim_id in kb.claims:
-            with st.expander(md(f"Reference line: {kb.claims[claim_id].text_en}")):
-                show_claim(kb, claim_id)
+                lambda frame=frame, title=title, metric=metric, unit=unit: metric_bars(
+                    frame, title, f"{vocabulary.label(kb, metric).lower()} ({unit})"
+                ),
+            )
+            plotly_chart(bars, key=f"metric-{metric}")
+            settings = [f"{n}: {c or 'none stated'}" for n, c in zip(frame["name"], frame["conditions"], strict=True)]
+            if frame["conditions"].nunique() > 1 or frame["conditions"].iloc[0]:
+                st.caption(md("Settings: " + "; ".join(settings)))
 
-# ----------------------------------------------------------------------------------------------------------
-st.subheader("Memory and bandwidth, as the articles state them")
-memory_col, bandwidth_col = st.container(), st.container()
-for column, metric, title in (
-    (memory_col, "memory_capacity_gb", "On-package memory"),
-    (bandwidth_col, "bandwidth_tbps", "Memory bandwidth"),
-):
-    frame = metric_frame(kb, metric)
-    frame = frame[~frame["tier"].isin(sorted(LOCATED_TIERS))]  # the datasheets' figures are in the explorer
-    with column:
-        if frame.empty:
-            st.info(f"No {title.lower()} claim about an accelerator.")
-            continue
-        unit = frame["unit"].iloc[0]
-        bars = session_figure(
-            f"figure-acc-metric-{metric}",
-            (kb.data_hash,),
-            lambda frame=frame, title=title, metric=metric, unit=unit: metric_bars(
-                frame, title, f"{vocabulary.label(kb, metric).lower()} ({unit})"
-            ),
-        )
-        plotly_chart(bars, key=f"metric-{metric}")
-        settings = [f"{n}: {c or 'none stated'}" for n, c in zip(frame["name"], frame["conditions"], strict=True)]
-        if frame["conditions"].nunique() > 1 or frame["conditions"].iloc[0]:
-            st.caption(md("Settings: " + "; ".join(settings)))
 
-# ----------------------------------------------------------------------------------------------------------
-st.subheader("Evidence of a number")
-if len(claims):
+def evidence_of_a_number() -> None:
+    """Any number of the page with its full evidence: claim, document, section and quote."""
+    if not len(claims):
+        st.info("No numeric claim about an accelerator yet.")
+        return
     labels = evidence_labels(claims)
     picked = st.selectbox("Pick a number to see its full evidence", options=list(labels), key="acc-claim")
     show_claim(kb, labels[picked])
+
+
+kb = session_kb()
+today = reference_date()
+claims, spec_tables, dataset_tables, efficiency = accelerator_tables(kb, kb.data_hash, today)
+
+st.title("Accelerators")
+st.caption(
+    "Datasheet figures from public datasets and every number the articles give about a chip, by market segment. "
+    "Flagged numbers (contradicting a datasheet, unverifiable or implausible) are drawn red with an x or "
+    "hatching; hover for the reason."
+)
+section_tabs(
+    {
+        "Spec explorer": spec_explorer,
+        "By segment": segment_tables,
+        "Energy efficiency": energy_efficiency,
+        "Memory and bandwidth": memory_and_bandwidth,
+        "Evidence of a number": evidence_of_a_number,
+    },
+    key="acc-section",
+)

@@ -1,4 +1,5 @@
-"""Frameworks: the feature matrix (article 003's stars and every assessed rating) and the comparable benchmarks."""
+"""Frameworks: the feature matrix (article 003's stars and every assessed rating), the comparable benchmarks and the
+evidence of each value; one tab each, drawn when opened."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages._session import session_kb
-from app_pages._widgets import plotly_chart, session_figure, show_claim, text_table
+from app_pages._widgets import plotly_chart, section_tabs, session_figure, show_claim, text_table
 from selector import vocabulary
 from selector.charts.claims import benchmark_bars
 from selector.charts.ratings import feature_heatmap
@@ -40,26 +41,17 @@ def _number_item(row: dict) -> str:
     return "  \n  ".join(lines)
 
 
-kb = session_kb()
-
-st.title("Frameworks and runtimes")
-st.caption(
-    "Ratings and benchmark numbers of the articles, each traceable to its sentence. Numbers share a chart only "
-    "when they were measured under the same conditions; everything else is listed as not comparable."
-)
-
-# ----------------------------------------------------------------------------------------------------------
-st.subheader("Feature matrix")
-features = feature_matrix(kb, "framework")
-if features.values.empty:
-    st.info("No framework has a rating yet.")
-else:
+def feature_matrix_section() -> None:
+    """Every rating of every framework in one static table, and as a coloured chart when asked for."""
+    if features.values.empty:
+        st.info("No framework has a rating yet.")
+        return
     # st.table rather than Markdown: ten entities do not fit a laptop's width, and st.table scrolls sideways
     # within itself instead of widening the page.
     text_table(rating_table(features).map(lambda v: "" if pd.isna(v) else v if isinstance(v, str) else f"{v:g}"))
     st.caption(
         "Ratings from 1 to 5, higher is better except where a row says lower is better (risk and effort). "
-        "Each rating's claim, document and quote: pick it under Evidence of a value below, or turn on the chart "
+        "Each rating's claim, document and quote: pick it in the Evidence of a value tab, or turn on the chart "
         "and hover its cell."
     )
     # The heatmap costs a page switch more than the rest of the page (plotly draws it even in a closed expander),
@@ -81,56 +73,74 @@ else:
             "mirrored while the number in the cell stays as rated. Hover a cell for its claim and quote."
         )
 
-# ----------------------------------------------------------------------------------------------------------
-st.subheader("Benchmarks")
-comparable, alone = comparable_sets(kb)
-if not comparable:
-    st.info("No benchmark has two entities measured under the same conditions.")
-# Two charts a row: in a third of a laptop's width the axis titles did not fit their charts.
-columns = st.columns(min(2, max(1, len(comparable))))
-for index, found in enumerate(comparable):
-    with columns[index % len(columns)]:
-        bars = session_figure(
-            f"figure-fw-bench-{index}",
-            (kb.data_hash,),
-            lambda found=found: benchmark_bars(
-                comparable_frame(kb, found),
-                f"{found.label} ({found.unit})",
-                found.unit,
-                lower_is_better=vocabulary.lower_is_better(kb, found.metric),
-            ),
-        )
-        plotly_chart(bars, key=f"bench-{index}")
-        st.caption(md("Measured under: " + "; ".join(f"{k}: {v}" for k, v in found.conditions)))
-st.caption("Hatched red bars rest on a flagged claim. Hover a bar for its source and quote.")
 
-if alone:
-    with st.expander(
-        f"Not comparable: {sum(len(s.claims) for s in alone)} numbers measured under their own conditions"
-    ):
-        st.caption(
-            "Each of these numbers has no other entity measured under the same workload, hardware and setting, "
-            "so putting it next to another number would mislead."
-        )
-        # A list, not a table: a table of quotes and conditions is too wide for a laptop (the Chinese quotes
-        # wrap at every character).
-        numbers = claims_table(kb, [c for s in alone for c in s.claims])
-        st.markdown("\n".join(_number_item(row) for row in numbers.to_dict("records")))
+def benchmarks() -> None:
+    """Each set of numbers measured under the same conditions as one chart; the rest listed as not comparable."""
+    if not comparable:
+        st.info("No benchmark has two entities measured under the same conditions.")
+    # Two charts a row: in a third of a laptop's width the axis titles did not fit their charts.
+    columns = st.columns(min(2, max(1, len(comparable))))
+    for index, found in enumerate(comparable):
+        with columns[index % len(columns)]:
+            bars = session_figure(
+                f"figure-fw-bench-{index}",
+                (kb.data_hash,),
+                lambda found=found: benchmark_bars(
+                    comparable_frame(kb, found),
+                    f"{found.label} ({found.unit})",
+                    found.unit,
+                    lower_is_better=vocabulary.lower_is_better(kb, found.metric),
+                ),
+            )
+            plotly_chart(bars, key=f"bench-{index}")
+            st.caption(md("Measured under: " + "; ".join(f"{k}: {v}" for k, v in found.conditions)))
+    st.caption("Hatched red bars rest on a flagged claim. Hover a bar for its source and quote.")
 
-# ----------------------------------------------------------------------------------------------------------
-st.subheader("Evidence of a value")
-choices: dict[str, tuple[str, ...]] = {}
-ratings, rating_ids = features.values.to_numpy(), features.claim_ids.to_numpy()  # not a Series per cell
-for row_index, name in enumerate(features.values.index):
-    for column_index, column in enumerate(features.values.columns):
-        ids = rating_ids[row_index, column_index]
-        if ids:
-            choices[f"{name} - {column}: {ratings[row_index, column_index]:g}"] = tuple(ids)
-for found in comparable:
-    for claim in found.claims:
-        label = f"{kb.entity_name(claim.subject_id)} - {found.label}: {value_text(claim)}"
-        choices[label] = (claim.id,)
-if choices:
+    if alone:
+        with st.expander(
+            f"Not comparable: {sum(len(s.claims) for s in alone)} numbers measured under their own conditions"
+        ):
+            st.caption(
+                "Each of these numbers has no other entity measured under the same workload, hardware and setting, "
+                "so putting it next to another number would mislead."
+            )
+            # A list, not a table: a table of quotes and conditions is too wide for a laptop (the Chinese quotes
+            # wrap at every character).
+            numbers = claims_table(kb, [c for s in alone for c in s.claims])
+            st.markdown("\n".join(_number_item(row) for row in numbers.to_dict("records")))
+
+
+def evidence_of_a_value() -> None:
+    """Any rating or benchmark number of the page with its full evidence: claim, document, section and quote."""
+    choices: dict[str, tuple[str, ...]] = {}
+    ratings, rating_ids = features.values.to_numpy(), features.claim_ids.to_numpy()  # not a Series per cell
+    for row_index, name in enumerate(features.values.index):
+        for column_index, column in enumerate(features.values.columns):
+            ids = rating_ids[row_index, column_index]
+            if ids:
+                choices[f"{name} - {column}: {ratings[row_index, column_index]:g}"] = tuple(ids)
+    for found in comparable:
+        for claim in found.claims:
+            label = f"{kb.entity_name(claim.subject_id)} - {found.label}: {value_text(claim)}"
+            choices[label] = (claim.id,)
+    if not choices:
+        st.info("No rating or benchmark number of a framework yet.")
+        return
     picked = st.selectbox("Pick a value to see its full evidence", options=list(choices), key="fw-value")
     for claim_id in choices[picked]:
         show_claim(kb, claim_id)
+
+
+kb = session_kb()
+
+st.title("Frameworks and runtimes")
+st.caption(
+    "Ratings and benchmark numbers of the articles, each traceable to its sentence. Numbers share a chart only "
+    "when they were measured under the same conditions; everything else is listed as not comparable."
+)
+features = feature_matrix(kb, "framework")
+comparable, alone = comparable_sets(kb)
+section_tabs(
+    {"Feature matrix": feature_matrix_section, "Benchmarks": benchmarks, "Evidence of a value": evidence_of_a_value},
+    key="fw-section",
+)

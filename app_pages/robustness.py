@@ -7,7 +7,7 @@ import streamlit as st
 
 from app_pages._cached import PAGE_SAMPLES, SEED, robustness_of
 from app_pages._session import current_prefs, session_kb
-from app_pages._widgets import markdown_table, plotly_chart
+from app_pages._widgets import markdown_table, plotly_chart, section_tabs
 from selector import recommend, verdict
 from selector.charts.robustness import acceptability_heatmap, weight_sweep_chart
 from selector.errors import SelectorError
@@ -59,8 +59,6 @@ if len(m.alternatives) < 2:
     st.info("Only one alternative is left to rank; there is nothing to compare.")
     st.stop()
 
-# ----------------------------------------------------------------------------------------------------------
-st.subheader("Rank acceptability (SMAA)")
 # The sampling settings in a box opened on demand, the results first (closed, its widgets are laid out only when
 # opened); the caption under the verdict says what was sampled.
 with st.expander("Sampling settings: how many weightings, which weights, over what range"):
@@ -119,117 +117,139 @@ share = robust.leader_share
 (st.success if share >= 0.7 else st.warning)(md(f"{robust.leader} is {robust.badge}."), icon=":material/balance:")
 st.caption(md("Sampled: " + sampling_text(robust.smaa, robust.space, robust.spread)))
 
-# The heatmap, then its figures as a table under it: beside it, in half a laptop's width, the table ran off
-# the page.
-plotly_chart(
-    acceptability_heatmap(
-        smaa.acceptability[order],
-        in_order,
-        f"Rank acceptability: share of {smaa.n_samples:,} sampled weightings",
-    ),
-    key="acceptability",
-)
-never = "never first"
-summary = pd.DataFrame(
-    {
-        "alternative": in_order,
-        "ranked first": [smaa.first_rank_acceptability[i] for i in order],
-        "mean rank": [smaa.expected_rank[i] for i in order],
-        # no confidence: never first, or beyond the alternatives most often first (the only ones it is computed for)
-        "confidence": [
-            (never if smaa.central_weights[i] is None else "not computed")
-            if smaa.confidence[i] is None
-            else smaa.confidence[i]
-            for i in order
-        ],
-    }
-)
-markdown_table(summary, formats={"ranked first": ".1%", "mean rank": ".2f", "confidence": ".1%"})
-st.caption(
-    "In the ranking's order. Ranked first: share of the sampled weightings that put it first. Mean rank: its "
-    "average place. Confidence: how often it ranks first under its own central weights (cells without evidence "
-    "resampled), computed for the "
-    f"{CONFIDENCE_LIMIT} alternatives most often first. Never first: no sampled weighting puts it first."
-)
 
-st.markdown("**Central weights**: the average weighting under which each alternative ranks first.")
-central = central_weights_table(
-    kb,
-    in_order,
-    smaa.criteria,
-    [smaa.central_weights[i] for i in order],
-    dimension_of=m.dimension_of if robust.space == "dimensions" else None,
-)
-# A column per criterion can be wider than a laptop's page: that table scrolls in a box of its own.
-markdown_table(
-    central.astype(object).where(central.notna(), never).reset_index(),
-    formats=dict.fromkeys(central.columns, ".1%"),
-    height=None if robust.space == "dimensions" else 480,
-)
-
-# ----------------------------------------------------------------------------------------------------------
-st.subheader("Tipping points")
-tips = robust.tipping_points
-if tips:
-    st.markdown("\n".join(f"- {md(t.sentence)}" for t in tips))
-else:
-    st.success("Moving one dimension's weight anywhere between 0% and 100% (others in proportion) keeps the leader.")
-dimensions = list(m.dimension_weights)
-if len(dimensions) >= 2:
-    tipping_dimensions = [d for d in dimensions if any(t.dimension == d for t in tips)]
-    if "rb-dimension" not in st.session_state or st.session_state["rb-dimension"] not in dimensions:
-        st.session_state["rb-dimension"] = (tipping_dimensions or dimensions)[0]
-    dimension = st.selectbox("Sweep the weight of", options=dimensions, format_func=_dimension_name, key="rb-dimension")
-    try:
-        sweep = weight_sweep(analysis.named_problem(rec), m.hierarchy, dimension)
-    except ScoringError as exc:
-        st.caption(f"No sweep: {md(exc)}")
-    else:
-        label = _dimension_name(dimension)
-        plotly_chart(
-            weight_sweep_chart(
-                sweep_frame(names, sweep.grid, sweep.scores),
-                label,
-                sweep.current_weight,
-                [t.weight for t in tips if t.dimension == dimension],
-                f"Scores as the weight of {label} goes from 0% to 100% (the others keep their proportions)",
-                score_title="score (" + ("higher" if sweep.higher_is_better else "lower") + " is better)",
-            ),
-            key="weight-sweep",
-        )
-        st.caption("Solid line: your current weight. Dashed red lines: where the leader changes.")
-
-# ----------------------------------------------------------------------------------------------------------
-st.subheader("Do the methods agree?")
-agreement = robust.agreement
-st.markdown(md(agreement.summary))
-labels = [f"{k.upper()} / {s}" for k, s in zip(agreement.methods, agreement.scalers, strict=True)]
-named = [f"{k.upper()} = {label}" for k in agreement.methods if (label := METHODS[k].label) != k.upper()]
-st.caption(md("Each method with its default scaler (method / scaler). " + "; ".join(named) + "."))
-st.markdown("**Rank under each method**")
-method_ranks = pd.DataFrame(
-    agreement.ranks.T, index=pd.Index(agreement.alternatives, name="alternative"), columns=labels
-)
-markdown_table(method_ranks.reindex([n for n in in_order if n in method_ranks.index]).reset_index())
-st.markdown("**Kendall's tau** between the rankings (1 = same order, -1 = reversed)")
-tau = pd.DataFrame(agreement.kendall_tau, index=pd.Index(labels, name="method"), columns=labels)
-markdown_table(tau.astype(object).where(tau.notna(), "n/a").reset_index(), formats=dict.fromkeys(labels, ".2f"))
-for skipped, why in agreement.skipped.items():
-    st.caption(md(f"{skipped} skipped: {why}"))
-
-st.subheader("Rank reversal")
-reversal = robust.reversal
-(st.warning if reversal.any_reversal else st.success)(md(reversal.summary))
-markdown_table(
-    pd.DataFrame(
-        [
-            {
-                "change": ("remove " if p.kind == "remove" else "add a copy of ") + p.subject,
-                "order of the others changed": "yes" if p.changed else "no",
-                "swapped": "; ".join(f"{a} / {b}" for a, b in p.swapped_pairs),
-                "ties changed": "; ".join(f"{a} / {b}" for a, b in p.tie_changes),
-            }
-            for p in reversal.perturbations
-        ]
+def rank_acceptability() -> None:
+    """The SMAA heatmap, its figures per alternative and the central weights."""
+    # The heatmap, then its figures as a table under it: beside it, in half a laptop's width, the table ran off
+    # the page.
+    plotly_chart(
+        acceptability_heatmap(
+            smaa.acceptability[order],
+            in_order,
+            f"Rank acceptability: share of {smaa.n_samples:,} sampled weightings",
+        ),
+        key="acceptability",
     )
+    never = "never first"
+    summary = pd.DataFrame(
+        {
+            "alternative": in_order,
+            "ranked first": [smaa.first_rank_acceptability[i] for i in order],
+            "mean rank": [smaa.expected_rank[i] for i in order],
+            # no confidence: never first, or beyond the alternatives most often first (the only ones it is computed for)
+            "confidence": [
+                (never if smaa.central_weights[i] is None else "not computed")
+                if smaa.confidence[i] is None
+                else smaa.confidence[i]
+                for i in order
+            ],
+        }
+    )
+    markdown_table(summary, formats={"ranked first": ".1%", "mean rank": ".2f", "confidence": ".1%"})
+    st.caption(
+        "In the ranking's order. Ranked first: share of the sampled weightings that put it first. Mean rank: its "
+        "average place. Confidence: how often it ranks first under its own central weights (cells without evidence "
+        "resampled), computed for the "
+        f"{CONFIDENCE_LIMIT} alternatives most often first. Never first: no sampled weighting puts it first."
+    )
+
+    st.markdown("**Central weights**: the average weighting under which each alternative ranks first.")
+    central = central_weights_table(
+        kb,
+        in_order,
+        smaa.criteria,
+        [smaa.central_weights[i] for i in order],
+        dimension_of=m.dimension_of if robust.space == "dimensions" else None,
+    )
+    # A column per criterion can be wider than a laptop's page: that table scrolls in a box of its own.
+    markdown_table(
+        central.astype(object).where(central.notna(), never).reset_index(),
+        formats=dict.fromkeys(central.columns, ".1%"),
+        height=None if robust.space == "dimensions" else 480,
+    )
+
+
+def tipping_points() -> None:
+    """Where one dimension's weight changes the leader, and the scores along that weight."""
+    tips = robust.tipping_points
+    if tips:
+        st.markdown("\n".join(f"- {md(t.sentence)}" for t in tips))
+    else:
+        st.success(
+            "Moving one dimension's weight anywhere between 0% and 100% (others in proportion) keeps the leader."
+        )
+    dimensions = list(m.dimension_weights)
+    if len(dimensions) >= 2:
+        tipping_dimensions = [d for d in dimensions if any(t.dimension == d for t in tips)]
+        if "rb-dimension" not in st.session_state or st.session_state["rb-dimension"] not in dimensions:
+            st.session_state["rb-dimension"] = (tipping_dimensions or dimensions)[0]
+        dimension = st.selectbox(
+            "Sweep the weight of", options=dimensions, format_func=_dimension_name, key="rb-dimension"
+        )
+        try:
+            sweep = weight_sweep(analysis.named_problem(rec), m.hierarchy, dimension)
+        except ScoringError as exc:
+            st.caption(f"No sweep: {md(exc)}")
+        else:
+            label = _dimension_name(dimension)
+            plotly_chart(
+                weight_sweep_chart(
+                    sweep_frame(names, sweep.grid, sweep.scores),
+                    label,
+                    sweep.current_weight,
+                    [t.weight for t in tips if t.dimension == dimension],
+                    f"Scores as the weight of {label} goes from 0% to 100% (the others keep their proportions)",
+                    score_title="score (" + ("higher" if sweep.higher_is_better else "lower") + " is better)",
+                ),
+                key="weight-sweep",
+            )
+            st.caption("Solid line: your current weight. Dashed red lines: where the leader changes.")
+
+
+def method_agreement() -> None:
+    """The ranking under each method with its default scaler, and Kendall's tau between them."""
+    agreement = robust.agreement
+    st.markdown(md(agreement.summary))
+    labels = [f"{k.upper()} / {s}" for k, s in zip(agreement.methods, agreement.scalers, strict=True)]
+    named = [f"{k.upper()} = {label}" for k in agreement.methods if (label := METHODS[k].label) != k.upper()]
+    st.caption(md("Each method with its default scaler (method / scaler). " + "; ".join(named) + "."))
+    st.markdown("**Rank under each method**")
+    method_ranks = pd.DataFrame(
+        agreement.ranks.T, index=pd.Index(agreement.alternatives, name="alternative"), columns=labels
+    )
+    markdown_table(method_ranks.reindex([n for n in in_order if n in method_ranks.index]).reset_index())
+    st.markdown("**Kendall's tau** between the rankings (1 = same order, -1 = reversed)")
+    tau = pd.DataFrame(agreement.kendall_tau, index=pd.Index(labels, name="method"), columns=labels)
+    markdown_table(tau.astype(object).where(tau.notna(), "n/a").reset_index(), formats=dict.fromkeys(labels, ".2f"))
+    for skipped, why in agreement.skipped.items():
+        st.caption(md(f"{skipped} skipped: {why}"))
+
+
+def rank_reversal() -> None:
+    """Whether removing an alternative or adding a copy of one reorders the others."""
+    reversal = robust.reversal
+    (st.warning if reversal.any_reversal else st.success)(md(reversal.summary))
+    markdown_table(
+        pd.DataFrame(
+            [
+                {
+                    "change": ("remove " if p.kind == "remove" else "add a copy of ") + p.subject,
+                    "order of the others changed": "yes" if p.changed else "no",
+                    "swapped": "; ".join(f"{a} / {b}" for a, b in p.swapped_pairs),
+                    "ties changed": "; ".join(f"{a} / {b}" for a, b in p.tie_changes),
+                }
+                for p in reversal.perturbations
+            ]
+        )
+    )
+
+
+section_tabs(
+    {
+        "Rank acceptability (SMAA)": rank_acceptability,
+        "Tipping points": tipping_points,
+        "Do the methods agree?": method_agreement,
+        "Rank reversal": rank_reversal,
+    },
+    key="rb-section",
 )

@@ -30,6 +30,13 @@ def ok(at: AppTest) -> AppTest:
     return at
 
 
+def opened(at: AppTest, key: str, tab: str) -> AppTest:
+    """`at` after the user opened the tab `tab` of the lazy tabs `key` (app_pages._widgets.section_tabs): only the
+    open tab is drawn."""
+    at.session_state[key] = tab
+    return ok(at.run())
+
+
 def downloads(at: AppTest, manager: MediaFileManager) -> dict[str, tuple[str, str, bytes]]:
     """The download buttons of the last run: key -> (file name, MIME type, bytes), as the button's address serves them.
 

@@ -1,5 +1,5 @@
-"""The Accelerators page (AppTest): spec tables by segment as static tables, grids (the explorer's table, each
-segment's dataset numbers) only in closed expanders, every number kept."""
+"""The Accelerators page (AppTest): one tab per section, only the open one drawn; spec tables by segment as static
+tables, grids (the explorer's table, each segment's dataset numbers) only in closed expanders, every number kept."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from selector.escape import streamlit_table
 from selector.models import LOCATED_TIERS
 from selector.views.accelerators import accelerator_claims, dataset_numbers, spec_table
 from selector.views.labels import SEGMENT_LABELS
-from tests.app.helpers import ok
+from tests.app.helpers import ok, opened
 
 TODAY = "2026-11-30"
 
@@ -30,19 +30,49 @@ def claims(kb):
     return accelerator_claims(kb, today=dt.date.fromisoformat(TODAY))
 
 
+SECTIONS = ("Spec explorer", "By segment", "Energy efficiency", "Memory and bandwidth", "Evidence of a number")
+
+
 def _markdown(at) -> list[str]:
     return [m.value for m in at.markdown]
 
 
-def test_data_grids_are_only_in_closed_expanders(page):
-    assert page.dataframe, "the explorer's table and the largest set of dataset numbers stay grids"
-    tucked = [d for e in page.expander if not e.proto.expanded for d in e.dataframe]
-    assert len(tucked) == len(page.dataframe)
+def _charts(at) -> list[str]:
+    return [c.proto.id for c in at.get("plotly_chart")]
+
+
+def _only(ids: list[str], *keys: str) -> bool:
+    # a chart's id ends with its widget key
+    return len(ids) == len(keys) and all(any(i.endswith(f"-{k}") for i in ids) for k in keys)
+
+
+def _by_segment(page):
+    return opened(page, "acc-section", "By segment")
+
+
+def test_the_page_opens_on_the_spec_explorer_and_draws_only_the_open_tab(page, claims):
+    assert [t.label for t in page.tabs][: len(SECTIONS)] == list(SECTIONS)
+    assert _only(_charts(page), "spec-explorer"), "the spec explorer's chart alone"
+    assert not any("As the articles state them" in m for m in _markdown(page))
+    efficiency = opened(page, "acc-section", "Energy efficiency")
+    assert _only(_charts(efficiency), "tops-watts", "tops-per-watt")
+    memory = opened(page, "acc-section", "Memory and bandwidth")
+    assert _only(_charts(memory), "metric-memory_capacity_gb", "metric-bandwidth_tbps")
+    evidence = opened(page, "acc-section", "Evidence of a number")
+    assert not evidence.get("plotly_chart") and len(evidence.selectbox(key="acc-claim").options) == len(claims)
+
+
+@pytest.mark.parametrize("section", ["Spec explorer", "By segment"])
+def test_data_grids_are_only_in_closed_expanders(page, section):
+    at = opened(page, "acc-section", section)
+    assert at.dataframe, "the explorer's table and each segment's dataset numbers stay grids"
+    tucked = [d for e in at.expander if not e.proto.expanded for d in e.dataframe]
+    assert len(tucked) == len(at.dataframe)
 
 
 def test_each_segment_shows_every_stated_number_in_a_static_table(page, kb, claims):
     stated = claims[~claims["tier"].isin(sorted(LOCATED_TIERS))]
-    shown = _markdown(page)
+    shown = _markdown(_by_segment(page))
     tables = 0
     for segment in SEGMENT_LABELS:
         table = spec_table(stated, segment)
@@ -53,6 +83,7 @@ def test_each_segment_shows_every_stated_number_in_a_static_table(page, kb, clai
 
 
 def test_each_segments_dataset_numbers_are_a_grid_with_footnotes_and_ages_in_a_closed_expander(page, kb, claims):
+    page = _by_segment(page)
     tucked = {
         e.label: d.value
         for e in page.expander

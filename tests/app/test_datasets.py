@@ -16,7 +16,7 @@ from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.preferences import Preferences
 from selector.views.evidence import filter_claims
 from selector.views.recommend import cell_footnotes
-from tests.app.helpers import APP, markdown_tables, shown_claims
+from tests.app.helpers import APP, markdown_tables, opened, shown_claims
 
 TODAY = "2026-11-30"  # the cloud price list (2025-04-21) is 19 months old: ageing
 
@@ -190,6 +190,7 @@ def test_spec_explorer_table_and_dataset_numbers_carry_dates_and_footnotes(app, 
     at = _page(app, "accelerators")
     (table,) = [d.value for d in at.dataframe if any(": footnote" in c for c in d.value.columns)]
     assert any(c.endswith(": as of") for c in table.columns)
+    at = opened(at, "acc-section", "By segment")
     located = [d.value for d in at.dataframe if "footnote" in d.value.columns and "as of" in d.value.columns]
     assert located, "each segment lists its dataset numbers"
     mlperf = next(t for t in located if t["footnote"].str.contains("derived").any())
@@ -197,7 +198,7 @@ def test_spec_explorer_table_and_dataset_numbers_carry_dates_and_footnotes(app, 
 
 
 def test_a_benchmarked_number_picked_on_accelerators_shows_its_footnote(app, kb):
-    at = _page(app, "accelerators")
+    at = opened(_page(app, "accelerators"), "acc-section", "Evidence of a number")
     claim = next(c for c in kb.claims.values() if c.tier == "benchmarked" and c.locator.derived)
     picker = at.selectbox(key="acc-claim")
     label = next(o for o in picker.options if o.endswith(f"({claim.id})"))

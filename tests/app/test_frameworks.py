@@ -1,5 +1,6 @@
-"""The Frameworks page (AppTest): every rating in a static table, the heatmap only when asked for, the benchmark
-charts, and each number that has nothing comparable listed with its quote and conditions."""
+"""The Frameworks page (AppTest): one tab per section, only the open one drawn; every rating in a static table, the
+heatmap only when asked for, the benchmark charts, and each number that has nothing comparable listed with its quote
+and conditions."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 from selector.escape import streamlit_md
 from selector.views.frameworks import comparable_sets, feature_matrix, rating_table
-from tests.app.helpers import ok
+from tests.app.helpers import ok, opened
 
 
 @pytest.fixture
@@ -47,9 +48,18 @@ def test_the_heatmap_is_drawn_only_when_asked_for(page, kb):
     assert any("Ratings of frameworks" in m.value for m in page.markdown)
 
 
+def test_the_page_opens_on_the_feature_matrix_and_draws_only_the_open_tab(page):
+    assert [t.label for t in page.tabs] == ["Feature matrix", "Benchmarks", "Evidence of a value"]
+    assert page.table and not page.get("plotly_chart") and not page.selectbox
+    benchmarks = opened(page, "fw-section", "Benchmarks")
+    assert benchmarks.get("plotly_chart") and not benchmarks.table and not benchmarks.selectbox
+    evidence = opened(page, "fw-section", "Evidence of a value")
+    assert evidence.selectbox and not evidence.table and not evidence.get("plotly_chart")
+
+
 def test_each_benchmark_set_has_its_chart(page, kb):
     comparable, _ = comparable_sets(kb)
-    bars = [c for c in page.get("plotly_chart") if '"bar"' in c.proto.spec]
+    bars = [c for c in opened(page, "fw-section", "Benchmarks").get("plotly_chart") if '"bar"' in c.proto.spec]
     assert len(bars) == len(comparable) >= 1
 
 
@@ -57,7 +67,7 @@ def test_numbers_without_a_comparable_are_listed_with_value_conditions_and_quote
     _, alone = comparable_sets(kb)
     claims = [c for s in alone for c in s.claims]
     assert claims
-    text = _shown(page)
+    text = _shown(opened(page, "fw-section", "Benchmarks"))
     for claim in claims:
         item = next(line for line in text.split("\n- ") if f"**{streamlit_md(claim.id)}**" in line)
         assert f"**{streamlit_md(format(claim.value, '.12g'))} " in item or f"**{claim.value:.12g} " in item
@@ -69,7 +79,7 @@ def test_every_rating_and_benchmark_number_can_be_picked_for_its_evidence(page, 
     features = feature_matrix(kb)
     comparable, _ = comparable_sets(kb)
     rated = sum(bool(ids) for ids in features.claim_ids.to_numpy().ravel())
-    options = page.selectbox(key="fw-value").options
+    options = opened(page, "fw-section", "Evidence of a value").selectbox(key="fw-value").options
     assert len(options) == rated + sum(len(s.claims) for s in comparable)
     name, column = features.values.index[0], features.values.columns[0]
     assert f"{name} - {column}: {features.values.at[name, column]:g}" in options

@@ -11,7 +11,7 @@ import pytest
 from selector import recommend
 from selector.preferences import Preferences
 from selector.robustness import analysis
-from tests.app.helpers import markdown_table, ok
+from tests.app.helpers import markdown_table, ok, opened
 
 
 def _numbers(column) -> np.ndarray:
@@ -36,6 +36,18 @@ def test_robustness_page_shows_what_robustness_analyse_computes(app, kb):
     rec = recommend.recommend(kb, Preferences(group="edge-accelerators"))
     expected = analysis.analyse(rec, samples=10_000, seed=0)
     assert expected.tipping_points, "edge-accelerators has tipping points to show"
+    assert [t.label for t in at.tabs] == [
+        "Rank acceptability (SMAA)",
+        "Tipping points",
+        "Do the methods agree?",
+        "Rank reversal",
+    ]
+    acceptability = {c.proto.id for c in at.get("plotly_chart")}
+    assert len(acceptability) == 1 and acceptability.pop().endswith("-acceptability"), "the open tab alone"
+    dimensions = [kb.dimensions[d].name_en for d in rec.matrix.dimension_weights]
+    central = markdown_table(at, "alternative", *dimensions).set_index("alternative")
+    ranked_first = markdown_table(at, "ranked first")
+    opened(at, "rb-section", "Tipping points")
     shown = " ".join(x.value for x in at.markdown).replace("\\", "")
     for tip in expected.tipping_points:
         assert tip.sentence in shown
@@ -52,12 +64,11 @@ def test_robustness_page_shows_what_robustness_analyse_computes(app, kb):
     assert dashed == pytest.approx(sorted(100 * w for w in lines))
     # method agreement with Kendall's tau, and central weights per dimension
     # (shown to two decimals, and percentages to one)
+    opened(at, "rb-section", "Do the methods agree?")
     tau = markdown_table(at, "method").set_index("method")
     assert len(tau) == len(expected.agreement.kendall_tau)
     shown_tau = np.array([_numbers(tau[c]) for c in tau.columns]).T
     assert shown_tau == pytest.approx(expected.agreement.kendall_tau, abs=0.005, nan_ok=True)
-    dimensions = [kb.dimensions[d].name_en for d in rec.matrix.dimension_weights]
-    central = markdown_table(at, "alternative", *dimensions).set_index("alternative")
     assert list(central.columns) == dimensions
     of = np.array(rec.matrix.dimension_of)
     for name, weights in zip(expected.smaa.alternatives, expected.smaa.central_weights, strict=True):
@@ -74,7 +85,7 @@ def test_robustness_page_shows_what_robustness_analyse_computes(app, kb):
         assert list(_numbers(ranks.loc[name, labels])) == list(row)
     # the tables list the alternatives in the ranking's order
     order = [r.name for r in rec.ranking]
-    assert list(central.index) == order == list(markdown_table(at, "ranked first")["alternative"])
+    assert list(central.index) == order == list(ranked_first["alternative"])
 
 
 def test_robustness_page_samples_criteria_within_a_spread(app, kb):

@@ -28,3 +28,15 @@ def wait_rendered(page: Page) -> None:
     for _ in range(2):
         page.wait_for_timeout(300)
         page.wait_for_function(RENDERED, timeout=TIMEOUT_MS)
+
+
+def open_tab(page: Page, label: str) -> None:
+    """Open the page's tab `label` (a page's sections are drawn when their tab is opened: app_pages._widgets) and
+    wait until it is drawn."""
+    page.get_by_test_id("stMain").get_by_role("tab", name=label, exact=True).click()
+    wait_rendered(page)
+
+
+def section_tabs(page: Page) -> list[str]:
+    """The labels of the page's tabs as drawn now."""
+    return page.get_by_test_id("stMain").get_by_role("tab").all_inner_texts()

@@ -10,7 +10,7 @@ import pytest
 if not Path("/usr/bin/chromium").exists():
     pytest.skip("Debian chromium (/usr/bin/chromium) is not installed", allow_module_level=True)
 
-from pageload import TIMEOUT_MS, wait_rendered
+from pageload import TIMEOUT_MS, open_tab, wait_rendered
 from playwright.sync_api import Page, expect
 
 from selector import knowledge, recommend
@@ -140,6 +140,8 @@ def test_robustness_page_draws_the_tipping_points(page: Page, app_url: str, kb):
     rec = recommend.recommend(kb, Preferences(group="edge-accelerators"))
     result = analysis.analyse(rec, samples=10_000, seed=0)
     expect(page.get_by_text(f"{result.leader} is {result.badge}.")).to_be_visible(timeout=TIMEOUT_MS)
+    _idle(page)
+    open_tab(page, "Tipping points")
     for tip in result.tipping_points:
         expect(page.get_by_text(tip.sentence)).to_be_visible()
     _idle(page)
