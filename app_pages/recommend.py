@@ -76,13 +76,18 @@ def _dimension_weights_from_widgets() -> dict[str, float]:
 
 
 def _prefs_from_widgets(*, keep_sub_weights: bool = True, keep_scaler: bool = True) -> Preferences | None:
-    """The preferences the widgets show; None (the reason kept for the page) when they do not validate."""
+    """The preferences the widgets show; None (the reason kept for the page) when they do not validate.
+
+    The sub-criterion sliders and the must-have controls are drawn only while their box is open: a control that
+    is not drawn has no state, and keeps the value in force.
+    """
     ss = st.session_state
+    in_force = prefs_in_force(kb)
     chosen = {q.id: ss.get(f"q-{q.id}") for q in kb.questions.values()}
     crits = {}
     if keep_sub_weights:
         for gc in group.criteria:
-            value = ss.get(f"cw-{gc.criterion}", gc.weight)
+            value = ss.get(f"cw-{gc.criterion}", in_force.criterion_weights.get(gc.criterion, gc.weight))
             if float(value) != gc.weight:
                 crits[gc.criterion] = float(value)
     try:
@@ -95,10 +100,12 @@ def _prefs_from_widgets(*, keep_sub_weights: bool = True, keep_scaler: bool = Tr
             scaler=None if not keep_scaler or ss["scaler"] == "default" else ss["scaler"],
             missing=ss["missing"],
             use_flagged=ss["use-flagged"],
-            constraints=[c for c in ss.get("must", "").replace(";", ",").split(",") if c.strip()],
-            exclude_vendors=ss.get("must-vendors", []),
-            exclude=ss.get("must-exclude", []),
-            keep_unknown=ss.get("must-keep-unknown", False),
+            constraints=[
+                c for c in ss.get("must", ",".join(in_force.constraints)).replace(";", ",").split(",") if c.strip()
+            ],
+            exclude_vendors=ss.get("must-vendors", in_force.exclude_vendors),
+            exclude=ss.get("must-exclude", in_force.exclude),
+            keep_unknown=ss.get("must-keep-unknown", in_force.keep_unknown),
         )
     except ValidationError as exc:
         ss["control-error"] = "; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())
@@ -152,27 +159,36 @@ def on_reset() -> None:
     reset_prefs()
 
 
+def _sub_criterion_sliders() -> None:
+    """The relative weight of each criterion of the group inside its dimension, with the share it gives."""
+    st.caption("Relative weights inside each dimension: only their proportions count; 0 leaves a criterion out.")
+    for gc in group.criteria:
+        criterion = kb.criteria[gc.criterion]
+        dimension = kb.dimensions[criterion.dimension].name_en
+        sync_widget(f"cw-{gc.criterion}", float(criterion_weights[gc.criterion]))
+        st.slider(
+            label(f"{criterion.name_en}: relative weight → {_share_in_dimension(gc.criterion):.0%} of {dimension}"),
+            min_value=CRITERION_WEIGHT_RANGE[0],
+            max_value=CRITERION_WEIGHT_RANGE[1],
+            value=st.session_state[f"cw-{gc.criterion}"],
+            step=0.5,
+            key=f"cw-{gc.criterion}",
+            on_change=on_setting,
+            help=md(f"{criterion.unit}, {'higher' if criterion.objective == 'max' else 'lower'} is better"),
+        )
+
+
 # ----------------------------------------------------------------------------------------------------------
 # Sidebar: sub-criterion weights and how to score (the four dimension weights sit with the ranking they move)
 
 with st.sidebar:
     st.header("Fine-tune the criteria")
-    with st.expander(label(f"Sub-criterion weights ({group.name_en})")):
-        st.caption("Relative weights inside each dimension: only their proportions count; 0 leaves a criterion out.")
-        for gc in group.criteria:
-            criterion = kb.criteria[gc.criterion]
-            dimension = kb.dimensions[criterion.dimension].name_en
-            sync_widget(f"cw-{gc.criterion}", float(criterion_weights[gc.criterion]))
-            st.slider(
-                label(f"{criterion.name_en}: relative weight → {_share_in_dimension(gc.criterion):.0%} of {dimension}"),
-                min_value=CRITERION_WEIGHT_RANGE[0],
-                max_value=CRITERION_WEIGHT_RANGE[1],
-                value=st.session_state[f"cw-{gc.criterion}"],
-                step=0.5,
-                key=f"cw-{gc.criterion}",
-                on_change=on_setting,
-                help=md(f"{criterion.unit}, {'higher' if criterion.objective == 'max' else 'lower'} is better"),
-            )
+    # Its sliders are drawn only while it is open: closed, they cost every visit of the page ~100 ms in the
+    # browser (benchmarks/bench_browser.py) for controls most visits never touch.
+    sub_weights = st.expander(label(f"Sub-criterion weights ({group.name_en})"), key="cw-box", on_change="rerun")
+    if sub_weights.open:
+        with sub_weights:
+            _sub_criterion_sliders()
     st.header("How to score")
     sync_widget("method", prefs.method)
     st.selectbox(
@@ -215,7 +231,12 @@ def _must_have() -> None:
     members = group.members
     vendors = sorted({kb.entities[m].vendor for m in members if kb.entities[m].vendor} | set(prefs.exclude_vendors))
     count = len(prefs.constraints) + len(prefs.exclude_vendors) + len(prefs.exclude)
-    with st.expander(f"Must have (hard constraints{f': {count}' if count else ''})", expanded=bool(count)):
+    # Drawn only while open (as the sub-criterion weights); open from the start when a constraint is in force.
+    title = f"Must have (hard constraints{f': {count}' if count else ''})"
+    box = st.expander(title, expanded=bool(count), key="must-box", on_change="rerun")
+    if not box.open:
+        return
+    with box:
         criteria = [kb.criteria[gc.criterion] for gc in group.criteria]
         numeric = [c for c in criteria if not c.unit.startswith("rating")]
         examples = ", ".join(f"{c.id} ({c.unit})" for c in numeric) or "any criterion id"

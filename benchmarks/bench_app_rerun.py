@@ -183,6 +183,8 @@ def measure(reruns: int, blocks: int) -> dict[str, list[Timing]]:
         drawing_script.write_text(_DRAWING_ALONE, encoding="utf-8")
         fragment, page, drawing = _started(APP), _started(APP), _started(drawing_script)
         empty = _empty(Path(folder))
+        page.session_state["cw-box"] = True  # the sub-criterion sliders are drawn while their box is open
+        page.run()
         sub_sliders = [s.key for s in page.slider if str(s.key).startswith("cw-")]
         for block in range(blocks):
             # each block pins the cost weight to its own value, so no weighting repeats across blocks

@@ -37,6 +37,13 @@ def opened(at: AppTest, key: str, tab: str) -> AppTest:
     return ok(at.run())
 
 
+def open_box(at: AppTest, key: str) -> AppTest:
+    """`at` after the user opened the expander `key` whose controls are drawn only while it is open (the
+    Recommend page's sub-criterion weights, ``cw-box``, and must-haves, ``must-box``)."""
+    at.session_state[key] = True
+    return ok(at.run())
+
+
 def downloads(at: AppTest, manager: MediaFileManager) -> dict[str, tuple[str, str, bytes]]:
     """The download buttons of the last run: key -> (file name, MIME type, bytes), as the button's address serves them.
 

@@ -9,10 +9,19 @@ import numpy as np
 import pytest
 
 from selector import recommend, verdict
-from selector.preferences import Preferences, from_query
+from selector.preferences import Preferences, from_query, to_query
 from selector.robustness import analysis
 from tests.app import fragment_rerun
-from tests.app.helpers import DIMENSIONS, expected_ranking, ok, pref_params, same_ranking, shown_badges, shown_ranking
+from tests.app.helpers import (
+    DIMENSIONS,
+    expected_ranking,
+    ok,
+    open_box,
+    pref_params,
+    same_ranking,
+    shown_badges,
+    shown_ranking,
+)
 
 
 def test_default_ranking_is_the_pure_recommendation(app, kb):
@@ -73,7 +82,7 @@ def test_sub_criterion_weight_and_method_follow_the_pure_call(app, kb):
     at = ok(app.run())
     group = kb.groups[at.selectbox(key="group").value]
     criterion = group.criteria[0].criterion
-    ok(at.slider(key=f"cw-{criterion}").set_value(4.5).run())
+    ok(open_box(at, "cw-box").slider(key=f"cw-{criterion}").set_value(4.5).run())
     ok(at.selectbox(key="method").set_value("topsis").run())
     prefs = Preferences(group=group.id, criterion_weights={criterion: 4.5}, method="topsis")
     same_ranking(shown_ranking(at), expected_ranking(kb, prefs))
@@ -157,7 +166,7 @@ def test_answer_fires_its_rule_and_shows_its_quote(app, kb):
 def test_changing_group_resets_its_sub_weights(app, kb):
     at = ok(app.run())
     first = kb.groups[at.selectbox(key="group").value]
-    at.slider(key=f"cw-{first.criteria[0].criterion}").set_value(3.0).run()
+    open_box(at, "cw-box").slider(key=f"cw-{first.criteria[0].criterion}").set_value(3.0).run()
     ok(at.selectbox(key="group").set_value("edge-accelerators").run())
     assert "cw" not in at.query_params
     same_ranking(shown_ranking(at), expected_ranking(kb, Preferences(group="edge-accelerators")))
@@ -211,6 +220,7 @@ def test_a_dimension_emptied_by_zero_sub_weights_is_said_under_the_ranking(app, 
     group = kb.groups[at.selectbox(key="group").value]
     risk = [gc.criterion for gc in group.criteria if kb.criteria[gc.criterion].dimension == "risk"]
     assert risk, "the default group has risk criteria"
+    open_box(at, "cw-box")
     for criterion in risk:
         ok(at.slider(key=f"cw-{criterion}").set_value(0.0).run())
     notes = " ".join(x.value for x in [*at.caption, *at.markdown])
@@ -220,13 +230,37 @@ def test_a_dimension_emptied_by_zero_sub_weights_is_said_under_the_ranking(app, 
     same_ranking(shown_ranking(at), expected_ranking(kb, Preferences(group=group.id, criterion_weights=weights)))
 
 
+def test_controls_in_closed_boxes_are_not_drawn_and_keep_the_values_in_force(app, kb):
+    """The sub-criterion sliders and the must-haves are drawn only while their box is open; a change made while
+    they are closed keeps the sub-weights and constraints in force (a control that is not drawn has no state)."""
+    group = kb.groups["edge-accelerators"]
+    criterion = group.criteria[0].criterion
+    excluded = group.members[0]
+    query = {"group": group.id, "cw": f"{criterion}=4.5", "x": excluded, "unknown": "keep"}
+    for key, value in query.items():
+        app.query_params[key] = value
+    at = ok(app.run())
+    assert not [s for s in at.slider if str(s.key).startswith("cw-")], "closed: no sub-criterion slider"
+    assert at.multiselect(key="must-exclude").value == [excluded], "a constraint in force opens its box"
+    at.session_state["must-box"] = False
+    ok(at.run())
+    assert not [m for m in at.multiselect if str(m.key).startswith("must-")]
+    ok(at.selectbox(key="method").set_value("topsis").run())
+    prefs = Preferences(
+        group=group.id, criterion_weights={criterion: 4.5}, method="topsis", exclude=[excluded], keep_unknown=True
+    )
+    assert dict(at.query_params.items()) == {**query, "method": "topsis"} == to_query(prefs)
+    same_ranking(shown_ranking(at), expected_ranking(kb, prefs))
+    assert open_box(at, "cw-box").slider(key=f"cw-{criterion}").value == 4.5
+
+
 def test_the_ranking_comes_first_and_a_ranking_that_cannot_be_computed_leaves_the_scenario_open(app, kb):
     at = ok(app.run())
     headings = [h.value for h in at.subheader]
     assert headings.index("What matters to you") < headings.index("Your scenario")
     assert headings.index("Your scenario") < headings.index("Evidence behind every number")
     group = kb.groups[at.selectbox(key="group").value]
-    ok(at.multiselect(key="must-exclude").set_value(list(group.members)).run())
+    ok(open_box(at, "must-box").multiselect(key="must-exclude").set_value(list(group.members)).run())
     assert any("cannot be ranked" in e.value for e in at.error)
     assert len(at.radio) == len(kb.questions), "the scenario questions stay open"
     assert "Evidence behind every number" not in [h.value for h in at.subheader]

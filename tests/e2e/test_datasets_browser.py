@@ -44,7 +44,7 @@ def _drawn(page: Page) -> None:
 
 def test_spec_explorer_draws_every_accelerator_with_provenance_on_hover(page: Page, app_url: str, kb):
     page.goto(f"{app_url}/accelerators")
-    expect(page.get_by_role("heading", name="Spec explorer")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(page.get_by_role("tab", name="Spec explorer", selected=True)).to_be_visible(timeout=TIMEOUT_MS)
     _drawn(page)
     values = specs.spec_values(kb, DEFAULT_KNOWLEDGE, dt.datetime.now(dt.UTC).date())
     pairs = specs.axis_pairs(values, "memory-bandwidth", "bf16-tflops")
