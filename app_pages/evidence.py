@@ -230,7 +230,7 @@ else:
 st.download_button(
     "Download these claims (CSV)",
     # kept per selection: the whole table as CSV takes longer than the rest of the page
-    data=claims_csv(table, kb.data_hash, today, tuple(shown_ids)),
+    data=claims_csv(table, kb.data_hash, today, shown_ids),
     file_name="claims.csv",
     mime="text/csv",
     key="ev-download",
