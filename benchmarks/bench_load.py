@@ -2,7 +2,8 @@
 memory over many sequential sessions.
 
 Each session is a Playwright context in Debian chromium that does what a user does first: open Recommend, move a
-dimension weight, switch to three other pages and download the Markdown report. A step's *settle time* runs from the
+dimension weight, switch to three other pages (each as it opens: a page with one tab per section shows its first)
+and download the Markdown report. A step's *settle time* runs from the
 action to the page being drawn (no script running, no stale or skeleton element, every visible chart and grid drawn).
 
 The load model is that of a load-testing tool (Locust, k6): users arrive over a ramp-up (``--ramp`` seconds for the
