@@ -183,8 +183,8 @@ def _sub_criterion_sliders() -> None:
 
 with st.sidebar:
     st.header("Fine-tune the criteria")
-    # Its sliders are drawn only while it is open: closed, they cost every visit of the page ~100 ms in the
-    # browser (benchmarks/bench_browser.py) for controls most visits never touch.
+    # Its sliders are drawn only while it is open: closed, they and the must-have controls cost every visit of the
+    # page ~100 ms in the browser (first render of Recommend) for controls most visits never touch.
     sub_weights = st.expander(label(f"Sub-criterion weights ({group.name_en})"), key="cw-box", on_change="rerun")
     if sub_weights.open:
         with sub_weights:
