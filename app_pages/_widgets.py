@@ -61,6 +61,18 @@ def section_tabs(sections: dict[str, Callable[[], None]], key: str) -> None:
                 draw()
 
 
+def expander_drawn_when_open(label: str, key: str, draw: Callable[[], None], expanded: bool = False) -> None:
+    """An expander whose content `draw` is computed and drawn only while it is open; opening it reruns the page.
+
+    A closed expander still draws its widgets on every visit. Here they are not drawn, so they have no state
+    while it is closed: a callback must take the value in force for them.
+    """
+    box = st.expander(label, expanded=expanded, key=key, on_change="rerun")
+    if box.open:
+        with box:
+            draw()
+
+
 def sync_widget(key: str, value: Any) -> Any:
     """Make the widget `key` show `value` (the preferences' value) before it is drawn; return the value its state
     holds (equal to `value`, in the type the widget gave it), to pass to the widget.

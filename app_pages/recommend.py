@@ -8,6 +8,7 @@ from pydantic import ValidationError
 from app_pages._cached import uses_uploads
 from app_pages._session import check_prefs, current_prefs, prefs_in_force, reset_prefs, session_kb, set_prefs
 from app_pages._widgets import (
+    expander_drawn_when_open,
     markdown_table,
     reference_date,
     session_figure,
@@ -185,10 +186,7 @@ with st.sidebar:
     st.header("Fine-tune the criteria")
     # Its sliders are drawn only while it is open: closed, they and the must-have controls cost every visit of the
     # page ~100 ms in the browser (first render of Recommend) for controls most visits never touch.
-    sub_weights = st.expander(label(f"Sub-criterion weights ({group.name_en})"), key="cw-box", on_change="rerun")
-    if sub_weights.open:
-        with sub_weights:
-            _sub_criterion_sliders()
+    expander_drawn_when_open(label(f"Sub-criterion weights ({group.name_en})"), "cw-box", _sub_criterion_sliders)
     st.header("How to score")
     sync_widget("method", prefs.method)
     st.selectbox(
@@ -228,49 +226,50 @@ with st.sidebar:
 
 def _must_have() -> None:
     """The hard constraints: applied before any weighting; what they remove is listed under the ranking."""
-    members = group.members
-    vendors = sorted({kb.entities[m].vendor for m in members if kb.entities[m].vendor} | set(prefs.exclude_vendors))
     count = len(prefs.constraints) + len(prefs.exclude_vendors) + len(prefs.exclude)
     # Drawn only while open (as the sub-criterion weights); open from the start when a constraint is in force.
     title = f"Must have (hard constraints{f': {count}' if count else ''})"
-    box = st.expander(title, expanded=bool(count), key="must-box", on_change="rerun")
-    if not box.open:
-        return
-    with box:
-        criteria = [kb.criteria[gc.criterion] for gc in group.criteria]
-        numeric = [c for c in criteria if not c.unit.startswith("rating")]
-        examples = ", ".join(f"{c.id} ({c.unit})" for c in numeric) or "any criterion id"
-        sync_widget("must", ", ".join(prefs.constraints))
-        st.text_input(
-            "Limits (comma-separated)",
-            key="must",
-            placeholder="e.g. power-w<=10",
-            on_change=on_setting,
-            help=md(f"CRITERION then <=, >=, <, > or = then a number. Criteria here: {examples}."),
-        )
-        sync_widget("must-keep-unknown", prefs.keep_unknown)
-        st.toggle(
-            "Keep alternatives whose value is unknown",
-            key="must-keep-unknown",
-            on_change=on_setting,
-            help="By default an alternative without evidence for a constrained criterion is removed as unknown.",
-        )
-        sync_widget("must-vendors", list(prefs.exclude_vendors))
-        st.multiselect(
-            "Exclude vendors",
-            options=vendors,
-            format_func=kb.entity_name,
-            key="must-vendors",
-            on_change=on_setting,
-        )
-        sync_widget("must-exclude", [e for e in prefs.exclude if e in members])
-        st.multiselect(
-            "Exclude alternatives",
-            options=list(members),
-            format_func=kb.entity_name,
-            key="must-exclude",
-            on_change=on_setting,
-        )
+    expander_drawn_when_open(title, "must-box", _must_have_controls, expanded=bool(count))
+
+
+def _must_have_controls() -> None:
+    """Limits on criteria, what to do with unknown values, and vendors and alternatives to leave out."""
+    members = group.members
+    vendors = sorted({kb.entities[m].vendor for m in members if kb.entities[m].vendor} | set(prefs.exclude_vendors))
+    criteria = [kb.criteria[gc.criterion] for gc in group.criteria]
+    numeric = [c for c in criteria if not c.unit.startswith("rating")]
+    examples = ", ".join(f"{c.id} ({c.unit})" for c in numeric) or "any criterion id"
+    sync_widget("must", ", ".join(prefs.constraints))
+    st.text_input(
+        "Limits (comma-separated)",
+        key="must",
+        placeholder="e.g. power-w<=10",
+        on_change=on_setting,
+        help=md(f"CRITERION then <=, >=, <, > or = then a number. Criteria here: {examples}."),
+    )
+    sync_widget("must-keep-unknown", prefs.keep_unknown)
+    st.toggle(
+        "Keep alternatives whose value is unknown",
+        key="must-keep-unknown",
+        on_change=on_setting,
+        help="By default an alternative without evidence for a constrained criterion is removed as unknown.",
+    )
+    sync_widget("must-vendors", list(prefs.exclude_vendors))
+    st.multiselect(
+        "Exclude vendors",
+        options=vendors,
+        format_func=kb.entity_name,
+        key="must-vendors",
+        on_change=on_setting,
+    )
+    sync_widget("must-exclude", [e for e in prefs.exclude if e in members])
+    st.multiselect(
+        "Exclude alternatives",
+        options=list(members),
+        format_func=kb.entity_name,
+        key="must-exclude",
+        on_change=on_setting,
+    )
 
 
 st.title("Recommend an AI stack")

@@ -30,17 +30,11 @@ def ok(at: AppTest) -> AppTest:
     return at
 
 
-def opened(at: AppTest, key: str, tab: str) -> AppTest:
-    """`at` after the user opened the tab `tab` of the lazy tabs `key` (app_pages._widgets.section_tabs): only the
-    open tab is drawn."""
+def opened(at: AppTest, key: str, tab: str | bool = True) -> AppTest:
+    """`at` after the user opened what is drawn only while open (app_pages._widgets): the tab `tab` of the lazy
+    tabs `key` (section_tabs), or, without a tab, the expander `key` (expander_drawn_when_open; Recommend's
+    sub-criterion weights ``cw-box`` and must-haves ``must-box``)."""
     at.session_state[key] = tab
-    return ok(at.run())
-
-
-def open_box(at: AppTest, key: str) -> AppTest:
-    """`at` after the user opened the expander `key` whose controls are drawn only while it is open (the
-    Recommend page's sub-criterion weights, ``cw-box``, and must-haves, ``must-box``)."""
-    at.session_state[key] = True
     return ok(at.run())
 
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from selector import knowledge
-from tests.app.helpers import APP, PAGES, open_box
+from tests.app.helpers import APP, PAGES, opened
 from tests.examples import examples
 
 KB = knowledge.load()
@@ -54,7 +54,7 @@ def test_a_weight_at_the_edge_of_its_slider_is_accepted() -> None:
     at = _open({"w": "performance=100,cost=0", "cw": f"{CRITERION}=5"})
     assert not at.exception and not at.error
     assert at.slider(key="w-performance").value == 100
-    assert open_box(at, "cw-box").slider(key=f"cw-{CRITERION}").value == 5.0
+    assert opened(at, "cw-box").slider(key=f"cw-{CRITERION}").value == 5.0
 
 
 # Tokens a link could carry: valid ids, numbers at the edges of what the widgets show, and junk.

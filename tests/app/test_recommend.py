@@ -16,7 +16,7 @@ from tests.app.helpers import (
     DIMENSIONS,
     expected_ranking,
     ok,
-    open_box,
+    opened,
     pref_params,
     same_ranking,
     shown_badges,
@@ -82,7 +82,7 @@ def test_sub_criterion_weight_and_method_follow_the_pure_call(app, kb):
     at = ok(app.run())
     group = kb.groups[at.selectbox(key="group").value]
     criterion = group.criteria[0].criterion
-    ok(open_box(at, "cw-box").slider(key=f"cw-{criterion}").set_value(4.5).run())
+    ok(opened(at, "cw-box").slider(key=f"cw-{criterion}").set_value(4.5).run())
     ok(at.selectbox(key="method").set_value("topsis").run())
     prefs = Preferences(group=group.id, criterion_weights={criterion: 4.5}, method="topsis")
     same_ranking(shown_ranking(at), expected_ranking(kb, prefs))
@@ -166,7 +166,7 @@ def test_answer_fires_its_rule_and_shows_its_quote(app, kb):
 def test_changing_group_resets_its_sub_weights(app, kb):
     at = ok(app.run())
     first = kb.groups[at.selectbox(key="group").value]
-    open_box(at, "cw-box").slider(key=f"cw-{first.criteria[0].criterion}").set_value(3.0).run()
+    opened(at, "cw-box").slider(key=f"cw-{first.criteria[0].criterion}").set_value(3.0).run()
     ok(at.selectbox(key="group").set_value("edge-accelerators").run())
     assert "cw" not in at.query_params
     same_ranking(shown_ranking(at), expected_ranking(kb, Preferences(group="edge-accelerators")))
@@ -220,7 +220,7 @@ def test_a_dimension_emptied_by_zero_sub_weights_is_said_under_the_ranking(app, 
     group = kb.groups[at.selectbox(key="group").value]
     risk = [gc.criterion for gc in group.criteria if kb.criteria[gc.criterion].dimension == "risk"]
     assert risk, "the default group has risk criteria"
-    open_box(at, "cw-box")
+    opened(at, "cw-box")
     for criterion in risk:
         ok(at.slider(key=f"cw-{criterion}").set_value(0.0).run())
     notes = " ".join(x.value for x in [*at.caption, *at.markdown])
@@ -251,7 +251,7 @@ def test_controls_in_closed_boxes_are_not_drawn_and_keep_the_values_in_force(app
     )
     assert dict(at.query_params.items()) == {**query, "method": "topsis"} == to_query(prefs)
     same_ranking(shown_ranking(at), expected_ranking(kb, prefs))
-    assert open_box(at, "cw-box").slider(key=f"cw-{criterion}").value == 4.5
+    assert opened(at, "cw-box").slider(key=f"cw-{criterion}").value == 4.5
 
 
 def test_the_ranking_comes_first_and_a_ranking_that_cannot_be_computed_leaves_the_scenario_open(app, kb):
@@ -260,7 +260,7 @@ def test_the_ranking_comes_first_and_a_ranking_that_cannot_be_computed_leaves_th
     assert headings.index("What matters to you") < headings.index("Your scenario")
     assert headings.index("Your scenario") < headings.index("Evidence behind every number")
     group = kb.groups[at.selectbox(key="group").value]
-    ok(open_box(at, "must-box").multiselect(key="must-exclude").set_value(list(group.members)).run())
+    ok(opened(at, "must-box").multiselect(key="must-exclude").set_value(list(group.members)).run())
     assert any("cannot be ranked" in e.value for e in at.error)
     assert len(at.radio) == len(kb.questions), "the scenario questions stay open"
     assert "Evidence behind every number" not in [h.value for h in at.subheader]
