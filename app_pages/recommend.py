@@ -8,6 +8,7 @@ from pydantic import ValidationError
 from app_pages._cached import uses_uploads
 from app_pages._session import check_prefs, current_prefs, prefs_in_force, reset_prefs, session_kb, set_prefs
 from app_pages._widgets import (
+    KeptFigure,
     expander_drawn_when_open,
     markdown_table,
     reference_date,
@@ -21,7 +22,6 @@ from selector.charts.contributions import contribution_bars, restack_contributio
 from selector.errors import SelectorError
 from selector.escape import streamlit_label as label
 from selector.escape import streamlit_md as md
-from selector.escape import streamlit_table
 from selector.measure import compare
 from selector.preferences import (
     CRITERION_WEIGHT_RANGE,
@@ -33,6 +33,7 @@ from selector.preferences import (
 )
 from selector.problem import METHODS
 from selector.views.recommend import (
+    BADGE_HELP,
     FILLED_MARK,
     FLAG_MARK,
     cell_choices,
@@ -42,9 +43,8 @@ from selector.views.recommend import (
     exclusions_table,
     imputed_table,
     matrix_display,
-    ranking_table,
+    ranking_markdown,
 )
-from selector.views.robustness import SPACE_LABELS
 
 kb = session_kb()
 prefs = current_prefs(kb)
@@ -305,6 +305,16 @@ if not path.shortlisted(group.id):
 _must_have()
 
 
+# A slider's tooltip is the same on every move: written once per page run, not once per move.
+DIMENSION_HELP = {
+    dim.id: md(
+        f"{dim.description_en or ''} Relative weight: only the proportions between the four count; the percentage "
+        "is this dimension's share of the decision."
+    )
+    for dim in kb.dimensions.values()
+}
+
+
 @st.fragment
 def weights_and_ranking() -> None:
     """The four dimension weights and everything they change: ranking, leader, why, chart and badge.
@@ -318,6 +328,32 @@ def weights_and_ranking() -> None:
         rec = recommend.recommend(kb, prefs)
     except SelectorError as exc:
         rec, failure = None, exc
+    # Everything the weights change is computed before anything is drawn: the numerical work in one stretch
+    # measured faster per move than the same work interleaved with Streamlit's (benchmarks/bench_app_rerun.py).
+    judged = None if rec is None else _verdict(prefs, rec)
+    figure = None if rec is None else _contribution_figure(rec)
+    _dimension_sliders(prefs, rec)
+    if "control-error" in st.session_state:
+        st.error(md(st.session_state["control-error"]))
+    if rec is None:
+        st.error(f"This combination cannot be ranked: {md(failure)}")
+        return
+    # One Markdown element for the verdict, the ranking and its notes: in the browser each element of the fragment
+    # costs milliseconds on every slider move (benchmarks/bench_browser.py). The ranking is Markdown, not a data
+    # grid (a grid mounts a canvas on every move), and takes the page's width: beside a chart, rank, name and score
+    # did not fit a laptop screen. The tooltip explains the robustness badge, the first thing under the headline.
+    st.markdown(ranking_markdown(rec, judged, spec.label), help=None if judged.local_share is None else BADGE_HELP)
+    if figure is not None:
+        untitled_chart(figure, key="contribution-chart")
+        if rec.result.contributions is None:
+            st.caption(
+                f"{spec.label} does not add criteria up; the bars show each criterion's weighted min-max "
+                "performance (1 = best in its column, times its weight) as a picture of the profile."
+            )
+
+
+def _dimension_sliders(prefs: Preferences, rec: recommend.Recommendation | None) -> None:
+    """The four dimension weights, each label showing the share of the decision it gives."""
     dimension_weights = prefs.resolved_dimension_weights(kb)
     # The share of the decision each slider gives: a dimension with no criterion in this group passes its weight on.
     total = sum(dimension_weights.values())
@@ -338,40 +374,8 @@ def weights_and_ranking() -> None:
                 width=SLIDER_WIDTH,
                 key=f"w-{dim.id}",
                 on_change=on_dimension_weight,
-                help=md(
-                    f"{dim.description_en or ''} Relative weight: only the proportions between the four count; the "
-                    "percentage is this dimension's share of the decision."
-                ),
+                help=DIMENSION_HELP[dim.id],
             )
-    if "control-error" in st.session_state:
-        st.error(md(st.session_state["control-error"]))
-    if rec is None:
-        st.error(f"This combination cannot be ranked: {md(failure)}")
-        return
-    result, m = rec.result, rec.matrix
-    direction = "higher is better" if result.higher_is_better else "lower is better"
-    judged = _verdict(prefs, rec)
-    filled = {a: sum(c.alternative == a for c in m.imputed_cells) for a in m.alternatives}
-    notes = [
-        "Weights: defaults 40/25/20/15 from article 004, section 5; the sidebar refines each dimension.",
-        f"Method **{md(spec.label)}** · scaler **{md(result.scaler)}** · missing values: **{md(m.missing_policy)}** "
-        f"· flagged claims {'used' if prefs.use_flagged else 'left out'}.",
-        *(md(note) for note in m.notes),
-    ]
-    # One Markdown element for the verdict, the ranking and its notes: in the browser each element of the fragment
-    # costs milliseconds on every slider move (benchmarks/bench_browser.py). The ranking is Markdown, not a data
-    # grid (a grid mounts a canvas on every move), and takes the page's width: beside a chart, rank, name and score
-    # did not fit a laptop screen. The tooltip explains the robustness badge, the first thing under the headline.
-    st.markdown(
-        _verdict_text(judged)
-        + "\n\n"
-        + streamlit_table(ranking_table(rec.ranking, filled), formats={"score": ".4f"})
-        + f"\n\n{_small(md(RANKING_LEGEND.format(direction=direction)))}"
-        + f"\n\n:material/lightbulb: {md(rec.why)}"
-        + "".join(f"\n\n{_small(note)}" for note in notes),
-        help=BADGE_HELP if judged.local_share is not None else None,
-    )
-    _contribution_chart(rec)
 
 
 # The contribution chart's title names what it shows: what each criterion adds, for a method whose score is a sum
@@ -384,7 +388,7 @@ CHART_TITLE = (
 CHART_KEY = "show-contribution-chart"
 
 
-def _contribution_chart(rec: recommend.Recommendation) -> None:
+def _contribution_figure(rec: recommend.Recommendation) -> KeptFigure | None:
     """What each criterion adds to each option's score, as stacked bars, when asked for (it follows the weights).
 
     The chart waits for the user: drawing it first would load plotly's ~4.7 MB script with the page and hold up
@@ -392,7 +396,7 @@ def _contribution_chart(rec: recommend.Recommendation) -> None:
     the chart, so a slider move redraws the chart alone: no widget and no title of its own.
     """
     if not st.session_state.get(CHART_KEY):
-        return
+        return None
     result, m = rec.result, rec.matrix
     if result.contributions is not None:
         parts, x_title = result.contributions, "contribution to the score"
@@ -409,12 +413,7 @@ def _contribution_chart(rec: recommend.Recommendation) -> None:
     )
     values = {kb.entity_name(a): parts[i] for i, a in enumerate(m.alternatives)}
     restack_contribution_bars(figure.spec, values, order)
-    untitled_chart(figure, key="contribution-chart")
-    if result.contributions is None:
-        st.caption(
-            f"{spec.label} does not add criteria up; the bars show each criterion's weighted min-max "
-            "performance (1 = best in its column, times its weight) as a picture of the profile."
-        )
+    return figure
 
 
 def _verdict(prefs: Preferences, rec: recommend.Recommendation) -> verdict.Verdict:
@@ -424,37 +423,6 @@ def _verdict(prefs: Preferences, rec: recommend.Recommendation) -> verdict.Verdi
         return verdict.judge(rec, local_share=verdict.local_share(rec), global_share=whole)
     except SelectorError:
         return verdict.judge(rec, compute=False)
-
-
-RANKING_LEGEND = (
-    "score: {direction} · “2=” marks an exact tie · shortlisted: by the decision path · filled in: criteria without "
-    "evidence for this option, filled in by the missing-value policy (listed under the ranking)"
-)
-BADGE_HELP = (
-    f"{verdict.SAMPLES:,} weightings of {SPACE_LABELS['dimensions']} drawn uniformly within ±10 percentage points of "
-    f"yours, and {verdict.SAMPLES:,} anywhere on the whole weight simplex (every split of 100%); cells without "
-    f"evidence drawn across their plausible range; seed {verdict.SEED}. The Robustness page shows the same two figures."
-)
-
-
-def _small(text: str) -> str:
-    """Already escaped Markdown `text` as a caption inside a Markdown element (small, grey)."""
-    return f":small[:gray[{text}]]"
-
-
-def _verdict_text(judged: verdict.Verdict) -> str:
-    """The headline, the robustness badge (share of weightings around the user's that keep the leader first, and
-    over any weighting) and the verdict's details, as one Markdown text."""
-    parts = [f"### {md(judged.headline)}"]
-    if judged.local_share is None:
-        parts.append(_small("Robustness could not be computed for this ranking."))
-    else:
-        share = judged.local_share
-        colour = "green" if share >= 0.7 else "orange" if share >= 0.4 else "red"
-        # highlighted text rather than st.badge: a badge keeps to one line and cut this one short on a laptop
-        parts.append(f":{colour}-background[:material/balance: {md(judged.badge)}]")
-    parts += [_small(md(detail)) for detail in judged.details]
-    return "\n\n".join(parts)
 
 
 st.subheader("What matters to you")  # outside the fragment: static, so a slider move does not resend it

@@ -134,18 +134,17 @@ _DRAWING_ALONE = """
 import streamlit as st
 from app_pages._cached import bundled_kb
 from app_pages._widgets import session_figure, untitled_chart
-from selector import recommend
+from selector import recommend, verdict
 from selector.charts.contributions import contribution_bars, restack_contribution_bars
-from selector.escape import streamlit_table
-from selector.views.recommend import contributions_frame, ranking_table
+from selector.views.recommend import BADGE_HELP, contributions_frame, ranking_markdown
 from selector.preferences import Preferences
 
 kb = bundled_kb()
 rec = recommend.recommend(kb, Preferences(group=next(iter(kb.groups))))
+judged = verdict.judge(rec)
 parts = rec.result.contributions
 order = [r.name for r in rec.ranking]
 values = {kb.entity_name(a): parts[i] for i, a in enumerate(rec.matrix.alternatives)}
-filled = {a: 0 for a in rec.matrix.alternatives}
 
 
 @st.fragment
@@ -153,14 +152,7 @@ def weights_and_ranking():
     with st.container(horizontal=True, gap="medium"):
         for dim in kb.dimensions.values():
             st.slider(dim.name_en, 0, 100, int(dim.weight), key=f"w-{dim.id}", width=220, help=dim.description_en)
-    st.markdown(
-        f"### Recommended: {rec.leader.name}\\n\\n"
-        ":green-background[first in 97% of weightings within ±10 points of yours]\\n\\n"
-        + streamlit_table(ranking_table(rec.ranking, filled), formats={"score": ".4f"})
-        + f"\\n\\n:small[score: higher is better · shortlisted: by the decision path]\\n\\n{rec.why}"
-        "\\n\\n:small[Weights: defaults; method, scaler, policy]",
-        help="SMAA",
-    )
+    st.markdown(ranking_markdown(rec, judged, "Weighted sum"), help=BADGE_HELP)
     if st.session_state.get("show-contribution-chart"):
         figure = session_figure(
             "contribution-figure", (), lambda: contribution_bars(contributions_frame(kb, rec.matrix, parts), order, "c")

@@ -8,10 +8,14 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from selector import provenance
+from selector import provenance, verdict
+from selector.escape import streamlit_md as md
+from selector.escape import streamlit_table
 from selector.matrix import DecisionMatrix
 from selector.models import KnowledgeBase
+from selector.recommend import Recommendation
 from selector.views.labels import value_text
+from selector.views.robustness import SPACE_LABELS
 
 
 def ranking_table(ranking: Iterable, filled: Mapping[str, int] | None = None) -> dict[str, list]:
@@ -34,6 +38,65 @@ def ranking_table(ranking: Iterable, filled: Mapping[str, int] | None = None) ->
     if filled is not None:
         columns["filled in"] = [str(filled.get(r.id, 0) or "") for r in ranking]
     return columns
+
+
+RANKING_LEGEND = (
+    "score: {direction} · “2=” marks an exact tie · shortlisted: by the decision path · filled in: criteria without "
+    "evidence for this option, filled in by the missing-value policy (listed under the ranking)"
+)
+# The tooltip of the robustness badge: how its two shares were sampled.
+BADGE_HELP = (
+    f"{verdict.SAMPLES:,} weightings of {SPACE_LABELS['dimensions']} drawn uniformly within ±10 percentage points of "
+    f"yours, and {verdict.SAMPLES:,} anywhere on the whole weight simplex (every split of 100%); cells without "
+    f"evidence drawn across their plausible range; seed {verdict.SEED}. The Robustness page shows the same two figures."
+)
+
+
+def ranking_markdown(rec: Recommendation, judged: verdict.Verdict, method_label: str) -> str:
+    """The verdict with its robustness badge, the ranking and its notes, as one Streamlit Markdown text.
+
+    One text rather than several elements: the Recommend page redraws it on every slider move, and in the browser
+    each element costs milliseconds. Everything taken from data is escaped.
+    """
+    result, m = rec.result, rec.matrix
+    direction = "higher is better" if result.higher_is_better else "lower is better"
+    filled = {a: 0 for a in m.alternatives}
+    for cell in m.imputed_cells:
+        filled[cell.alternative] += 1
+    notes = [
+        "Weights: defaults 40/25/20/15 from article 004, section 5; the sidebar refines each dimension.",
+        f"Method **{md(method_label)}** · scaler **{md(result.scaler)}** · missing values: **{md(m.missing_policy)}** "
+        f"· flagged claims {'used' if rec.prefs.use_flagged else 'left out'}.",
+        *(md(note) for note in m.notes),
+    ]
+    return (
+        _verdict_text(judged)
+        + "\n\n"
+        + streamlit_table(ranking_table(rec.ranking, filled), formats={"score": ".4f"})
+        + f"\n\n{_small(md(RANKING_LEGEND.format(direction=direction)))}"
+        + f"\n\n:material/lightbulb: {md(rec.why)}"
+        + "".join(f"\n\n{_small(note)}" for note in notes)
+    )
+
+
+def _small(text: str) -> str:
+    """Already escaped Markdown `text` as a caption inside a Markdown element (small, grey)."""
+    return f":small[:gray[{text}]]"
+
+
+def _verdict_text(judged: verdict.Verdict) -> str:
+    """The headline, the robustness badge (share of weightings around the user's that keep the leader first, and
+    over any weighting) and the verdict's details."""
+    parts = [f"### {md(judged.headline)}"]
+    if judged.local_share is None:
+        parts.append(_small("Robustness could not be computed for this ranking."))
+    else:
+        share = judged.local_share
+        colour = "green" if share >= 0.7 else "orange" if share >= 0.4 else "red"
+        # highlighted text rather than st.badge: a badge keeps to one line and cut this one short on a laptop
+        parts.append(f":{colour}-background[:material/balance: {md(judged.badge)}]")
+    parts += [_small(md(detail)) for detail in judged.details]
+    return "\n\n".join(parts)
 
 
 def matrix_table(kb: KnowledgeBase, m: DecisionMatrix) -> pd.DataFrame:

@@ -7,7 +7,8 @@ import datetime as dt
 import numpy as np
 import pytest
 
-from selector import knowledge, matrix, provenance, recommend
+from selector import knowledge, matrix, provenance, recommend, verdict
+from selector.escape import streamlit_md
 from selector.preferences import PreferenceError, Preferences
 from selector.views.recommend import (
     FILLED_MARK,
@@ -18,6 +19,7 @@ from selector.views.recommend import (
     matrix_display,
     matrix_status,
     matrix_table,
+    ranking_markdown,
     ranking_table,
 )
 from selector.weights import Hierarchy
@@ -148,3 +150,51 @@ def test_contributions_frame_says_which_parts_were_filled_in(kb):
     assert {(a, c) for a, c, f in zip(frame["alternative"], frame["criterion"], frame["filled"], strict=True) if f} == (
         filled
     )
+
+
+def _row_of(text: str, name: str) -> list[str]:
+    line = next(line for line in text.splitlines() if line.startswith("| ") and f"| {name} |" in line)
+    return [cell.strip() for cell in line.strip("|").split("|")]
+
+
+def test_ranking_markdown_holds_the_verdict_the_ranking_and_its_notes(kb):
+    rec = recommend.recommend(kb, Preferences(group="training-frameworks"))
+    judged = verdict.judge(rec, local_share=0.8, global_share=0.5, leaders={})
+    text = ranking_markdown(rec, judged, "Weighted sum (WSM)")
+    assert text.startswith(f"### {streamlit_md(judged.headline)}")
+    assert ":green-background[:material/balance: first in 80% of weightings" in text
+    # one row per option, in rank order, with its filled-in cells counted
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line]
+    assert rows[0].startswith("| rank | name | score | shortlisted | filled in |")
+    assert [_row_of(text, r.name)[1] for r in rec.ranking] == [r.name for r in rec.ranking]
+    counts = {a: sum(c.alternative == a for c in rec.matrix.imputed_cells) for a in rec.matrix.alternatives}
+    assert [_row_of(text, r.name)[4] for r in rec.ranking] == [str(counts[r.id] or "") for r in rec.ranking]
+    assert streamlit_md("score: higher is better") in text
+    assert "Method **Weighted sum \\(WSM\\)**" in text
+    assert f"missing values: **{streamlit_md(rec.matrix.missing_policy)}** · flagged claims used." in text
+
+
+@pytest.mark.parametrize(
+    ("share", "shown"),
+    [
+        (0.7, ":green-background["),
+        (0.69, ":orange-background["),
+        (0.4, ":orange-background["),
+        (0.39, ":red-background["),
+        (None, "Robustness could not be computed for this ranking."),
+    ],
+)
+def test_ranking_markdown_colours_the_badge_by_the_share_around_your_weights(kb, share, shown):
+    rec = recommend.recommend(kb, Preferences(group="training-frameworks"))
+    judged = verdict.judge(rec, local_share=share, global_share=None, compute=False)
+    text = ranking_markdown(rec, judged, "WSM")
+    assert shown in text
+    assert sum(f":{c}-background[" in text for c in ("green", "orange", "red")) == (share is not None)
+
+
+def test_ranking_markdown_escapes_what_it_is_given(kb):
+    rec = recommend.recommend(kb, Preferences(group="training-frameworks", use_flagged=False))
+    judged = verdict.judge(rec, local_share=0.5, global_share=0.5, leaders={})
+    text = ranking_markdown(rec, judged, "*bold* [link](x)")
+    assert "**\\*bold\\* \\[link\\]\\(x\\)**" in text
+    assert "flagged claims left out." in text
