@@ -43,6 +43,8 @@ What keeps a weight change's rerun small, and so why the code is shaped as it is
 
 * the fragment: a weight change does not rerun the scenario, the decision path or the evidence tables, and the
   static heading above the sliders stays outside it;
+* inside it, everything the new weighting changes (ranking, verdict, chart data) is computed before anything is
+  drawn: the numerical work in one stretch ran faster than the same work between Streamlit's calls;
 * scikit-criteria's normalisation is kept per matrix and its aggregation called directly;
 * the evidence grid, what is ranked and the decision path are kept per knowledge base (``selector.memo``), so the
   recommendation is computed afresh rather than through a Streamlit cache, whose bookkeeping on a miss costs more
