@@ -389,7 +389,8 @@ CHART_KEY = "show-contribution-chart"
 
 
 def _contribution_figure(rec: recommend.Recommendation) -> KeptFigure | None:
-    """What each criterion adds to each option's score, as stacked bars, when asked for (it follows the weights).
+    """The chart of what each criterion adds to each option's score (stacked bars, following the weights); None
+    until the user asks for it.
 
     The chart waits for the user: drawing it first would load plotly's ~4.7 MB script with the page and hold up
     the ranking (benchmarks/bench_browser.py). The toggle that asks for it sits under the fragment and names

@@ -1,4 +1,5 @@
-"""The Recommend screen's views: the ranking, the decision matrix with its marks, footnotes and contributions."""
+"""The Recommend screen's views: the ranking (its table and the Markdown with the verdict), the decision matrix with
+its marks, footnotes and contributions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""selector.views.recommend: the ranking table, the marked decision matrix, profiles and footnotes."""
+"""selector.views.recommend: the ranking table and Markdown, the marked decision matrix, profiles and footnotes."""
 
 from __future__ import annotations
 
