@@ -186,7 +186,7 @@ def claims_csv(table: pd.DataFrame, data_hash: str, today: dt.date, ids: Sequenc
     """The Evidence page's download: `table`, the claims `ids` (the filters' result, in order) of
     :func:`evidence_tables`' first table, as CSV with formula-like cells neutralised; made once per knowledge, date
     and selection."""
-    # Keyed by a digest of the ids: Streamlit hashing hundreds of ids one by one took ~15 ms of every run.
+    # Keyed by a digest of the ids: Streamlit hashes each of hundreds of ids on every run of the page otherwise.
     selection = hashlib.sha256("\n".join(ids).encode("utf-8")).hexdigest()
     return _claims_csv(table, data_hash, today, selection)
 

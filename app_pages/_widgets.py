@@ -52,8 +52,8 @@ def section_tabs(sections: dict[str, Callable[[], None]], key: str) -> None:
     """The page's `sections` (tab label -> the function that draws it) as tabs, of which only the open one is
     computed and drawn; opening another reruns the page.
 
-    A page that drew every section at once made each visit wait for all its charts, those below the fold too
-    (benchmarks/bench_browser.py, page switch: Accelerators ~1 s with every section, ~0.3-0.5 s with the first).
+    A page that draws every section at once makes each visit wait for all its charts, those below the fold too
+    (benchmarks/bench_browser.py measures the page switch).
     """
     for tab, draw in zip(st.tabs(list(sections), key=key, on_change="rerun"), sections.values(), strict=True):
         if tab.open:

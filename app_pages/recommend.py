@@ -184,8 +184,8 @@ def _sub_criterion_sliders() -> None:
 
 with st.sidebar:
     st.header("Fine-tune the criteria")
-    # Its sliders are drawn only while it is open: closed, they and the must-have controls cost every visit of the
-    # page ~100 ms in the browser (first render of Recommend) for controls most visits never touch.
+    # Its sliders are drawn only while it is open: drawn closed, they and the must-have controls would slow every
+    # visit's first render in the browser (benchmarks/bench_browser.py) for controls most visits never touch.
     expander_drawn_when_open(label(f"Sub-criterion weights ({group.name_en})"), "cw-box", _sub_criterion_sliders)
     st.header("How to score")
     sync_widget("method", prefs.method)
