@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from selector import value as value_scale
 from selector import vocabulary
 from selector.issues import Issue
 from selector.locators import RawError, Snapshots, convert
@@ -205,19 +206,6 @@ class Checker:
                     "say in the rationale which outside facts it rests on (the words 'outside facts')",
                     "based_on",
                 )
-            if claim.value is None or claim.kind != "rating":
-                continue
-            for crit, _, _ in self.records("criteria"):
-                if crit.metric == claim.metric and crit.scale and not crit.scale[0] <= claim.value <= crit.scale[1]:
-                    self.error(
-                        loaded,
-                        "claims",
-                        index,
-                        claim.id,
-                        f"value {claim.value:g} lies outside the {crit.scale[0]:g}-{crit.scale[1]:g} scale of "
-                        f"criterion `{crit.id}`; score it on that criterion's rubric",
-                        "value",
-                    )
         for crit, loaded, index in self.records("criteria"):
             if crit.metric in rated_metrics and not crit.rubric:
                 self.error(
@@ -306,8 +294,7 @@ class Checker:
                     "hardware",
                 )
             if crit.derived is not None:
-                for role in ("price", "throughput"):
-                    target = getattr(crit.derived, role)
+                for role, target in crit.derived.inputs:
                     here = (loaded, "criteria", index, crit.id)
                     known = self.ref(*here, "criteria", target, f"derived.{role}", "derived")
                     if known and self.by_id["criteria"][target][0].derived is not None:
@@ -400,12 +387,53 @@ class Checker:
                     if problem:
                         self.error(*here, problem, "value")
 
+    def value_scales(self) -> None:
+        """Every criterion a group ranks has a usable value scale, and every value that fills a criterion lies on
+        it (the value model maps the scale onto 0..1; a value outside has no meaning there)."""
+        ranked = {gc.criterion for group, _, _ in self.records("groups") for gc in group.criteria}
+        criteria = []
+        for crit, loaded, index in self.records("criteria"):
+            if crit.scale is None:
+                if crit.id in ranked:
+                    self.error(
+                        loaded,
+                        "criteria",
+                        index,
+                        crit.id,
+                        f"criterion `{crit.id}` is ranked by a group but has no `scale`; give its value scale "
+                        "[worst-or-best, best-or-worst] fixed from the domain (e.g. [1, 5] for a rating)",
+                    )
+                continue
+            try:
+                value_scale.check_bounds(
+                    float(crit.scale[0]), float(crit.scale[1]), crit.shape, f"criterion `{crit.id}`"
+                )
+            except value_scale.ValueScaleError as exc:
+                self.error(loaded, "criteria", index, crit.id, str(exc), "scale")
+                continue
+            criteria.append(crit)
+        for claim, loaded, index in self.records("claims"):
+            if claim.value is None:
+                continue
+            for crit in criteria:
+                lo, hi = crit.scale
+                if crit.reads(claim) and value_scale.outside(claim.value, lo, hi):
+                    self.error(
+                        loaded,
+                        "claims",
+                        index,
+                        claim.id,
+                        value_scale.outside_message(crit.id, claim.value, lo, hi, crit.unit),
+                        "value",
+                    )
+
     def run(self) -> list[Issue]:
         self.unique_ids()
         self.datasets()
         self.entities()
         self.claims()
         self.assessments()
+        self.value_scales()
         self.decision_data()
         self.scenario_links()
         self.vocabulary()

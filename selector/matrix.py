@@ -17,6 +17,7 @@ from selector.memo import PerKnowledge, PerObject
 from selector.models import TIERS, Claim, Criterion, KnowledgeBase
 from selector.preferences import PreferenceError, Preferences
 from selector.problem import Problem
+from selector.value import ValueScales
 from selector.weights import Hierarchy, WeightError
 
 _TIER_ORDER = {tier: rank for rank, tier in enumerate(TIERS)}
@@ -78,8 +79,9 @@ class DecisionMatrix:
     weights: np.ndarray  # effective column weights, summing to 1
     hierarchy: Hierarchy  # how the dimension shares reach the columns (for every other weighting of them)
     sub_weights: np.ndarray  # relative weight of each column inside its dimension
-    scales: np.ndarray  # n x 2 plausible range per criterion (for sampling missing cells)
+    scales: np.ndarray  # n x 2 fixed value scale per criterion (the value model's bounds; SMAA samples within)
     missing_policy: str
+    shapes: tuple[str, ...] = ()  # the value function's shape per criterion (linear or log)
     excluded_alternatives: tuple[Exclusion, ...] = ()
     excluded_criteria: tuple[Exclusion, ...] = ()
     notes: tuple[str, ...] = field(default=())
@@ -113,9 +115,23 @@ class DecisionMatrix:
         unweighted = _PROBLEMS.get(
             self.cells,
             (self.alternatives, self.criteria, self.objectives, method, scaler),
-            lambda: Problem.of(self.values, self.objectives, None, method, scaler, self.alternatives, self.criteria),
+            lambda: Problem.of(
+                self.values,
+                self.objectives,
+                None,
+                method,
+                scaler,
+                self.alternatives,
+                self.criteria,
+                value_scales=self.value_scales,
+            ),
         )
         return unweighted.with_weights(self.weights)
+
+    @property
+    def value_scales(self) -> ValueScales:
+        """Each criterion's fixed scale and shape, as the value model reads them."""
+        return ValueScales.of(self.scales, self.shapes or ("linear",) * len(self.criteria), self.criteria)
 
     def evidence_ids(self) -> list[str]:
         """Every claim id behind a cell, in order of first use."""
@@ -128,9 +144,7 @@ class DecisionMatrix:
 
 
 def _conditions_match(criterion: Criterion, claim: Claim) -> bool:
-    wanted = criterion.conditions.model_dump(exclude_none=True)
-    have = claim.conditions.model_dump()
-    return all(str(have.get(k) or "").strip().lower() == str(v).strip().lower() for k, v in wanted.items())
+    return criterion.reads(claim)
 
 
 def claims_for_cell(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_flagged: bool = True) -> list[Claim]:
@@ -155,23 +169,29 @@ def _dates(kb: KnowledgeBase, claim_ids: tuple[str, ...]) -> str:
 def _derived_cell(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_flagged: bool) -> Cell:
     """A cell computed from two other criteria's cells; its evidence and weaker tier are theirs."""
     how = criterion.derived
-    price = _cell(kb, kb.criteria[how.price], entity_id, use_flagged)
-    throughput = _cell(kb, kb.criteria[how.throughput], entity_id, use_flagged)
-    if price.value is None or throughput.value is None or throughput.value <= 0:
-        lacking = [c.criterion for c in (price, throughput) if c.value is None or c.value <= 0]
+    (role, first_id), (_, throughput_id) = how.inputs
+    first = _cell(kb, kb.criteria[first_id], entity_id, use_flagged)
+    throughput = _cell(kb, kb.criteria[throughput_id], entity_id, use_flagged)
+    if first.value is None or throughput.value is None or throughput.value <= 0:
+        lacking = [c.criterion for c in (first, throughput) if c.value is None or c.value <= 0]
         return Cell(entity_id, criterion.id, None, (), note=f"no evidence for {', '.join(lacking)}")
-    value = price.value / (throughput.value * 3600) * 1e6
-    note = (
-        f"derived: USD {price.value:g} per accelerator-hour ({how.price}, {price.tier}{_dates(kb, price.evidence)}) "
-        f"/ ({throughput.value:,.1f} tokens/s ({how.throughput}, {throughput.tier}) x 3600) x 10^6"
-    )
+    per_second = f"({throughput.value:,.1f} tokens/s ({throughput_id}, {throughput.tier})"
+    if role == "price":
+        value = first.value / (throughput.value * 3600) * 1e6
+        note = (
+            f"derived: USD {first.value:g} per accelerator-hour ({first_id}, {first.tier}{_dates(kb, first.evidence)}) "
+            f"/ {per_second} x 3600) x 10^6"
+        )
+    else:
+        value = first.value / throughput.value * 1e6 / 3.6e6
+        note = f"derived: {first.value:g} W ({first_id}, {first.tier}) / {per_second}) x 10^6 / 3.6 x 10^6 J per kWh"
     return Cell(
         entity_id,
         criterion.id,
         float(value),
-        price.evidence + throughput.evidence,
-        tier=_weaker(price.tier, throughput.tier),
-        flagged=price.flagged or throughput.flagged,
+        first.evidence + throughput.evidence,
+        tier=_weaker(first.tier, throughput.tier),
+        flagged=first.flagged or throughput.flagged,
         note=note,
     )
 
@@ -203,9 +223,14 @@ def _impute(column: list[Cell], criterion: Criterion, policy: str) -> list[Cell]
     known = [c.value for c in column if c.value is not None]
     if policy == "impute-median":
         fill, how = statistics.median(known), "column median"
-    else:
+    elif policy == "impute-column-worst":
         fill = min(known) if criterion.objective == "max" else max(known)
         how = "column worst"
+    else:
+        # no credit without evidence, and no dependence on who else is ranked: the scale's worst end
+        lo, hi = criterion.scale
+        fill = lo if criterion.objective == "max" else hi
+        how = "scale's worst end"
     return [
         c
         if c.value is not None
@@ -343,7 +368,8 @@ def _layout(
     excluded_crits: list[Exclusion] = []
 
     for crit in list(criteria):
-        have = [a for a in alternatives if grid[a][crit.id].value is not None]
+        # over every member, not only those the limits keep: which criteria rank must not depend on who is ranked
+        have = [a for a in group.members if grid[a][crit.id].value is not None]
         if not have:
             criteria.remove(crit)
             excluded_crits.append(Exclusion(crit.id, "no alternative of the group has evidence for it"))
@@ -425,6 +451,7 @@ def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
         hierarchy=hierarchy,
         sub_weights=sub_arr,
         scales=np.array([c.scale or (np.nan, np.nan) for c in criteria], dtype=float),
+        shapes=tuple(c.shape for c in criteria),
         missing_policy=prefs.missing,
         excluded_alternatives=layout.excluded_alternatives,
         excluded_criteria=layout.excluded_criteria,

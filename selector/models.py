@@ -265,11 +265,28 @@ class Derivation(Record):
     """How a derived criterion's cell is computed from two other criteria's cells of the same alternative.
 
     ``usd_per_million_tokens``: ``price`` (USD per accelerator-hour) / (``throughput`` tokens/s x 3600) x 10^6.
+    ``kwh_per_million_tokens``: ``power`` (W) / ``throughput`` (tokens/s) x 10^6 / 3.6 x 10^6: the energy one
+    accelerator draws at that power to produce a million tokens (the electricity bill's share of the cost).
     """
 
-    formula: Literal["usd_per_million_tokens"]
-    price: Id
+    formula: Literal["usd_per_million_tokens", "kwh_per_million_tokens"]
+    price: Id | None = None
+    power: Id | None = None
     throughput: Id
+
+    @model_validator(mode="after")
+    def _inputs(self) -> Derivation:
+        wanted = "price" if self.formula == "usd_per_million_tokens" else "power"
+        other = "power" if wanted == "price" else "price"
+        if getattr(self, wanted) is None or getattr(self, other) is not None:
+            raise ValueError(f"formula {self.formula} reads `{wanted}` and `throughput` (and no `{other}`)")
+        return self
+
+    @property
+    def inputs(self) -> tuple[tuple[str, str], ...]:
+        """(role, criterion id) of the two criteria the formula reads, the numerator first."""
+        first = "price" if self.price is not None else "power"
+        return ((first, getattr(self, first)), ("throughput", self.throughput))
 
 
 class Criterion(Record):
@@ -289,9 +306,30 @@ class Criterion(Record):
     unit: ShortText
     metric: Id
     conditions: Conditions = Conditions()
-    scale: tuple[Number, Number] | None = None  # the plausible range, used to sample missing cells
+    # The value scale, fixed from the domain: v = 0 at the worst end, 1 at the best (selector.value). Required for
+    # every criterion a group ranks; values outside it are refused. ``shape`` log suits a quantity spanning orders
+    # of magnitude; ``scale_reason`` says where the bounds come from.
+    scale: tuple[Number, Number] | None = None
+    shape: Literal["linear", "log"] = "linear"
+    scale_reason: Text | None = None
     description_en: Text | None = None
     rubric: tuple[RubricLevel, ...] = ()
+
+    def reads(self, claim: Claim) -> bool:
+        """True when ``claim`` fills this criterion's cells: the same metric, stated under every one of its
+        conditions with the same value (case and surrounding spaces aside)."""
+        if claim.metric != self.metric:
+            return False
+        given = claim.conditions.model_dump()
+        return all(
+            str(given.get(k) or "").strip().lower() == str(v).strip().lower()
+            for k, v in self.conditions.model_dump(exclude_none=True).items()
+        )
+
+    @property
+    def scale_kind(self) -> str:
+        """``rating`` for a 1-5 rating or star column, ``quantity`` for a measured or stated amount."""
+        return "rating" if self.metric.startswith("rating_") else "quantity"
 
     @field_validator("rubric")
     @classmethod

@@ -12,18 +12,25 @@ from selector import constraints as hard
 from selector.errors import SelectorError
 from selector.fields import Id, Number
 from selector.models import KnowledgeBase
-from selector.problem import ScoringError, resolve_method
+from selector.problem import DEFAULT_METHOD, ScoringError, resolve_method
 
-MissingPolicy = Literal["impute-worst", "impute-median", "exclude-criterion", "exclude-alternative"]
+MissingPolicy = Literal[
+    "impute-worst", "impute-column-worst", "impute-median", "exclude-criterion", "exclude-alternative"
+]
 MISSING_POLICIES: tuple[str, ...] = MissingPolicy.__args__
 DEFAULT_MISSING: MissingPolicy = "impute-worst"
 MISSING_HELP = {
-    "impute-worst": "a missing cell gets the column's worst value: no credit without evidence (default)",
+    "impute-worst": (
+        "a missing cell gets the worst end of its criterion's scale: no credit without evidence, whoever else is "
+        "ranked (default)"
+    ),
+    "impute-column-worst": (
+        "a missing cell gets the worst value of its column among the options ranked (depends on who is ranked)"
+    ),
     "impute-median": "a missing cell gets the column's median: neutral, neither rewarded nor punished",
     "exclude-criterion": "criteria with any missing cell are dropped for this group",
     "exclude-alternative": "alternatives with any missing cell are dropped from the ranking",
 }
-DEFAULT_METHOD = "wsm"
 #: What the app's weight sliders can show (app_pages/recommend.py draws them with these). The command line takes
 #: any non-negative finite weights; the app refuses a link or profile whose weights lie outside, with a message,
 #: rather than hand a slider a value it cannot hold.

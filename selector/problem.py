@@ -6,6 +6,14 @@ the robustness analyses take a :class:`Problem` and check nothing again.
 
 Methods (``METHODS``) and why each default scaler was chosen:
 
+``mavt`` the additive value model (multi-attribute value theory), the default: each criterion's value function
+         maps its fixed scale (``selector.value``: worst end 0, best end 1, linear or logarithmic) onto 0..1, and
+         scikit-criteria's weighted sum adds ``w_j * v_j``. Only scaler ``value``: the scales come from the domain,
+         so a score never depends on who else is ranked and a weight is a swing weight.
+The other methods normalise by the data (sum, vector, min-max or VIKOR's own best-worst distance): their scores
+depend on who else is ranked, so adding or removing an alternative can reorder the others. They stay available
+for the method-agreement analysis and for users who want them.
+
 ``wsm``  weighted sum. Cost criteria are inverted (1/x) exactly as scikit-criteria's ``InvertMinimize`` does,
          then scaled. Default ``sum``: proportional scaling keeps ratios (an alternative twice as good on a
          criterion gets twice the share), as in scikit-criteria's documented pipeline
@@ -35,8 +43,12 @@ import numpy as np
 
 from selector import weights as weighting
 from selector.errors import SelectorError
+from selector.value import ValueScales, outside_message
 
-SCALERS: tuple[str, ...] = ("none", "sum", "vector", "minmax")
+SCALERS: tuple[str, ...] = ("none", "sum", "vector", "minmax", "value")
+#: The scaler whose scales come from the domain, not from the data: it needs a problem's ``value_scales``.
+VALUE_SCALER = "value"
+DEFAULT_METHOD = "mavt"
 
 
 class ScoringError(SelectorError, ValueError):
@@ -66,6 +78,17 @@ class MethodSpec:
 
 METHODS: Mapping[str, MethodSpec] = MappingProxyType(
     {
+        "mavt": MethodSpec(
+            name="mavt",
+            label="Additive value model (MAVT)",
+            default_scaler=VALUE_SCALER,
+            scalers=(VALUE_SCALER,),
+            higher_is_better=True,
+            additive=True,
+            inverts_cost=False,
+            rationale="value functions on fixed domain scales (worst 0, best 1); weights are swing weights",
+            contributions="w * v(x)",
+        ),
         "wsm": MethodSpec(
             name="wsm",
             label="Weighted sum (WSM)",
@@ -284,11 +307,27 @@ def check_values(
     criteria: Sequence[str],
     *,
     context: str = "",
+    value_scales: ValueScales | None = None,
 ) -> None:
     """Raise ``ScoringError`` for values the method and scaler cannot handle.
 
-    ``matrix`` may carry leading batch axes (..., m, n); the message names the first offending cell.
+    ``matrix`` may carry leading batch axes (..., m, n); the message names the first offending cell. Under the
+    ``value`` scaler every value must lie on its criterion's scale (``value_scales``).
     """
+    if scaler == VALUE_SCALER:
+        if value_scales is None:
+            raise ScoringError(
+                "the value scaler needs each criterion's fixed scale (lo, hi and shape); give them, or choose "
+                "another scaler"
+            )
+        idx = value_scales.first_outside(matrix)
+        if idx is not None:
+            i, j = idx[-2], idx[-1]
+            raise ScoringError(
+                f"alternative {alternatives[i]!r}{context}: "
+                + outside_message(criteria[j], float(matrix[idx]), float(value_scales.lo[j]), float(value_scales.hi[j]))
+            )
+        return
     cost = signs < 0
 
     def _fail(mask: np.ndarray, why: str, fix: str) -> None:
@@ -362,6 +401,9 @@ class Problem:
     alternatives, criteria : tuple of str
     complete : bool
         False for a problem built with ``allow_missing``: its cells are checked only when it is scored.
+    value_scales : ValueScales or None
+        Each criterion's fixed scale; required by the ``value`` scaler (the additive value model), kept when the
+        problem moves to another method so that it can move back.
     """
 
     values: np.ndarray
@@ -372,6 +414,7 @@ class Problem:
     alternatives: tuple[str, ...]
     criteria: tuple[str, ...]
     complete: bool = True
+    value_scales: ValueScales | None = None
 
     @classmethod
     def of(
@@ -385,6 +428,7 @@ class Problem:
         criteria: Sequence[Any] | None = None,
         *,
         allow_missing: bool = False,
+        value_scales: ValueScales | None = None,
     ) -> Problem:
         """Check a decision problem given as loose parts.
 
@@ -405,6 +449,8 @@ class Problem:
         allow_missing : bool
             Accept NaN cells and leave the value checks to the caller, which samples every cell over a range and
             checks the ranges' ends (SMAA).
+        value_scales : ValueScales, optional
+            Each criterion's fixed scale (``selector.value``); required by the ``value`` scaler.
 
         Raises
         ------
@@ -416,10 +462,16 @@ class Problem:
         x, alts, crits = as_matrix(matrix, alternatives, criteria, allow_nan=allow_missing)
         signs = parse_objectives(objectives, x.shape[1], crits)
         w = None if weights is None else criterion_weights(weights, crits)
+        if value_scales is not None and len(value_scales.lo) != len(crits):
+            raise ScoringError(f"got {len(value_scales.lo)} value scales for {len(crits)} criteria; give one each")
         if not allow_missing:
-            check_values(x, signs, spec, scaler, alts, crits)
+            check_values(x, signs, spec, scaler, alts, crits, value_scales=value_scales)
+        elif scaler == VALUE_SCALER and value_scales is None:
+            check_values(x[:0], signs, spec, scaler, alts, crits)
         w = None if w is None else _frozen(w)
-        return cls(_frozen(x), _frozen(signs), w, spec, scaler, alts, crits, complete=not allow_missing)
+        return cls(
+            _frozen(x), _frozen(signs), w, spec, scaler, alts, crits, not allow_missing, value_scales=value_scales
+        )
 
     @property
     def objectives(self) -> tuple[str, ...]:
@@ -430,7 +482,15 @@ class Problem:
         """The weights, once the problem is known to be scorable as it is: weights given and every cell a number."""
         if not self.complete:
             as_matrix(self.values, self.alternatives, self.criteria)
-            check_values(self.values, self.signs, self.spec, self.scaler, self.alternatives, self.criteria)
+            check_values(
+                self.values,
+                self.signs,
+                self.spec,
+                self.scaler,
+                self.alternatives,
+                self.criteria,
+                value_scales=self.value_scales,
+            )
         if self.weights is None:
             raise ScoringError("this problem has no weights; give one weight per criterion to score it")
         return self.weights
@@ -442,7 +502,9 @@ class Problem:
     def with_method(self, method: str, scaler: str | None = None) -> Problem:
         """The same problem under another method (its default scaler when ``scaler`` is None), values re-checked."""
         spec, scaler = resolve_method(method, scaler)
-        check_values(self.values, self.signs, spec, scaler, self.alternatives, self.criteria)
+        check_values(
+            self.values, self.signs, spec, scaler, self.alternatives, self.criteria, value_scales=self.value_scales
+        )
         return replace(self, spec=spec, scaler=scaler)
 
     def with_rows(self, rows: Sequence[int], names: Sequence[str] | None = None) -> Problem:

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from selector import deferred
-from selector.problem import Problem, ScoringError
+from selector.problem import VALUE_SCALER, Problem, ScoringError
 
 #: Relative tolerance under which two scores count as a tie (absorbs floating-point noise only).
 TIE_RTOL = 1e-12
@@ -480,7 +480,7 @@ def _vikor(p: Problem, normalised: np.ndarray, signs: np.ndarray) -> _Aggregate:
 
 
 _AGGREGATIONS: Mapping[str, Callable[[Problem, np.ndarray, np.ndarray], _Aggregate]] = MappingProxyType(
-    {"wsm": _wsm, "wpm": _wpm, "topsis": _topsis, "vikor": _vikor, "moora": _moora}
+    {"mavt": _wsm, "wsm": _wsm, "wpm": _wpm, "topsis": _topsis, "vikor": _vikor, "moora": _moora}
 )
 
 
@@ -508,10 +508,19 @@ def score(problem: Problem) -> ScoreResult:
     """
     weights = problem.scorable_weights()
     spec, x = problem.spec, problem.values
-    normalised, seen_objectives = _normalised(
-        np.ascontiguousarray(x, dtype=float).tobytes(), x.shape, problem.objectives, spec.inverts_cost, problem.scaler
-    )
-    seen_signs = np.array([1 if o == "max" else -1 for o in seen_objectives])
+    if problem.scaler == VALUE_SCALER:
+        # value functions on fixed scales: every column becomes "max" on 0..1, whoever else is ranked
+        normalised = _frozen(problem.value_scales.values(x, problem.signs))
+        seen_signs = np.ones(len(problem.criteria), dtype=int)
+    else:
+        normalised, seen_objectives = _normalised(
+            np.ascontiguousarray(x, dtype=float).tobytes(),
+            x.shape,
+            problem.objectives,
+            spec.inverts_cost,
+            problem.scaler,
+        )
+        seen_signs = np.array([1 if o == "max" else -1 for o in seen_objectives])
     aggregate = _AGGREGATIONS[spec.name](problem, normalised, seen_signs)
     scores = np.atleast_1d(np.asarray(aggregate.scores, dtype=float))
     if not np.all(np.isfinite(scores)):  # pragma: no cover - guarded by the checks of Problem.of

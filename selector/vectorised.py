@@ -17,8 +17,9 @@ from typing import Any
 import numpy as np
 
 from selector import weights as weighting
-from selector.problem import MethodSpec, Problem, ScoringError, check_values
+from selector.problem import VALUE_SCALER, MethodSpec, Problem, ScoringError, check_values
 from selector.scoring import SCALE_FREE_SCALERS, VIKOR_V, first_ranked, rank_scores, scale_columns
+from selector.value import ValueScales
 
 # scikit-learn's MinMaxScaler treats a column whose range is below this as constant (_handle_zeros_in_scale).
 _MINMAX_CONSTANT = 10 * np.finfo(float).eps
@@ -32,12 +33,18 @@ def weight_rows(weights: Any, n: int, criteria: Sequence[str] | None = None) -> 
         raise ScoringError(str(exc)) from None
 
 
-def normalise(x: np.ndarray, signs: np.ndarray, spec: MethodSpec, scaler: str) -> np.ndarray:
+def normalise(
+    x: np.ndarray, signs: np.ndarray, spec: MethodSpec, scaler: str, value_scales: ValueScales | None = None
+) -> np.ndarray:
     """Apply the method's cost inversion and the scaler to a (..., m, n) matrix (no validation).
 
     Conventions match ``scoring.score``: a column whose scaling denominator is zero gets 1/m (sum),
-    1/sqrt(m) (vector) or 0 (minmax, as scikit-learn).
+    1/sqrt(m) (vector) or 0 (minmax, as scikit-learn). The ``value`` scaler applies each criterion's value
+    function on its fixed scale (``value_scales``).
     """
+    if scaler == VALUE_SCALER:
+        assert value_scales is not None  # Problem.of refuses the value scaler without scales
+        return value_scales.values(x, signs)
     x = np.array(x, dtype=float, copy=True)
     m = x.shape[-2]
     if spec.inverts_cost:
@@ -92,7 +99,7 @@ def scores_from_normalised(
     For VIKOR pass ``vikor_d`` (the output of ``vikor_distances`` on the raw matrix) instead.
     """
     name = spec.name
-    if name in ("wsm", "wpm", "moora"):
+    if name in ("mavt", "wsm", "wpm", "moora"):
         g = np.log10(n_mat) if name == "wpm" else n_mat
         ww = w * signs if name == "moora" else w
         if g.ndim == 2:
@@ -167,7 +174,7 @@ class Scorer:
         """The matrix (or (k, m, n) matrices) the aggregation reads: normalised, or VIKOR's distances."""
         if self.spec.name == "vikor":
             return vikor_distances(x, self.signs)
-        return normalise(x, self.signs, self.spec, self.scaler)
+        return normalise(x, self.signs, self.spec, self.scaler, self.problem.value_scales)
 
     def scores(self, w: np.ndarray, prepared: np.ndarray | None = None) -> np.ndarray:
         """(k, m) scores of normalised weightings ``w`` (k, n), on ``prepared`` matrices or the problem's own."""
@@ -188,7 +195,7 @@ class Scorer:
         score is linear in the weights (WSM; WPM's logarithm; MOORA, signs applied); None for TOPSIS and VIKOR."""
         p = self.prepared if prepared is None else prepared
         name = self.spec.name
-        if name == "wsm":
+        if name in ("mavt", "wsm"):
             return p
         if name == "wpm":
             return np.log10(p)
@@ -238,7 +245,15 @@ def scores(problem: Problem, weights: Any = None, matrices: Any = None) -> np.nd
                 f"matrix cell (alternative {problem.alternatives[idx[-2]]}, criterion {problem.criteria[idx[-1]]}) "
                 f"is {x[tuple(idx)]}; every cell needs a finite number"
             )
-        check_values(x, problem.signs, problem.spec, problem.scaler, problem.alternatives, problem.criteria)
+        check_values(
+            x,
+            problem.signs,
+            problem.spec,
+            problem.scaler,
+            problem.alternatives,
+            problem.criteria,
+            value_scales=problem.value_scales,
+        )
         if w.shape[0] not in (1, x.shape[0]):
             raise ScoringError(f"{w.shape[0]} weight vectors but {x.shape[0]} matrices; give one or the same number")
         if w.shape[0] == 1:

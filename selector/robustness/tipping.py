@@ -16,7 +16,7 @@ from selector.vectorised import Scorer
 from selector.weights import Hierarchy
 
 #: Methods whose score is linear in the weights (wpm in the logarithm), so crossings are solved exactly.
-_LINEAR_IN_WEIGHTS = frozenset({"wsm", "wpm", "moora"})
+_LINEAR_IN_WEIGHTS = frozenset({"mavt", "wsm", "wpm", "moora"})
 
 
 @dataclass(frozen=True)

@@ -105,10 +105,11 @@ def user_entities(kb: KnowledgeBase, upload_names: Iterable[str]) -> list[Entity
 
 
 def _read_by(kb: KnowledgeBase, criterion: Criterion) -> tuple[Criterion, ...]:
-    """The criteria whose claims fill `criterion`'s cells: itself, or a derived one's two inputs (price, throughput)."""
+    """The criteria whose claims fill `criterion`'s cells: itself, or a derived one's two inputs (price or power, and
+    throughput)."""
     if criterion.derived is None:
         return (criterion,)
-    return (kb.criteria[criterion.derived.price], kb.criteria[criterion.derived.throughput])
+    return tuple(kb.criteria[target] for _, target in criterion.derived.inputs)
 
 
 def ranked_metrics(kb: KnowledgeBase) -> dict[str, tuple[str, ...]]:

@@ -8,10 +8,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from selector import value as value_scale
 from selector import vocabulary
 from selector.escape import FORMULA_PREFIXES
 from selector.issues import Issue, Level
-from selector.models import SECTIONS, Claim, Conditions, KnowledgeBase, Metric
+from selector.models import SECTIONS, Claim, KnowledgeBase, Metric
 from selector.yamlio import Parsed
 
 USER_TIERS: tuple[str, ...] = ("measured", "assessed")
@@ -229,15 +230,14 @@ def _unit_and_range(index: int, claim: Claim, reference: KnowledgeBase, report: 
     if vocabulary.bound_problem(reference.metrics, claim.metric, claim.value, "") is not None:
         return  # already an error; a range warning adds nothing
     for criterion in criteria:
-        if not _holds_under(criterion.conditions, claim.conditions):
+        if not criterion.reads(claim):
             continue  # a figure measured under other conditions never fills this column
-        if criterion.scale and not criterion.scale[0] <= claim.value <= criterion.scale[1]:
+        if criterion.scale and value_scale.outside(claim.value, *criterion.scale):
             low, high = criterion.scale
             report.add(
-                "WARNING",
+                "ERROR",
                 (*here, "value"),
-                f"{claim.value:g} {claim.unit} is outside the plausible range {low:g}-{high:g} of "
-                f"criterion `{criterion.id}`; check the number and its unit",
+                value_scale.outside_message(criterion.id, claim.value, low, high, criterion.unit),
                 claim.id,
             )
 
@@ -265,12 +265,3 @@ def _override(
             "replacements are used (their median)",
             claim.id,
         )
-
-
-def _holds_under(wanted: Conditions, have: Conditions) -> bool:
-    """True when `have` states every condition of `wanted` with the same value (as the decision matrix matches)."""
-    given = have.model_dump()
-    return all(
-        str(given.get(k) or "").strip().lower() == str(v).strip().lower()
-        for k, v in wanted.model_dump(exclude_none=True).items()
-    )
