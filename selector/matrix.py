@@ -175,16 +175,20 @@ def _derived_cell(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_f
     if first.value is None or throughput.value is None or throughput.value <= 0:
         lacking = [c.criterion for c in (first, throughput) if c.value is None or c.value <= 0]
         return Cell(entity_id, criterion.id, None, (), note=f"no evidence for {', '.join(lacking)}")
-    per_second = f"({throughput.value:,.1f} tokens/s ({throughput_id}, {throughput.tier})"
+    rate = f"{throughput.value:,.1f} {kb.criteria[throughput_id].unit} ({throughput_id}, {throughput.tier})"
+    watts = f"{first.value:g} W ({first_id}, {first.tier})"
     if role == "price":
         value = first.value / (throughput.value * 3600) * 1e6
         note = (
             f"derived: USD {first.value:g} per accelerator-hour ({first_id}, {first.tier}{_dates(kb, first.evidence)}) "
-            f"/ {per_second} x 3600) x 10^6"
+            f"/ ({rate} x 3600) x 10^6"
         )
-    else:
+    elif how.formula == "kwh_per_million_tokens":
         value = first.value / throughput.value * 1e6 / 3.6e6
-        note = f"derived: {first.value:g} W ({first_id}, {first.tier}) / {per_second}) x 10^6 / 3.6 x 10^6 J per kWh"
+        note = f"derived: {watts} / {rate} x 10^6 / 3.6 x 10^6 J per kWh"
+    else:
+        value = first.value / throughput.value * 1e3
+        note = f"derived: {watts} / {rate} x 1,000 TFLOP per PFLOP"
     return Cell(
         entity_id,
         criterion.id,

@@ -267,9 +267,10 @@ class Derivation(Record):
     ``usd_per_million_tokens``: ``price`` (USD per accelerator-hour) / (``throughput`` tokens/s x 3600) x 10^6.
     ``kwh_per_million_tokens``: ``power`` (W) / ``throughput`` (tokens/s) x 10^6 / 3.6 x 10^6: the energy one
     accelerator draws at that power to produce a million tokens (the electricity bill's share of the cost).
+    ``joules_per_pflop``: ``power`` (W) / ``throughput`` (TFLOPS) x 1,000: the energy per peta-operation at peak.
     """
 
-    formula: Literal["usd_per_million_tokens", "kwh_per_million_tokens"]
+    formula: Literal["usd_per_million_tokens", "kwh_per_million_tokens", "joules_per_pflop"]
     price: Id | None = None
     power: Id | None = None
     throughput: Id
@@ -355,6 +356,7 @@ class Group(Record):
     members: tuple[Id, ...] = Field(min_length=2)
     criteria: tuple[GroupCriterion, ...] = Field(min_length=1)
     description_en: Text | None = None
+    rationale_en: Text | None = None  # why these criteria and sub-weights: what each dimension ranks here
 
 
 class Option(Record):

@@ -110,6 +110,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "issues",
         "locators",
         "constraints",
+        "value",
     ),
     "the knowledge: its models, loading, vocabulary, provenance and dataset imports": (
         "fields",
@@ -135,6 +136,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "recommend",
         "shares",
         "specs",
+        "basis",
     ),
     "analysis of a ranking: robustness and the verdict": ("robustness", "verdict"),
     "what users bring and see: uploads, measurements, profiles, views, charts and the report": (

@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
 def _with_provenance(kb, rec) -> dict:  # noqa: ANN001 - KnowledgeBase, Recommendation
     """The ranking as JSON, each cell with its evidence's locators and footnotes, plus the stored, unranked cells
     (criteria at weight zero, such as a price known for a few chips) with the inputs of derived ones."""
-    from selector import matrix, provenance
+    from selector import basis, matrix, provenance
 
     payload = rec.to_dict()
     for cell in payload["cells"]:
@@ -59,10 +59,14 @@ def _with_provenance(kb, rec) -> dict:  # noqa: ANN001 - KnowledgeBase, Recommen
         unranked.append(entry)
     payload["unranked_cells"] = unranked
     payload["datasets"] = [d.to_dict() for d in provenance.datasets(kb)]
+    payload["dimension_basis"] = [b.to_dict() for b in basis.dimension_basis(kb, rec.matrix)]
     return payload
 
 
 def _table(kb, rec, judged) -> str:  # noqa: ANN001 - KnowledgeBase, Recommendation, Verdict
+    from selector import basis
+    from selector.value import SWING_WEIGHT_MEANING
+
     m = rec.matrix
     group = kb.groups[m.group]
     flagged = "flagged claims used" if rec.prefs.use_flagged else "flagged claims left out"
@@ -78,6 +82,10 @@ def _table(kb, rec, judged) -> str:  # noqa: ANN001 - KnowledgeBase, Recommendat
         rank = f"{r.rank}=" if sum(o.rank == r.rank for o in rec.ranking) > 1 else str(r.rank)
         lines.append(f"{rank:>4}  {r.name:<{width}}  {r.score:>8.4f}  {'yes' if r.shortlisted else ''}")
     lines.append(f"(score: {better})")
+    if rec.result.method == "mavt":
+        lines.append(SWING_WEIGHT_MEANING)
+    lines.append("What each weight ranks here:")
+    lines.extend(f"  {b.text}" for b in basis.dimension_basis(kb, m))
     lines.append("")
     from selector import decision_tree
 

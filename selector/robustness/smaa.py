@@ -168,8 +168,13 @@ def smaa(
         raise ScoringError(f"n_samples is {n_samples}; give at least 1 (10,000 is typical)")
     ref_w = problem.weights
     lo, hi, unc = resolve_cell_ranges(cell_ranges, problem.values, alts, crits)
-    check_values(lo, problem.signs, spec, scaler, alts, crits, context=" (value or lower end of its range)")
-    check_values(hi, problem.signs, spec, scaler, alts, crits, context=" (value or upper end of its range)")
+    scales = problem.value_scales
+    check_values(
+        lo, problem.signs, spec, scaler, alts, crits, context=" (value or lower end of its range)", value_scales=scales
+    )
+    check_values(
+        hi, problem.signs, spec, scaler, alts, crits, context=" (value or upper end of its range)", value_scales=scales
+    )
     bounds = resolve_weight_bounds(weight_bounds, ref_w, n, crits)
 
     rng_w, rng_cells, rng_conf = np.random.default_rng(seed).spawn(3)
