@@ -17,7 +17,7 @@ from app_pages._widgets import (
     sync_widget,
     untitled_chart,
 )
-from selector import decision_tree, matrix, recommend, verdict
+from selector import basis, decision_tree, matrix, recommend, verdict
 from selector.charts.contributions import contribution_bars, restack_contribution_bars
 from selector.errors import SelectorError
 from selector.escape import streamlit_label as label
@@ -32,6 +32,7 @@ from selector.preferences import (
     Preferences,
 )
 from selector.problem import METHODS
+from selector.value import SWING_WEIGHT_MEANING
 from selector.views.recommend import (
     BADGE_HELP,
     FILLED_MARK,
@@ -305,11 +306,20 @@ if not path.shortlisted(group.id):
 _must_have()
 
 
+try:
+    # The ranking's layout without its weights: which criteria each dimension ranks here (sub-weights and limits
+    # rerun the page, not only the fragment). The fragment draws any error.
+    m = matrix.build(kb, prefs)
+except PreferenceError:
+    m = None  # the scenario below stays open (an answer may be what rules everything out); the evidence does not
+RANKS = {} if m is None else {b.dimension: b.ranks for b in basis.dimension_basis(kb, m)}
+
 # A slider's tooltip is the same on every move: written once per page run, not once per move.
 DIMENSION_HELP = {
     dim.id: md(
-        f"{dim.description_en or ''} Relative weight: only the proportions between the four count; the percentage "
-        "is this dimension's share of the decision."
+        f"{dim.description_en or ''} In this group it {RANKS.get(dim.id, 'ranks nothing')}. Relative weight: only "
+        "the proportions between the four count; the percentage is this dimension's share of the decision."
+        + (f" {SWING_WEIGHT_MEANING}" if spec.name == "mavt" else "")
     )
     for dim in kb.dimensions.values()
 }
@@ -427,19 +437,21 @@ def _verdict(prefs: Preferences, rec: recommend.Recommendation) -> verdict.Verdi
 
 
 st.subheader("What matters to you")  # outside the fragment: static, so a slider move does not resend it
+if RANKS:
+    st.caption(
+        md(
+            (f"{SWING_WEIGHT_MEANING} " if spec.name == "mavt" else f"{spec.label}: {spec.rationale}. ")
+            + "Here: "
+            + "; ".join(f"{kb.dimensions[d].name_en} {text}" for d, text in RANKS.items())
+            + "."
+        )
+    )
 weights_and_ranking()
 st.toggle(
     label(f"Show {CHART_TITLE[0].lower() + CHART_TITLE[1:]} as a chart"),
     key=CHART_KEY,
     help="A stacked bar per option: each criterion's share of its score. It follows the weights.",
 )
-
-try:
-    # The ranking above drew any error; below, only the matrix's cells and exclusions are shown, so the matrix is
-    # built without scoring it a second time.
-    m = matrix.build(kb, prefs)
-except PreferenceError:
-    m = None  # the scenario below stays open (an answer may be what rules everything out); the evidence does not
 
 if m is not None:
     imputed = imputed_table(kb, m)

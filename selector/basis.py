@@ -24,15 +24,21 @@ class DimensionBasis:
     stored: tuple[str, ...] = ()  # criteria of the dimension shown beside the ranking at weight 0
 
     @property
-    def text(self) -> str:
-        """E.g. "Cost (25 %) ranks Energy per million tokens (100 %); stored, not ranked: TDP"."""
+    def ranks(self) -> str:
+        """What the dimension's weight moves, without its share: "ranks Energy per million tokens (100%); ..."."""
         if not self.criteria:
-            return f"{self.name}: no criterion in this group (its weight was shared out proportionally)"
-        parts = ", ".join(f"{name} ({share:.0%})" for name, share in self.criteria)
-        text = f"{self.name} ({self.share:.0%}) ranks {parts}"
+            return "has no criterion in this group (its weight was shared out proportionally)"
+        text = "ranks " + ", ".join(f"{name} ({share:.0%})" for name, share in self.criteria)
         if self.stored:
             text += f"; shown, not ranked (weight 0): {', '.join(self.stored)}"
         return text
+
+    @property
+    def text(self) -> str:
+        """E.g. "Cost (25%) ranks Energy per million tokens (100%); shown, not ranked (weight 0): TDP"."""
+        if not self.criteria:
+            return f"{self.name} {self.ranks}"
+        return f"{self.name} ({self.share:.0%}) {self.ranks}"
 
     def to_dict(self) -> dict:
         return {
@@ -42,6 +48,7 @@ class DimensionBasis:
             "criteria": [{"name": n, "share_of_dimension": s} for n, s in self.criteria],
             "stored": list(self.stored),
             "text": self.text,
+            "ranks": self.ranks,
         }
 
 

@@ -11,12 +11,13 @@ from urllib.parse import urlencode
 import numpy as np
 
 import selector
-from selector import verdict
+from selector import basis, verdict
 from selector.matrix import Cell
 from selector.measure import compare
-from selector.models import KnowledgeBase
+from selector.models import Criterion, KnowledgeBase
 from selector.preferences import MISSING_HELP, Preferences, to_query
 from selector.recommend import Recommendation, recommend
+from selector.value import SWING_WEIGHT_MEANING
 from selector.report import evidence, points, summary
 from selector.report.model import (
     Answer,
@@ -99,6 +100,14 @@ def _dimensions(kb: KnowledgeBase, prefs: Preferences, rec: Recommendation) -> t
     )
 
 
+def _scale_text(criterion: Criterion) -> str:
+    """The criterion's value scale in words: "0-2,000, linear" (worst to best is set by the objective)."""
+    if criterion.scale is None:
+        return ""
+    lo, hi = criterion.scale
+    return f"{lo:,.6g}-{hi:,.6g}, {criterion.shape}"
+
+
 def _criteria(kb: KnowledgeBase, rec: Recommendation) -> tuple[CriterionInfo, ...]:
     m = rec.matrix
     return tuple(
@@ -110,6 +119,7 @@ def _criteria(kb: KnowledgeBase, rec: Recommendation) -> tuple[CriterionInfo, ..
             unit=kb.criteria[c].unit,
             sub_weight=float(s),
             weight=float(w),
+            scale=_scale_text(kb.criteria[c]),
         )
         for c, o, d, s, w in zip(m.criteria, m.objectives, m.dimension_of, m.sub_weights, m.weights, strict=True)
     )
@@ -248,6 +258,9 @@ def _settings(kb: KnowledgeBase, prefs: Preferences, rec: Recommendation) -> dic
     method = rec.result.method
     return {
         "method": method,
+        "weight_meaning": SWING_WEIGHT_MEANING if method == "mavt" else "",
+        "dimension_basis": tuple(b.text for b in basis.dimension_basis(kb, rec.matrix)),
+        "group_rationale": kb.groups[rec.matrix.group].rationale_en or "",
         "method_label": METHODS[method].label if method in METHODS else method,
         "scaler": rec.result.scaler,
         "missing": rec.matrix.missing_policy,

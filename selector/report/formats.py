@@ -6,7 +6,9 @@ import math
 
 
 def scaling(scaler: str) -> str:
-    """``"sum scaling"``, or ``"no scaling"`` for the scaler ``none``."""
+    """``"sum scaling"``, ``"no scaling"`` for the scaler ``none``, ``"fixed value scales"`` for ``value``."""
+    if scaler == "value":
+        return "fixed value scales"
     return "no scaling" if scaler == "none" else f"{scaler} scaling"
 
 

@@ -112,6 +112,7 @@ class CriterionInfo:
     unit: str
     sub_weight: float
     weight: float
+    scale: str = ""  # the value scale, e.g. "0-2,000 (linear)"
 
 
 @dataclass(frozen=True)
@@ -253,6 +254,9 @@ class Report:
     verdict_details: tuple[str, ...] = ()
     verdict_badge: str = ""
     constraints: tuple[str, ...] = ()  # the hard constraints in force, as the user gave them
+    weight_meaning: str = ""  # what a weight means under the method (a swing weight under the value model)
+    dimension_basis: tuple[str, ...] = ()  # what each dimension ranks in this group (selector.basis)
+    group_rationale: str = ""  # why the group ranks on these criteria and sub-weights
 
     @property
     def evidence_ids(self) -> frozenset[str]:
@@ -260,5 +264,5 @@ class Report:
 
     @property
     def scaling(self) -> str:
-        """``"sum scaling"``, or ``"no scaling"`` for the scaler ``none``."""
+        """``"sum scaling"``, ``"no scaling"`` for the scaler ``none``, ``"fixed value scales"`` for ``value``."""
         return formats.scaling(self.scaler)

@@ -1,0 +1,42 @@
+"""README facts that are data: the table of value scales equals the knowledge's ranked criteria.
+
+Regenerate the table with ``PYTHONPATH=. .venv/bin/python tests/test_readme.py`` after changing a scale or a group.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from selector.knowledge import bundled
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def scale_rows() -> list[str]:
+    """The README's value-scale table, one line per criterion ranked (positive sub-weight) by some group."""
+    kb = bundled()
+    ranked: dict[str, list[str]] = {}
+    for group in kb.groups.values():
+        for gc in group.criteria:
+            if gc.weight > 0:
+                ranked.setdefault(gc.criterion, []).append(group.id)
+    rows = ["| Criterion | Better | Scale (unit) | Shape | Ranked in |", "| --- | --- | --- | --- | --- |"]
+    for c in kb.criteria.values():
+        if c.id in ranked:
+            lo, hi = c.scale
+            better = "higher" if c.objective == "max" else "lower"
+            rows.append(
+                f"| `{c.id}` | {better} | {lo:,.6g}-{hi:,.6g} {c.unit} | {c.shape} | {', '.join(ranked[c.id])} |"
+            )
+    return rows
+
+
+def test_the_readme_lists_every_ranked_criterion_with_its_value_scale():
+    lines = [line.strip() for line in README.read_text(encoding="utf-8").splitlines()]
+    start = lines.index(scale_rows()[0])
+    table = lines[start : lines.index("", start)]
+    assert table == scale_rows(), "README's value-scale table differs from criteria.yaml: regenerate it"
+
+
+if __name__ == "__main__":
+    print("\n".join("   " + row for row in scale_rows()))
