@@ -17,7 +17,6 @@ from selector.measure import compare
 from selector.models import Criterion, KnowledgeBase
 from selector.preferences import MISSING_HELP, Preferences, to_query
 from selector.recommend import Recommendation, recommend
-from selector.value import SWING_WEIGHT_MEANING
 from selector.report import evidence, points, summary
 from selector.report.model import (
     Answer,
@@ -30,6 +29,7 @@ from selector.report.model import (
     Report,
     Robustness,
 )
+from selector.value import SWING_WEIGHT_MEANING
 
 DEFAULT_APP_URL = "http://127.0.0.1:8501"
 
