@@ -24,6 +24,7 @@ def _epilog() -> str:
         from selector import knowledge
         from selector.preferences import MISSING_HELP
         from selector.problem import METHODS
+        from selector.value import SWING_WEIGHT_MEANING
 
         kb = knowledge.load()
     except Exception as exc:
@@ -41,6 +42,7 @@ def _epilog() -> str:
     lines.append(
         f"dimensions (--weights; defaults): {', '.join(f'{d.id}={d.weight:g}' for d in kb.dimensions.values())}"
     )
+    lines.append(f"  under the default method (mavt): {SWING_WEIGHT_MEANING}")
     lines.append("")
     lines.append("methods (--method) and their scalers (--scaler; the first is the default):")
     for spec in METHODS.values():
@@ -70,7 +72,9 @@ def add_preference_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--weights", metavar="DIM=W,...", help="dimension weights, e.g. performance=40,cost=25")
     parser.add_argument("--criterion-weights", metavar="CRIT=W,...", help="sub-criterion weights inside the group")
-    parser.add_argument("--method", metavar="M", help="scoring method (default wsm)")
+    parser.add_argument(
+        "--method", metavar="M", help="scoring method (default mavt, the additive value model on fixed value scales)"
+    )
     parser.add_argument("--scaler", metavar="S", help="normalisation (default: the method's)")
     parser.add_argument("--missing", metavar="P", help="missing-value policy (default impute-worst)")
     parser.add_argument(

@@ -20,8 +20,8 @@ EXIT_BAD_INPUT = 2
 
 # Kept in step with selector.problem.METHODS / SCALERS by tests/commands/test_score.py; listed here so that
 # building --help does not import numpy.
-METHOD_NAMES = ("wsm", "wpm", "topsis", "vikor", "moora")
-SCALER_NAMES = ("none", "sum", "vector", "minmax")
+METHOD_NAMES = ("mavt", "wsm", "wpm", "topsis", "vikor", "moora")
+SCALER_NAMES = ("none", "sum", "vector", "minmax", "value")
 
 
 class InputError(SelectorError):
@@ -53,6 +53,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="SCALER",
         help=f"one of {', '.join(SCALER_NAMES)} (default: the method's own; vikor allows only none)",
+    )
+    parser.add_argument(
+        "--scales",
+        metavar="lo:hi[:log],...",
+        help="mavt only: each criterion's fixed value scale (worst/best ends set by --objectives), optionally ':log'",
     )
     parser.add_argument(
         "--format", choices=("table", "json", "csv"), default="table", help="output format (default: table)"
@@ -182,6 +187,34 @@ def _parse_objectives(text: str, criteria: list[str], path: Path) -> list[str]:
     return parts
 
 
+def _parse_scales(text: str | None, criteria: list[str], path: Path):  # noqa: ANN202 - ValueScales, lazily
+    """``--scales 0:100,1:5:log`` -> the value scales of the additive value model, one per criterion."""
+    from selector.value import ValueScaleError, ValueScales
+
+    if text is None:
+        return None
+    parts = _split(text)
+    if len(parts) != len(criteria):
+        raise InputError(
+            f"--scales has {len(parts)} scales but {path} has {len(criteria)} criteria ({', '.join(criteria)}); "
+            "give one lo:hi (or lo:hi:log) per criterion"
+        )
+    bounds, shapes = [], []
+    for crit, part in zip(criteria, parts, strict=True):
+        pieces = part.split(":")
+        shape = pieces.pop() if len(pieces) == 3 else "linear"
+        try:
+            lo, hi = (float(v) for v in pieces)
+        except ValueError:
+            raise InputError(f"--scales: {part!r} for criterion {crit!r}; write lo:hi or lo:hi:log") from None
+        bounds.append((lo, hi))
+        shapes.append(shape)
+    try:
+        return ValueScales.of(bounds, shapes, criteria)
+    except ValueScaleError as exc:
+        raise InputError(f"--scales: {exc}") from None
+
+
 def _table(result) -> str:  # noqa: ANN001 - ScoreResult, imported lazily
     direction = "higher is better" if result.higher_is_better else "lower is better"
     rows = result.ranking()
@@ -215,8 +248,11 @@ def run(args: argparse.Namespace) -> int:
         alternatives, criteria, values = read_matrix(path)
         objectives = _parse_objectives(args.objectives, criteria, path)
         weights = _parse_weights(args.weights, criteria, path)
+        scales = _parse_scales(args.scales, criteria, path)
         result = scoring.score(
-            Problem.of(values, objectives, weights, args.method, args.scaler, alternatives, criteria)
+            Problem.of(
+                values, objectives, weights, args.method, args.scaler, alternatives, criteria, value_scales=scales
+            )
         )
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
