@@ -66,19 +66,28 @@ def test_weights_are_normalised_so_scale_does_not_matter(kb):
     assert np.allclose(a.weights, b.weights)
 
 
-def test_missing_cells_are_imputed_worst_by_default_and_listed(kb):
+def test_missing_cells_are_filled_at_the_scales_worst_end_by_default_and_listed(kb):
     m = matrix.build(kb, Preferences(group="training-frameworks"))
     imputed = {(c.alternative, c.criterion) for c in m.imputed_cells}
     assert ("mindspore", "stars-debugging") in imputed
-    col = m.criteria.index("stars-debugging")
-    known = [c.value for row in m.cells for c in [row[col]] if not c.imputed]
-    assert _cell(m, "mindspore", "stars-debugging").value == min(known)
+    assert _cell(m, "mindspore", "stars-debugging").value == kb.criteria["stars-debugging"].scale[0]
     assert all(c.evidence == () and "imputed" in c.note for c in m.imputed_cells)
 
 
-def test_worst_for_a_cost_criterion_is_the_maximum(kb):
-    m = matrix.build(kb, Preferences(group="edge-accelerators"))
-    col = m.criteria.index("power-w")
+def test_the_scales_worst_end_of_a_cost_criterion_is_its_upper_bound(kb):
+    m = matrix.build(kb, Preferences(group="datacenter-accelerators"))
+    col = m.criteria.index("cloud-usd-per-gpu-hour")
+    filled = [row[col].value for row in m.cells if row[col].imputed]
+    assert filled and all(v == kb.criteria["cloud-usd-per-gpu-hour"].scale[1] for v in filled)
+
+
+def test_the_column_worst_policy_keeps_the_earlier_default(kb):
+    m = matrix.build(kb, Preferences(group="training-frameworks", missing="impute-column-worst"))
+    col = m.criteria.index("stars-debugging")
+    known = [c.value for row in m.cells for c in [row[col]] if not c.imputed]
+    assert _cell(m, "mindspore", "stars-debugging").value == min(known)
+    m = matrix.build(kb, Preferences(group="datacenter-accelerators", missing="impute-column-worst"))
+    col = m.criteria.index("cloud-usd-per-gpu-hour")
     known = [row[col].value for row in m.cells if not row[col].imputed]
     assert all(row[col].value == max(known) for row in m.cells if row[col].imputed)
 

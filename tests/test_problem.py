@@ -6,7 +6,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from selector.problem import METHODS, SCALERS, Problem, ScoringError, parse_objectives, resolve_method
+from selector.problem import (
+    DEFAULT_METHOD,
+    METHODS,
+    SCALERS,
+    Problem,
+    ScoringError,
+    parse_objectives,
+    resolve_method,
+)
 
 CELL = r"cell \(alternative '{}', criterion '{}'\) is {}"
 
@@ -31,7 +39,16 @@ def test_every_method_is_named_by_its_key_and_defaults_to_a_scaler_it_allows():
 
 def test_method_specs_state_the_documented_defaults_and_treatments():
     defaults = {name: spec.default_scaler for name, spec in METHODS.items()}
-    assert defaults == {"wsm": "sum", "wpm": "sum", "topsis": "vector", "vikor": "none", "moora": "vector"}
+    assert defaults == {
+        "mavt": "value",
+        "wsm": "sum",
+        "wpm": "sum",
+        "topsis": "vector",
+        "vikor": "none",
+        "moora": "vector",
+    }
+    assert METHODS["mavt"].scalers == ("value",)  # the value model's scales come from the domain, never the data
+    assert DEFAULT_METHOD == "mavt"
     assert METHODS["vikor"].scalers == ("none",)  # VIKOR normalises by itself
     assert "minmax" not in METHODS["wpm"].scalers  # min-max makes zeros, and the product takes logarithms
     assert [n for n, s in METHODS.items() if s.inverts_cost] == ["wsm", "wpm"]
@@ -54,7 +71,7 @@ def test_resolve_method_reads_names_loosely_and_picks_the_default_scaler():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"method": "electre"}, "unknown method 'electre'; choose one of wsm, wpm, topsis, vikor, moora"),
+        ({"method": "electre"}, "unknown method 'electre'; choose one of mavt, wsm, wpm, topsis, vikor, moora"),
         ({"method": "wpm", "scaler": "minmax"}, "method 'wpm' does not allow scaler 'minmax'; use one of sum, vector"),
         ({"method": "vikor", "scaler": "vector"}, "method 'vikor' does not allow scaler 'vector'; use one of none"),
         ({"scaler": "zscore"}, "unknown scaler 'zscore'; choose one of none, sum, vector, minmax"),

@@ -61,7 +61,7 @@ def test_to_dict_is_json_and_carries_provenance(kb):
     rec = recommend.recommend(kb, Preferences(group="training-frameworks"))
     out = json.loads(json.dumps(rec.to_dict()))
     assert out["data_hash"] == kb.data_hash
-    assert out["method"] == "wsm" and out["scaler"]
+    assert out["method"] == "mavt" and out["scaler"] == "value"
     assert out["missing_policy"] == "impute-worst"
     assert {c["alternative"] for c in out["imputed_cells"]} == {"mindspore"}
     assert sum(c["weight"] for c in out["criteria"]) == pytest.approx(1.0)

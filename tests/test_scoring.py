@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from selector import scoring
-from selector.problem import METHODS, Problem, ScoringError
+from selector.problem import METHODS, ScoringError
 from selector.scoring import score
 from tests.examples import examples
+from tests.problems import enclosing_scales, problem
 
 ALL_COMBOS = [(m, s) for m, spec in METHODS.items() for s in spec.scalers]
 
@@ -33,7 +34,7 @@ def test_topsis_tzeng_huang_2011():
     example as reproduced in scikit-criteria's tests/agg/test_topsis.py: weights 0.3/0.4/0.3, all benefit,
     closeness 0.5037, 0.6581, 0.7482, 0.3340, ranking A3 > A2 > A1 > A4.
     """
-    r = score(Problem.of(TZENG_MATRIX, ["max"] * 3, [0.3, 0.4, 0.3], "topsis", "vector"))
+    r = score(problem(TZENG_MATRIX, ["max"] * 3, [0.3, 0.4, 0.3], "topsis", "vector"))
     np.testing.assert_allclose(r.scores, [0.5037, 0.6581, 0.7482, 0.3340], atol=1e-4)
     assert r.ranks.tolist() == [3, 2, 1, 4]
     assert r.leader == "A3"
@@ -48,7 +49,7 @@ def test_wsm_wikipedia_triantaphyllou_example_with_tie():
     A2 and A3 tie, so both get rank 1 and A1 rank 3 ("min" ranking).
     """
     m = [[25, 20, 15, 30], [10, 30, 20, 30], [30, 10, 30, 10]]
-    r = score(Problem.of(m, ["max"] * 4, [0.20, 0.15, 0.40, 0.25], "wsm", "none", alternatives=["A1", "A2", "A3"]))
+    r = score(problem(m, ["max"] * 4, [0.20, 0.15, 0.40, 0.25], "wsm", "none", alternatives=["A1", "A2", "A3"]))
     np.testing.assert_allclose(r.scores, [21.50, 22.00, 22.00], atol=1e-12)
     assert r.ranks.tolist() == [3, 1, 1]
     assert r.leader == "A2"  # first in input order among the tied leaders
@@ -74,7 +75,7 @@ def test_moora_ratio_system_kracka_brauers_zavadskas_2010():
     Scores as reproduced in scikit-criteria's tests/agg/test_moora.py with unit weights (-1.62447867, ...);
     our weights are normalised to 1/7 each, so our scores are those divided by 7.
     """
-    r = score(Problem.of(KRACKA, KRACKA_OBJ, [1] * 7, "moora", "vector"))
+    r = score(problem(KRACKA, KRACKA_OBJ, [1] * 7, "moora", "vector"))
     published = np.array([-1.62447867, -0.25233889, -0.84635037, -2.23363519, -1.18698242, -0.77456208])
     np.testing.assert_allclose(r.scores, published / 7, atol=1e-8)
     assert r.ranks.tolist() == [5, 1, 3, 6, 4, 2]
@@ -86,7 +87,7 @@ def test_wsm_default_pipeline_kracka_inverted_sum_scaled():
     Data: Kracka et al. (2010) as above; expected scores from scikit-criteria's tests/agg/test_simple.py
     (0.12040426, 0.3458235, 0.13838192, 0.12841246, 0.12346084, 0.14351701; ranks 6 1 3 4 5 2).
     """
-    r = score(Problem.of(KRACKA, KRACKA_OBJ, [20] * 7, "wsm"))
+    r = score(problem(KRACKA, KRACKA_OBJ, [20] * 7, "wsm"))
     assert r.scaler == "sum"
     np.testing.assert_allclose(
         r.scores, [0.12040426, 0.3458235, 0.13838192, 0.12841246, 0.12346084, 0.14351701], atol=1e-8
@@ -103,7 +104,7 @@ def test_wpm_wikipedia_example():
     """
     m = np.array([[25, 20, 15, 30], [10, 30, 20, 30], [30, 10, 30, 10]], dtype=float)
     w = np.array([20, 15, 40, 25]) / 100
-    r = score(Problem.of(m, ["max"] * 4, [20, 15, 40, 25], "wpm"))
+    r = score(problem(m, ["max"] * 4, [20, 15, 40, 25], "wpm"))
     np.testing.assert_allclose(r.scores, [-0.50128589, -0.50448471, -0.52947246], atol=1e-8)
     assert r.ranks.tolist() == [1, 2, 3]
     ratio = np.prod((m[0] / m[1]) ** w)
@@ -117,9 +118,7 @@ def test_vikor_opricovic_tzeng_2004():
     S = 0.5, 0.375, 0.5; R = 0.5, 0.25, 0.5; Q = 1, 0, 1; A2 is the compromise solution.
     """
     r = score(
-        Problem.of(
-            [[1, 3000], [2, 3750], [5, 4500]], ["min", "max"], [0.5, 0.5], "vikor", alternatives=["A1", "A2", "A3"]
-        )
+        problem([[1, 3000], [2, 3750], [5, 4500]], ["min", "max"], [0.5, 0.5], "vikor", alternatives=["A1", "A2", "A3"])
     )
     np.testing.assert_allclose(r.extra["s_k"], [0.5, 0.375, 0.5])
     np.testing.assert_allclose(r.extra["r_k"], [0.5, 0.25, 0.5])
@@ -144,7 +143,7 @@ def test_vikor_opricovic_tzeng_2007_equal_weights():
         [4317.9, 2925.9, 432.8, 239.3, 12, 55, 3, 4.36],
     ]
     obj = ["max", "min", "max", "max", "min", "min", "min", "max"]
-    r = score(Problem.of(m, obj, [1] * 8, "vikor"))
+    r = score(problem(m, obj, [1] * 8, "vikor"))
     np.testing.assert_allclose(r.scores, [0.991, 1.0, 0.473, 0.670, 0.0, 0.578], atol=1.5e-3)
     np.testing.assert_allclose(r.extra["s_k"], [0.692, 0.7, 0.29, 0.423, 0.28, 0.346], atol=1.5e-3)
     assert r.ranks.tolist() == [5, 6, 2, 4, 1, 3]
@@ -166,12 +165,20 @@ def _skcriteria_reference(x, obj, w, method, scaler):
     from skcriteria.preprocessing.invert_objectives import InvertMinimize
     from skcriteria.preprocessing.scalers import MinMaxScaler, SumScaler, VectorScaler
 
+    if method == "mavt":
+        # the value model: each column's linear value on its scale, then scikit-criteria's plain weighted sum
+        scales = enclosing_scales(x)
+        lo, hi = scales.lo, scales.hi
+        up = (np.asarray(x, dtype=float) - lo) / (hi - lo)
+        x = np.where(np.array(obj) == "max", up, 1 - up)
+        obj, method = ["max"] * len(obj), "wsm-on-values"
     steps = []
     if method in ("wsm", "wpm"):
         steps.append(InvertMinimize())
-    if scaler != "none":
+    if scaler not in ("none", "value"):
         steps.append({"sum": SumScaler, "vector": VectorScaler, "minmax": MinMaxScaler}[scaler](target="matrix"))
     agg = {
+        "wsm-on-values": WeightedSumModel(),
         "wsm": WeightedSumModel(),
         "wpm": WeightedProductModel(),
         "topsis": TOPSIS(),
@@ -195,7 +202,7 @@ def test_matches_scikit_criteria_on_random_matrices(method, scaler):
         x = rng.uniform(0.5, 100, size=(m, n))
         obj = list(rng.choice(["max", "min"], size=n))
         w = rng.uniform(0.01, 1, size=n)
-        ours = score(Problem.of(x, obj, w, method, scaler))
+        ours = score(problem(x, obj, w, method, scaler))
         ref_scores, ref_ranks = _skcriteria_reference(x, obj, w / w.sum(), method, scaler)
         np.testing.assert_allclose(ours.scores, ref_scores, rtol=1e-12, atol=1e-12)
         # scikit-criteria ranks ties densely and we rank them by the minimum; VIKOR can tie on continuous data (Q
@@ -204,7 +211,8 @@ def test_matches_scikit_criteria_on_random_matrices(method, scaler):
             assert ours.ranks.tolist() == ref_ranks.tolist()
 
 
-@pytest.mark.parametrize(("method", "scaler"), ALL_COMBOS)
+# The value model's normalisation is its value functions on fixed scales: nothing to keep per matrix.
+@pytest.mark.parametrize(("method", "scaler"), [(m, s) for m, s in ALL_COMBOS if s != "value"])
 def test_a_weight_change_reuses_the_normalisation_and_still_matches_scikit_criteria(method, scaler):
     """The normalisation is memoised per matrix (it never reads the weights): the second weighting must hit that
     memo and still give what a fresh scikit-criteria pipeline gives, and a changed cell must not hit it."""
@@ -213,9 +221,9 @@ def test_a_weight_change_reuses_the_normalisation_and_still_matches_scikit_crite
     obj = ["max", "min", "max", "min"]
     first, second = rng.uniform(0.01, 1, size=4), rng.uniform(0.01, 1, size=4)
     scoring._normalised.cache_clear()  # methods sharing an inversion and a scaler share entries
-    score(Problem.of(x, obj, first, method, scaler))
+    score(problem(x, obj, first, method, scaler))
     before = scoring._normalised.cache_info()
-    ours = score(Problem.of(x, obj, second, method, scaler))
+    ours = score(problem(x, obj, second, method, scaler))
     after = scoring._normalised.cache_info()
     assert (after.hits, after.misses) == (before.hits + 1, before.misses)
     ref_scores, _ = _skcriteria_reference(x, obj, second / second.sum(), method, scaler)
@@ -224,7 +232,7 @@ def test_a_weight_change_reuses_the_normalisation_and_still_matches_scikit_crite
 
     changed = x.copy()
     changed[2, 1] *= 3
-    moved = score(Problem.of(changed, obj, second, method, scaler))
+    moved = score(problem(changed, obj, second, method, scaler))
     assert scoring._normalised.cache_info().misses == after.misses + 1
     ref_scores, _ = _skcriteria_reference(changed, obj, second / second.sum(), method, scaler)
     np.testing.assert_allclose(moved.scores, ref_scores, rtol=1e-12, atol=1e-12)
@@ -250,8 +258,8 @@ PROPS = settings(max_examples=examples(25), deadline=None, suppress_health_check
 @given(data=positive_matrices, k=st.floats(0.001, 1000), combo=st.sampled_from(ALL_COMBOS))
 def test_scaling_weights_changes_nothing(data, k, combo):
     x, obj, w = data
-    a = score(Problem.of(x, obj, w, *combo))
-    b = score(Problem.of(x, obj, w * k, *combo))
+    a = score(problem(x, obj, w, *combo))
+    b = score(problem(x, obj, w * k, *combo))
     np.testing.assert_allclose(a.scores, b.scores, rtol=1e-9, atol=1e-12)
     assert a.ranks.tolist() == b.ranks.tolist()
 
@@ -261,8 +269,8 @@ def test_scaling_weights_changes_nothing(data, k, combo):
 def test_permuting_alternatives_permutes_scores(data, seed, combo):
     x, obj, w = data
     perm = np.random.default_rng(seed).permutation(x.shape[0])
-    a = score(Problem.of(x, obj, w, *combo))
-    b = score(Problem.of(x[perm], obj, w, *combo))
+    a = score(problem(x, obj, w, *combo))
+    b = score(problem(x[perm], obj, w, *combo))
     np.testing.assert_allclose(b.scores, a.scores[perm], rtol=1e-9, atol=1e-12)
 
 
@@ -276,7 +284,7 @@ def test_dominating_alternative_ranks_first(data, combo, row):
     # make row i strictly better than everyone on every criterion
     best = np.where(signs > 0, x.max(axis=0) * 1.5, x.min(axis=0) / 1.5)
     dominated[i] = best
-    r = score(Problem.of(dominated, obj, w, *combo))
+    r = score(problem(dominated, obj, w, *combo))
     assert r.ranks[i] == 1
     assert r.leader == r.alternatives[i]
     assert all(r.ranks[j] > 1 for j in range(len(r.ranks)) if j != i)
@@ -287,7 +295,7 @@ def test_dominating_alternative_ranks_first(data, combo, row):
 def test_duplicate_alternatives_tie(data, combo):
     x, obj, w = data
     dup = np.vstack([x, x[0]])
-    r = score(Problem.of(dup, obj, w, *combo))
+    r = score(problem(dup, obj, w, *combo))
     assert r.ranks[0] == r.ranks[-1]
     assert r.scores[0] == pytest.approx(r.scores[-1], rel=1e-12, abs=1e-12)
 
@@ -296,7 +304,7 @@ def test_duplicate_alternatives_tie(data, combo):
 @given(data=positive_matrices, scaler=st.sampled_from(METHODS["topsis"].scalers))
 def test_topsis_closeness_in_unit_interval(data, scaler):
     x, obj, w = data
-    r = score(Problem.of(x, obj, w, "topsis", scaler))
+    r = score(problem(x, obj, w, "topsis", scaler))
     assert np.all((r.scores >= 0) & (r.scores <= 1))
     denom = r.extra["d_ideal"] + r.extra["d_anti_ideal"]
     if np.all(denom > 0):
@@ -309,7 +317,7 @@ def test_topsis_closeness_in_unit_interval(data, scaler):
 @given(data=positive_matrices, method=st.sampled_from(["wsm", "moora", "wpm"]))
 def test_contributions_sum_to_score(data, method):
     x, obj, w = data
-    r = score(Problem.of(x, obj, w, method))
+    r = score(problem(x, obj, w, method))
     np.testing.assert_allclose(r.contributions.sum(axis=1), r.scores, rtol=1e-9, atol=1e-12)
 
 
@@ -349,13 +357,13 @@ def test_ranks_by_sorting_equal_the_pairwise_definition_with_ties_and_noise(seed
 
 def test_cost_criterion_is_inverted_for_wsm_like_invert_minimize():
     x = np.array([[2.0, 10.0], [4.0, 5.0]])
-    r = score(Problem.of(x, ["max", "min"], [1, 1], "wsm", "none"))
+    r = score(problem(x, ["max", "min"], [1, 1], "wsm", "none"))
     np.testing.assert_allclose(r.normalised, [[2.0, 0.1], [4.0, 0.2]])
     np.testing.assert_allclose(r.scores, [1.05, 2.1])
 
 
 def test_topsis_takes_min_as_ideal_for_cost():
-    r = score(Problem.of([[1.0, 10.0], [2.0, 5.0]], ["max", "min"], [1, 1], "topsis", "none"))
+    r = score(problem([[1.0, 10.0], [2.0, 5.0]], ["max", "min"], [1, 1], "topsis", "none"))
     np.testing.assert_allclose(r.extra["ideal"], [1.0, 2.5])
     np.testing.assert_allclose(r.extra["anti_ideal"], [0.5, 5.0])
 
@@ -367,7 +375,7 @@ def test_topsis_takes_min_as_ideal_for_cost():
 
 @pytest.mark.parametrize(("method", "scaler"), ALL_COMBOS)
 def test_single_alternative_is_rank_one_without_nan(method, scaler):
-    r = score(Problem.of([[3.0, 4.0, 5.0]], ["max", "min", "max"], [1, 2, 3], method, scaler))
+    r = score(problem([[3.0, 4.0, 5.0]], ["max", "min", "max"], [1, 2, 3], method, scaler))
     assert r.ranks.tolist() == [1]
     assert np.isfinite(r.scores).all()
     if method == "topsis":
@@ -383,37 +391,37 @@ def test_constant_or_zero_column_cannot_change_ranking(method, scaler, column_va
     with_col = np.column_stack([base, np.full(3, column_value)])
     if column_value == 0.0 and method == "wpm":
         with pytest.raises(ScoringError, match="logarithms"):
-            score(Problem.of(with_col, ["max", "min", "max"], [1, 1, 1], method, scaler))
+            score(problem(with_col, ["max", "min", "max"], [1, 1, 1], method, scaler))
         return
-    a = score(Problem.of(base, ["max", "min"], [1, 1], method, scaler))
-    b = score(Problem.of(with_col, ["max", "min", "max"], [1, 1, 1], method, scaler))
+    a = score(problem(base, ["max", "min"], [1, 1], method, scaler))
+    b = score(problem(with_col, ["max", "min", "max"], [1, 1, 1], method, scaler))
     assert np.isfinite(b.scores).all() and np.isfinite(b.normalised).all()
     assert a.ranks.tolist() == b.ranks.tolist()
 
 
 def test_all_columns_constant_topsis_ties_everyone_at_one():
-    r = score(Problem.of([[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]], ["max", "min"], [1, 1], "topsis"))
+    r = score(problem([[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]], ["max", "min"], [1, 1], "topsis"))
     assert r.scores.tolist() == [1.0, 1.0, 1.0]
     assert r.ranks.tolist() == [1, 1, 1]
     assert "degenerate" in r.extra
 
 
 def test_zero_weight_on_only_varying_column_is_degenerate_not_nan():
-    r = score(Problem.of([[1.0, 2.0], [1.0, 9.0]], ["max", "max"], [1, 0], "topsis"))
+    r = score(problem([[1.0, 2.0], [1.0, 9.0]], ["max", "max"], [1, 0], "topsis"))
     assert r.ranks.tolist() == [1, 1]
 
 
 def test_negative_values_fine_where_meaningful():
-    r = score(Problem.of([[1, -2], [2, 3]], ["max", "max"], [1, 1], "wsm", "minmax"))
+    r = score(problem([[1, -2], [2, 3]], ["max", "max"], [1, 1], "wsm", "minmax"))
     assert r.leader == "A2"
-    r = score(Problem.of([[1, -2], [2, 3]], ["max", "min"], [1, 1], "topsis", "vector"))
+    r = score(problem([[1, -2], [2, 3]], ["max", "min"], [1, 1], "topsis", "vector"))
     assert np.isfinite(r.scores).all()
 
 
 def test_objectives_accept_signs_and_builtins():
-    a = score(Problem.of(TZENG_MATRIX, ["max", "min", "max"], [1, 1, 1]))
-    b = score(Problem.of(TZENG_MATRIX, [1, -1, 1], [1, 1, 1]))
-    c = score(Problem.of(TZENG_MATRIX, [max, min, max], [1, 1, 1]))
+    a = score(problem(TZENG_MATRIX, ["max", "min", "max"], [1, 1, 1]))
+    b = score(problem(TZENG_MATRIX, [1, -1, 1], [1, 1, 1]))
+    c = score(problem(TZENG_MATRIX, [max, min, max], [1, 1, 1]))
     assert a.scores.tolist() == b.scores.tolist() == c.scores.tolist()
     assert a.objectives == ("max", "min", "max")
 
@@ -425,7 +433,7 @@ def test_objectives_accept_signs_and_builtins():
 
 @pytest.mark.parametrize(("method", "scaler"), ALL_COMBOS)
 def test_to_dict_is_json_safe_and_complete(method, scaler):
-    r = score(Problem.of(TZENG_MATRIX, ["max", "min", "max"], [3, 4, 3], method, scaler, alternatives=list("WXYZ")))
+    r = score(problem(TZENG_MATRIX, ["max", "min", "max"], [3, 4, 3], method, scaler, alternatives=list("WXYZ")))
     d = json.loads(json.dumps(r.to_dict(), allow_nan=False))
     assert d["method"] == method and d["scaler"] == scaler
     assert d["ranks"] == r.ranks.tolist()
@@ -435,7 +443,7 @@ def test_to_dict_is_json_safe_and_complete(method, scaler):
 
 
 def test_result_is_immutable():
-    r = score(Problem.of(TZENG_MATRIX, ["max"] * 3, [1, 1, 1]))
+    r = score(problem(TZENG_MATRIX, ["max"] * 3, [1, 1, 1]))
     with pytest.raises(ValueError):
         r.scores[0] = 5
     with pytest.raises(AttributeError):
@@ -445,7 +453,7 @@ def test_result_is_immutable():
 def test_dataframe_names_are_used():
     pd = pytest.importorskip("pandas")
     df = pd.DataFrame(TZENG_MATRIX, index=["a", "b", "c", "d"], columns=["x", "y", "z"])
-    r = score(Problem.of(df, ["max"] * 3, [0.3, 0.4, 0.3]))
+    r = score(problem(df, ["max"] * 3, [0.3, 0.4, 0.3]))
     assert r.alternatives == ("a", "b", "c", "d") and r.criteria == ("x", "y", "z")
     assert r.leader == "c"
 
@@ -454,7 +462,7 @@ def test_result_pickles_and_extra_is_read_only():
     """Streamlit's st.cache_data pickles return values; the result must survive that and stay read-only."""
     import pickle
 
-    r = score(Problem.of(TZENG_MATRIX, ["max", "min", "max"], [1, 1, 1], "vikor"))
+    r = score(problem(TZENG_MATRIX, ["max", "min", "max"], [1, 1, 1], "vikor"))
     back = pickle.loads(pickle.dumps(r))
     assert back.to_dict() == r.to_dict()
     with pytest.raises(TypeError):
@@ -508,7 +516,7 @@ def test_the_min_max_scaler_loads_scikit_learn_when_chosen():
         "scoring._skcriteria(); before = kinds(); r = scoring.score(p); "
         "print(before, kinds(), r.scores.round(12).tolist())"
     )
-    expected = score(Problem.of(x, ["max", "min", "max"], [2, 1, 1], "topsis", "minmax")).scores.round(12).tolist()
+    expected = score(problem(x, ["max", "min", "max"], [2, 1, 1], "topsis", "minmax")).scores.round(12).tolist()
     assert _in_a_fresh_process(code) == f"['Deferred', 'Deferred'] ['module', 'module'] {expected}"
 
 
@@ -524,12 +532,12 @@ def test_a_huge_value_ranks_like_its_scaled_column(method: str) -> None:
     objectives = ["max", "max", "min"]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        huge = score(Problem.of(HUGE_COLUMN, objectives, [4, 1, 1], method))
+        huge = score(problem(HUGE_COLUMN, objectives, [4, 1, 1], method))
     reference = HUGE_COLUMN.copy()
     reference[0, 0] = 1.0e10  # the same order: a scale-free scaler cannot tell the two apart beyond rounding
     assert np.all(np.isfinite(huge.scores)) and np.all(np.isfinite(huge.normalised))
     if METHODS[method].default_scaler != "none":
-        assert list(huge.ranks) == list(score(Problem.of(reference, objectives, [4, 1, 1], method)).ranks)
+        assert list(huge.ranks) == list(score(problem(reference, objectives, [4, 1, 1], method)).ranks)
     assert huge.ranks[0] == 1, "raising the leader's benefit value must not lower its rank"
 
 
@@ -546,7 +554,7 @@ def test_scale_columns_leaves_ordinary_columns_bit_for_bit() -> None:
 @pytest.mark.parametrize("matrix", [TZENG_MATRIX, [[5, 8, 4]]], ids=["four", "single"])
 def test_a_result_explains_what_its_method_declares(method, matrix):
     spec = METHODS[method]
-    r = score(Problem.of(matrix, ["max", "min", "max"], [3, 4, 3], method))
+    r = score(problem(matrix, ["max", "min", "max"], [3, 4, 3], method))
     assert set(r.extra) - {"degenerate"} == set(spec.intermediates)
     assert (r.contributions is None) == (spec.contributions is None)
     if r.contributions is not None:

@@ -134,7 +134,9 @@ def test_gap_check_names_the_filled_in_cells_when_they_decide_the_leader():
             lo, hi = m.scales[j]
             low_good = m.objectives[j] == "min"
             values[i, j] = (hi if low_good else lo) if end == "worst" else (lo if low_good else hi)
-        result = scoring.score(Problem.of(values, m.objectives, m.weights, rec.prefs.method, rec.prefs.scaler))
+        result = scoring.score(
+            Problem.of(values, m.objectives, m.weights, rec.prefs.method, rec.prefs.scaler, value_scales=m.value_scales)
+        )
         leaders.append(KB.entity_name(m.alternatives[int(np.argmin(result.ranks))]))
     assert (gaps.leader_at_worst, gaps.leader_at_best) == tuple(leaders)
     assert gaps.changes == (set(leaders) != {rec.leader.name})
@@ -191,7 +193,9 @@ def test_local_share_follows_the_sub_criterion_weights_it_keeps_a_few_projection
 
 def test_local_share_moves_with_the_weights():
     shares = {
-        cost: verdict.local_share(recommend.recommend(KB, Preferences(group="mobile-runtimes", dimension_weights=w)))
+        cost: verdict.local_share(
+            recommend.recommend(KB, Preferences(group="llm-serving-single-accelerator", dimension_weights=w))
+        )
         for cost, w in [(25, {"cost": 25}), (60, {"cost": 60})]
     }
     assert shares[25] != shares[60]
@@ -217,7 +221,11 @@ def test_method_leaders_are_those_of_the_method_agreement():
     rec = recommend.recommend(KB, Preferences(group="datacenter-accelerators"))
     m = rec.matrix
     names = [KB.entity_name(a) for a in m.alternatives]
-    agreement = method_agreement(Problem.of(m.values, m.objectives, m.weights, alternatives=names, criteria=m.criteria))
+    agreement = method_agreement(
+        Problem.of(
+            m.values, m.objectives, m.weights, alternatives=names, criteria=m.criteria, value_scales=m.value_scales
+        )
+    )
     assert list(verdict.method_leaders(rec).values()) == list(agreement.leaders)
     judged = verdict.judge(rec)
     if len(set(agreement.leaders)) > 1:
