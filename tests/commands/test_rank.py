@@ -36,8 +36,9 @@ def as_json(rec: recommend.Recommendation) -> dict:
 
 
 def core(payload: dict) -> dict:
-    """The JSON output without what the command adds to the recommendation: provenance and unranked cells."""
-    rest = {k: v for k, v in payload.items() if k not in ("unranked_cells", "datasets")}
+    """The JSON output without what the command adds to the recommendation: provenance, unranked cells and what
+    each dimension ranks."""
+    rest = {k: v for k, v in payload.items() if k not in ("unranked_cells", "datasets", "dimension_basis")}
     rest["cells"] = [{k: v for k, v in c.items() if k != "evidence_detail"} for c in payload["cells"]]
     return rest
 

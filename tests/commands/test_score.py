@@ -54,12 +54,29 @@ def test_json_output_is_exactly_method_scaler_and_ranked_alternatives(matrix_csv
 
 @pytest.mark.parametrize(("method", "scaler"), [(m, s) for m, spec in METHODS.items() for s in spec.scalers])
 def test_every_method_and_scaler_runs(matrix_csv, capsys, method, scaler):
+    scales = ["--scales", "0:20,0:10,0:10"] if scaler == "value" else []
     rc = _run(
         [str(matrix_csv), "--objectives", "max,min,max", "--method", method, "--scaler", scaler, "--format", "json"]
+        + scales
     )
     assert rc == 0
     out = json.loads(capsys.readouterr().out)
     assert (out["method"], out["scaler"]) == (method, scaler)
+
+
+def test_the_value_model_takes_scales_and_refuses_a_value_outside_them(matrix_csv, capsys):
+    args = [str(matrix_csv), "--objectives", "max,min,max", "--method", "mavt", "--format", "json"]
+    assert _run([*args, "--scales", "0:20,0:10,0:10"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["method"], out["scaler"]) == ("mavt", "value")
+    assert _run([*args, "--scales", "0:20,0:10"]) == 2
+    assert "--scales has 2 scales" in capsys.readouterr().err
+    assert _run([*args, "--scales", "0:20,0:4,0:10"]) == 2
+    assert "outside the value scale [0, 4]" in capsys.readouterr().err
+    assert _run([*args, "--scales", "0:20,0:10:log,0:10"]) == 2
+    assert "above 0" in capsys.readouterr().err
+    assert _run(args) == 2
+    assert "fixed scale" in capsys.readouterr().err
 
 
 def test_table_output_states_method_scaler_and_direction(matrix_csv, capsys):

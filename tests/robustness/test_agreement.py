@@ -11,17 +11,19 @@ from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
 from selector import scoring
-from selector.problem import METHODS, Problem, ScoringError
+from selector.problem import METHODS, ScoringError
 from selector.robustness.agreement import kendall_tau, method_agreement
+from tests.problems import problem as make_problem
 from tests.robustness.problems import json_roundtrip
 
 
 def test_method_agreement_reports_every_method_and_disagreement():
     x = [[5.0, 5.0], [10.0, 8.0], [4.0, 3.0]]
-    ag = method_agreement(Problem.of(x, ["max", "min"], [1, 1], alternatives=["A1", "A2", "A3"]))
+    # built for the value model, so the problem carries scales and every method can score it
+    ag = method_agreement(make_problem(x, ["max", "min"], [1, 1], "mavt", alternatives=["A1", "A2", "A3"]))
     assert ag.methods == tuple(METHODS)
     for k, method in enumerate(ag.methods):
-        ref = scoring.score(Problem.of(x, ["max", "min"], [1, 1], method, alternatives=["A1", "A2", "A3"]))
+        ref = scoring.score(make_problem(x, ["max", "min"], [1, 1], method, alternatives=["A1", "A2", "A3"]))
         assert ag.ranks[k].tolist() == ref.ranks.tolist()
         assert ag.leaders[k] == ref.leader
         assert ag.scalers[k] == METHODS[method].default_scaler
@@ -36,16 +38,17 @@ def test_method_agreement_reports_every_method_and_disagreement():
 
 def test_method_agreement_all_agree_and_skips_what_cannot_score():
     x = [[9.0, 0.0], [5.0, 3.0], [1.0, 8.0]]  # A1 dominates; the zero rules out wpm
-    ag = method_agreement(Problem.of(x, ["max", "min"], [1, 1]))
+    ag = method_agreement(make_problem(x, ["max", "min"], [1, 1]))
     assert "wpm" in ag.skipped and "wsm" in ag.skipped  # wsm inverts the zero cost
+    assert "mavt" in ag.skipped
     assert set(ag.leaders) == {"A1"}
     assert ag.summary.startswith(f"All {len(ag.methods)} methods rank A1 first")
-    assert "Skipped: wsm, wpm" in ag.summary
+    assert "Skipped: mavt, wsm, wpm" in ag.summary  # the value model needs scales this problem does not give
 
 
 def test_method_agreement_refuses_bad_input_instead_of_skipping():
     with pytest.raises(ScoringError, match="negative"):
-        method_agreement(Problem.of([[1, 2], [2, 1]], ["max", "max"], [1, -1]))
+        method_agreement(make_problem([[1, 2], [2, 1]], ["max", "max"], [1, -1]))
 
 
 rankings = st.lists(st.integers(min_value=1, max_value=5), min_size=0, max_size=12)

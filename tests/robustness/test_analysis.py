@@ -56,8 +56,8 @@ def test_missing_cells_are_sampled_over_the_criterion_scale(kb):
     ranges = analysis.cell_ranges(rec)
     imputed = {(c.alternative, c.criterion) for c in rec.matrix.imputed_cells}
     assert set(ranges) == imputed
-    # Epoch AI gives no TDP for TPU v5p: the cell is filled in.
-    assert ranges[("tpu-v5p", "tdp-w")] == tuple(kb.criteria["tdp-w"].scale)
+    # Epoch AI gives no TDP for TPU v5p: its energy per peta-operation is filled in, and sampled over its scale.
+    assert ranges[("tpu-v5p", "joules-per-pflop-bf16")] == tuple(kb.criteria["joules-per-pflop-bf16"].scale)
 
 
 @pytest.mark.parametrize("method", ["wsm", "topsis"])

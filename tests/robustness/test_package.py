@@ -6,13 +6,13 @@ import importlib
 import pkgutil
 
 from selector import robustness
-from selector.problem import Problem
 from selector.robustness.agreement import method_agreement
 from selector.robustness.reversal import rank_reversal
 from selector.robustness.smaa import smaa
 from selector.robustness.sweep import weight_sweep
 from selector.robustness.tipping import tipping_points
 from selector.weights import Hierarchy
+from tests.problems import problem as make_problem
 from tests.robustness.problems import DIM_WEIGHTS, DIMS, OBJ8, random_problem
 
 MODULES = [importlib.import_module(f"selector.robustness.{m.name}") for m in pkgutil.iter_modules(robustness.__path__)]
@@ -33,10 +33,10 @@ def test_results_pickle():
 
     x, w = random_problem(2, m=3, n=8)
     for obj in (
-        smaa(Problem.of(x, OBJ8, w), n_samples=50),
-        method_agreement(Problem.of(x, OBJ8, w)),
-        rank_reversal(Problem.of(x, OBJ8, w)),
-        weight_sweep(Problem.of(x, OBJ8, None), Hierarchy.of(DIMS, DIM_WEIGHTS), "perf", n_points=5),
-        *tipping_points(Problem.of(x, OBJ8, None), Hierarchy.of(DIMS, DIM_WEIGHTS)),
+        smaa(make_problem(x, OBJ8, w), n_samples=50),
+        method_agreement(make_problem(x, OBJ8, w)),
+        rank_reversal(make_problem(x, OBJ8, w)),
+        weight_sweep(make_problem(x, OBJ8, None), Hierarchy.of(DIMS, DIM_WEIGHTS), "perf", n_points=5),
+        *tipping_points(make_problem(x, OBJ8, None), Hierarchy.of(DIMS, DIM_WEIGHTS)),
     ):
         assert pickle.loads(pickle.dumps(obj)).to_dict() == obj.to_dict()

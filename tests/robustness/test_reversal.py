@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from selector import scoring
-from selector.problem import Problem
 from selector.robustness.reversal import rank_reversal
 from tests.examples import examples
+from tests.problems import problem as make_problem
 from tests.robustness.problems import json_roundtrip
 
 
@@ -17,12 +17,12 @@ def test_topsis_rank_reversal_is_found_and_real():
     """TOPSIS with vector scaling: removing the third alternative swaps the top two (vector norms change)."""
     x = np.array([[5.0, 9.0, 1.0], [8.0, 7.0, 1.0], [7.0, 1.0, 8.0]])
     w = [0.6, 0.9, 0.2]
-    rep = rank_reversal(Problem.of(x, ["max"] * 3, w, "topsis"))
+    rep = rank_reversal(make_problem(x, ["max"] * 3, w, "topsis"))
     assert rep.any_reversal
     removal = next(p for p in rep.perturbations if p.kind == "remove" and p.subject == "A3")
     assert removal.swapped_pairs
-    full = scoring.score(Problem.of(x, ["max"] * 3, w, "topsis"))
-    part = scoring.score(Problem.of(x[:2], ["max"] * 3, w, "topsis", alternatives=["A1", "A2"]))
+    full = scoring.score(make_problem(x, ["max"] * 3, w, "topsis"))
+    part = scoring.score(make_problem(x[:2], ["max"] * 3, w, "topsis", alternatives=["A1", "A2"]))
     for a, b in removal.swapped_pairs:
         ia, ib = int(a[1]) - 1, int(b[1]) - 1
         assert full.ranks[ia] < full.ranks[ib]
@@ -33,7 +33,7 @@ def test_topsis_rank_reversal_is_found_and_real():
 
 def test_add_copy_of_worst_is_reported():
     x = np.array([[5.0, 9.0, 1.0], [8.0, 7.0, 1.0], [7.0, 1.0, 8.0]])
-    rep = rank_reversal(Problem.of(x, ["max"] * 3, [1, 1, 1], "wsm", "none"))
+    rep = rank_reversal(make_problem(x, ["max"] * 3, [1, 1, 1], "wsm", "none"))
     added = rep.perturbations[-1]
     assert added.kind == "add_copy"
     worst = rep.alternatives[int(np.argmax(rep.baseline_ranks))]
@@ -47,7 +47,7 @@ def test_wsm_without_scaling_never_reverses(seed):
     """Raw weighted sums do not depend on the other alternatives, so no perturbation can reorder them."""
     rng = np.random.default_rng(seed)
     x = rng.uniform(0, 10, size=(rng.integers(2, 6), 3))
-    rep = rank_reversal(Problem.of(x, ["max"] * 3, rng.uniform(0.1, 1, 3), "wsm", "none"))
+    rep = rank_reversal(make_problem(x, ["max"] * 3, rng.uniform(0.1, 1, 3), "wsm", "none"))
     assert not rep.any_reversal
     assert rep.summary.startswith("No rank reversal under wsm/none")
 
@@ -78,7 +78,7 @@ def test_past_the_limit_only_the_best_ranked_are_removed_and_the_summary_says_so
     from selector.robustness import reversal as module
 
     x = np.array([[5.0, 9.0, 1.0], [8.0, 7.0, 1.0], [7.0, 1.0, 8.0], [1.0, 1.0, 1.0]])
-    problem = Problem.of(x, ["max"] * 3, [0.6, 0.9, 0.2], "topsis")
+    problem = make_problem(x, ["max"] * 3, [0.6, 0.9, 0.2], "topsis")
     full = rank_reversal(problem)
     assert full.removals_omitted == 0
     monkeypatch.setattr(module, "REMOVAL_LIMIT", 2)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from selector.problem import Problem, ScoringError
+from selector.problem import ScoringError
 from selector.robustness.sampling import resolve_weight_bounds, sample_simplex, sample_weights
 from selector.robustness.smaa import smaa
+from tests.problems import problem as make_problem
 
 
 @pytest.mark.parametrize("n", [2, 3, 5])
@@ -56,4 +57,4 @@ def test_infeasible_weight_bounds_are_refused(bounds, message):
 
 def test_numeric_bounds_need_weights():
     with pytest.raises(ScoringError, match="give weights"):
-        smaa(Problem.of([[1, 2], [2, 1]], ["max", "max"]), n_samples=10, weight_bounds=0.1)
+        smaa(make_problem([[1, 2], [2, 1]], ["max", "max"]), n_samples=10, weight_bounds=0.1)

@@ -6,20 +6,21 @@ import numpy as np
 import pytest
 
 from selector import scoring
-from selector.problem import Problem, ScoringError
+from selector.problem import ScoringError
 from selector.robustness.sweep import weight_sweep
 from selector.weights import Hierarchy
+from tests.problems import problem as make_problem
 from tests.robustness.problems import DIM_WEIGHTS, DIMS, OBJ8, json_roundtrip, random_problem
 
 
 def test_weight_sweep_matches_scoring_at_grid_points():
     x, _ = random_problem(9)
-    sweep = weight_sweep(Problem.of(x, OBJ8, None, "topsis"), Hierarchy.of(DIMS, DIM_WEIGHTS), "cost", n_points=11)
+    sweep = weight_sweep(make_problem(x, OBJ8, None, "topsis"), Hierarchy.of(DIMS, DIM_WEIGHTS), "cost", n_points=11)
     assert sweep.scores.shape == (11, 5) and sweep.grid[0] == 0 and sweep.grid[-1] == 1
     assert sweep.current_weight == pytest.approx(0.25)
     for g in (0, 4, 10):
         w = Hierarchy.of(DIMS, DIM_WEIGHTS).weights_at("cost", sweep.grid[g])
-        ref = scoring.score(Problem.of(x, OBJ8, w, "topsis"))
+        ref = scoring.score(make_problem(x, OBJ8, w, "topsis"))
         np.testing.assert_allclose(sweep.scores[g], ref.scores, atol=1e-12)
         assert sweep.leaders[g] == ref.leader
     assert json_roundtrip(sweep)["leaders"] == list(sweep.leaders)
@@ -28,5 +29,5 @@ def test_weight_sweep_matches_scoring_at_grid_points():
 def test_weight_sweep_needs_two_dimensions():
     with pytest.raises(ScoringError, match="nothing to trade off"):
         weight_sweep(
-            Problem.of([[1.0, 2.0], [2.0, 1.0]], ["max", "max"], None), Hierarchy.of(["p", "p"], {"p": 1}), "p"
+            make_problem([[1.0, 2.0], [2.0, 1.0]], ["max", "max"], None), Hierarchy.of(["p", "p"], {"p": 1}), "p"
         )

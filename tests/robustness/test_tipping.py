@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from selector import scoring
-from selector.problem import METHODS, Problem
+from selector.problem import METHODS
 from selector.robustness.sweep import weight_sweep
 from selector.robustness.tipping import tipping_points
 from selector.weights import Hierarchy
+from tests.problems import problem as make_problem
 from tests.robustness.problems import ALL_COMBOS, DIM_WEIGHTS, DIMS, OBJ8, json_roundtrip, random_problem
 
 
@@ -16,7 +17,7 @@ def test_wsm_tipping_point_closed_form_and_sentences():
     """A = (1, 0), B = (0, 1): with share t on perf, A scores t and B 1 - t, so the leader flips at exactly 50%."""
     x = [[1.0, 0.0], [0.0, 1.0]]
     tps = tipping_points(
-        Problem.of(x, ["max", "max"], None, "wsm", "none", ["H200", "MI300X"]),
+        make_problem(x, ["max", "max"], None, "wsm", "none", ["H200", "MI300X"]),
         Hierarchy.of(["perf", "cost"], {"perf": 60, "cost": 40}),
     )
     assert [(t.dimension, t.before, t.after, t.exact) for t in tps] == [
@@ -35,7 +36,7 @@ def test_leader_really_changes_at_each_tipping_point(method, scaler):
     found = 0
     for seed in range(6):
         x, _ = random_problem(100 + seed, m=5)
-        tps = tipping_points(Problem.of(x, OBJ8, None, method, scaler), Hierarchy.of(DIMS, DIM_WEIGHTS))
+        tps = tipping_points(make_problem(x, OBJ8, None, method, scaler), Hierarchy.of(DIMS, DIM_WEIGHTS))
         for tp in tps:
             neighbours = [o.weight for o in tps if o.dimension == tp.dimension and o is not tp]
             eps = 1e-6
@@ -43,8 +44,8 @@ def test_leader_really_changes_at_each_tipping_point(method, scaler):
                 continue
             below = Hierarchy.of(DIMS, DIM_WEIGHTS).weights_at(tp.dimension, tp.weight - eps)
             above = Hierarchy.of(DIMS, DIM_WEIGHTS).weights_at(tp.dimension, tp.weight + eps)
-            assert scoring.score(Problem.of(x, OBJ8, below, method, scaler)).leader == tp.before, tp
-            assert scoring.score(Problem.of(x, OBJ8, above, method, scaler)).leader == tp.after, tp
+            assert scoring.score(make_problem(x, OBJ8, below, method, scaler)).leader == tp.before, tp
+            assert scoring.score(make_problem(x, OBJ8, above, method, scaler)).leader == tp.after, tp
             found += 1
     assert found > 0, "no tipping point found in six random problems; the search is broken"
 
@@ -52,10 +53,10 @@ def test_leader_really_changes_at_each_tipping_point(method, scaler):
 @pytest.mark.parametrize(("method", "scaler"), [(m, METHODS[m].default_scaler) for m in METHODS])
 def test_no_leader_change_is_missed_on_a_fine_grid(method, scaler):
     x, _ = random_problem(7, m=6)
-    tps = tipping_points(Problem.of(x, OBJ8, None, method, scaler), Hierarchy.of(DIMS, DIM_WEIGHTS))
+    tps = tipping_points(make_problem(x, OBJ8, None, method, scaler), Hierarchy.of(DIMS, DIM_WEIGHTS))
     for dim in DIM_WEIGHTS:
         sweep = weight_sweep(
-            Problem.of(x, OBJ8, None, method, scaler), Hierarchy.of(DIMS, DIM_WEIGHTS), dim, n_points=1001
+            make_problem(x, OBJ8, None, method, scaler), Hierarchy.of(DIMS, DIM_WEIGHTS), dim, n_points=1001
         )
         reported = [t.weight for t in tps if t.dimension == dim]
         for g in range(len(sweep.grid) - 1):
@@ -65,4 +66,4 @@ def test_no_leader_change_is_missed_on_a_fine_grid(method, scaler):
 
 def test_tipping_points_edge_cases():
     x = [[1.0, 2.0], [2.0, 1.0]]
-    assert tipping_points(Problem.of(x, ["max", "max"], None), Hierarchy.of(["perf", "perf"], {"perf": 1})) == []
+    assert tipping_points(make_problem(x, ["max", "max"], None), Hierarchy.of(["perf", "perf"], {"perf": 1})) == []
