@@ -55,10 +55,10 @@ def outside(value: float, lo: float, hi: float) -> bool:
 
 def outside_message(criterion: str, value: float, lo: float, hi: float, unit: str = "") -> str:
     """The words every reader uses for a value outside its criterion's scale."""
-    u = f" {unit}" if unit else ""
+    u = f" ({unit})" if unit else ""
     return (
-        f"value {value:g}{u} lies outside the value scale [{lo:g}, {hi:g}]{u} of criterion `{criterion}`; "
-        "check the number and its unit, or widen the criterion's `scale` in criteria.yaml if the domain allows it"
+        f"value {value:g} lies outside the value scale [{lo:g}, {hi:g}]{u} of criterion `{criterion}`; check the "
+        "number and its unit, or widen the criterion's `scale` in criteria.yaml if the domain allows it"
     )
 
 

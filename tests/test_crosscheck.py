@@ -351,8 +351,8 @@ def test_a_rating_outside_its_criterions_scale_and_a_rated_criterion_without_rub
     text = RATING.format(rubric="", value=6, rationale="rests on outside facts")
     issues = check(raw_dir, loaded("r.yaml", text))
     assert [(i.record, i.message.split(";")[0]) for i in issues] == [
-        ("c-rating", "value 6 lies outside the 1-5 scale of criterion `openness`"),
         ("openness", "criterion `openness` is filled by assessed ratings but has no `rubric`"),
+        ("c-rating", "value 6 lies outside the value scale [1, 5] (rating 1-5) of criterion `openness`"),
     ]
 
 
@@ -390,6 +390,7 @@ def test_every_reference_of_the_decision_data_is_checked(raw_dir):
     rule = line_of(text, "- {id: r1,")  # `when`, `recommend` and `exclude`
     rest = line_of(text, "groups: [gpus], rationale_en")  # `groups` and `claims`
     assert found == [
+        ("tput", line_of(text, "- {id: tput"), "criterion `tput` is ranked by a group but has no `scale`"),
         ("perf", 2, "claim `c-none`"),
         ("price", 4, "dimension `cost`"),
         ("price", line_of(text, "conditions: {hardware"), "hardware `h1000`"),  # the line of its conditions

@@ -52,7 +52,11 @@ CASES = [
     ("top_level_list.yaml", "top level must be a mapping", None),
     ("assessed_without_rationale.yaml", "an `assessed` record needs a `rationale`", "cfix-assessed-without-rationale"),
     ("assessed_off_subject.yaml", "`based_on` cites no claim about `jetson-orin`", "cfix-orin-ecosystem"),
-    ("rating_outside_scale.yaml", "value 7 lies outside the 1-5 scale of criterion `fix-crit`", "cfix-scale-rating"),
+    (
+        "rating_outside_scale.yaml",
+        "value 7 lies outside the value scale [1, 5] (rating 1-5) of criterion `fix-crit`",
+        "cfix-scale-rating",
+    ),
     ("criterion_without_rubric.yaml", "is filled by assessed ratings but has no `rubric`", "fix-crit"),
     ("rubric_incomplete.yaml", "a rubric describes each level 1, 2, 3, 4 and 5 exactly once", "fix-crit"),
     ("rule_unknown_option.yaml", "answer `maybe` is not an option of question `fix-q`", "fix-rule"),

@@ -55,10 +55,8 @@ def test_json_output_is_exactly_method_scaler_and_ranked_alternatives(matrix_csv
 @pytest.mark.parametrize(("method", "scaler"), [(m, s) for m, spec in METHODS.items() for s in spec.scalers])
 def test_every_method_and_scaler_runs(matrix_csv, capsys, method, scaler):
     scales = ["--scales", "0:20,0:10,0:10"] if scaler == "value" else []
-    rc = _run(
-        [str(matrix_csv), "--objectives", "max,min,max", "--method", method, "--scaler", scaler, "--format", "json"]
-        + scales
-    )
+    args = [str(matrix_csv), "--objectives", "max,min,max", "--method", method, "--scaler", scaler]
+    rc = _run([*args, "--format", "json", *scales])
     assert rc == 0
     out = json.loads(capsys.readouterr().out)
     assert (out["method"], out["scaler"]) == (method, scaler)

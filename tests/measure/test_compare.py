@@ -160,10 +160,11 @@ def test_recommend_lists_measured_cells_and_the_comparison() -> None:
 
 
 def test_a_figure_is_checked_against_the_ranges_of_the_columns_it_can_fill_only() -> None:
-    # 250 img/s on a Xeon is far below the A100 column's plausible 1000-5000, but it can never fill that column.
+    # 250 img/s on a Xeon is far below the A100 column's value scale 1000-5000, but it can never fill that column.
     result = intake.validate_upload("my_runs.yaml", MINE, KNOWLEDGE)
     warned = [i for i in result.issues if i.level == "WARNING" and i.record == "my-ort-xeon"]
     assert warned == []
     low = MINE.replace(b"value: 1900", b"value: 190")
-    (warning,) = [i for i in intake.validate_upload("low.yaml", low, KNOWLEDGE).issues if i.record == "my-ort-a100"]
-    assert "outside the plausible range 1000-5000 of criterion `throughput-resnet50-a100`" in warning.message
+    (error,) = [i for i in intake.validate_upload("low.yaml", low, KNOWLEDGE).issues if i.record == "my-ort-a100"]
+    assert error.level == "ERROR"
+    assert "outside the value scale [1000, 5000] (img/s) of criterion `throughput-resnet50-a100`" in error.message

@@ -91,12 +91,13 @@ def _price_upload(rows: str) -> intake.UploadResult:
 
 
 def test_an_uploaded_price_changes_the_ranking() -> None:
-    """Gaudi 3 has no bundled cloud price: filled in at the column's worst, then replaced by the user's."""
+    """Gaudi 3 has no bundled cloud price: filled in at the scale's worst end, then replaced by the user's (below
+    every bundled price of the group's members)."""
     bundled, group = knowledge.load(), "datacenter-accelerators"
     assert _cell(bundled, group, "gaudi3", "cloud-usd-per-gpu-hour").imputed
-    result = _price_upload("gaudi3,cloud_usd_per_gpu_hour,0.5,USD per GPU-hour\n")
+    result = _price_upload("gaudi3,cloud_usd_per_gpu_hour,0.3,USD per GPU-hour\n")
     mine = _cell(result.kb, group, "gaudi3", "cloud-usd-per-gpu-hour")
-    assert not mine.imputed and mine.value == 0.5 and mine.tier == "measured"
+    assert not mine.imputed and mine.value == 0.3 and mine.tier == "measured"
     before, after = _ranks(bundled, group), _ranks(result.kb, group)
     assert after["gaudi3"] < before["gaudi3"], (before, after)
     [row] = [r for r in comparison.comparison_rows(result.kb, result.source_ids) if r["origin"] == "yours"]
@@ -126,6 +127,8 @@ def test_uploaded_module_prices_rank_the_edge_modules() -> None:
     result = _price_upload("jetson-orin,release_price_usd,1999,USD\nedge-tpu,release_price_usd,60,USD\n")
     assert _cell(result.kb, EDGE, "jetson-orin", "module-price-usd").value == 1999.0
     assert _cell(result.kb, EDGE, "edge-tpu", "module-price-usd").value == 60.0
-    scores = {r.id: r.score for r in recommend.recommend(result.kb, Preferences(group=EDGE)).ranking}
-    unpriced = {r.id: r.score for r in recommend.recommend(bundled, Preferences(group=EDGE)).ranking}
-    assert scores["edge-tpu"] - scores["jetson-orin"] > unpriced["edge-tpu"] - unpriced["jetson-orin"]
+    rec = recommend.recommend(result.kb, Preferences(group=EDGE))
+    m, parts = rec.matrix, rec.result.contributions
+    price = m.criteria.index("module-price-usd")
+    # the cheaper module gains on the price column; the cost weight is now shared by power and price
+    assert parts[m.alternatives.index("edge-tpu"), price] > parts[m.alternatives.index("jetson-orin"), price] > 0

@@ -43,13 +43,14 @@ def test_a_later_upload_may_cite_the_source_of_an_earlier_one() -> None:
     assert not alone.ok
 
 
-def test_out_of_range_value_is_a_warning_not_an_error() -> None:
-    # Dense INT8: the conditions of the TOPS column, so the figure could fill it and its range applies.
+def test_a_value_outside_its_criterions_value_scale_is_refused_like_in_the_knowledge() -> None:
+    # Dense INT8: the conditions of the TOPS column, so the figure could fill it and its value scale applies.
     csv_text = "entity,metric,value,unit,precision,sparsity\njetson-orin,tops_int8,2750,TOPS,int8,dense\n"
     result = intake.validate_upload("typo.csv", csv_text.encode(), KNOWLEDGE)
-    assert result.ok
-    [warning] = result.issues
-    assert warning.level == "WARNING" and warning.line == 2 and "plausible range" in warning.message
+    assert not result.ok
+    [error] = result.issues
+    assert error.level == "ERROR" and error.line == 2
+    assert "value 2750 lies outside the value scale [1, 1000] (TOPS) of criterion `tops-int8`" in error.message
 
 
 _scalars = (
