@@ -286,6 +286,19 @@ class Inconsistency:
     def revised(self) -> Judgement:
         return Judgement(self.given.better, self.given.worse, self.suggestion)
 
+    def sentence(self, names: Mapping[str, str]) -> str:
+        """The judgement, what the weights imply for it and the revision, worded in the judgement's own direction
+        (the more important side first, as :meth:`Judgement.sentence` says it)."""
+        given, implied, revised = self.given, self.implied, self.revised
+        if given.value < 1:
+            given = Judgement(given.worse, given.better, 1 / given.value)
+            implied, revised = 1 / implied, Judgement(revised.worse, revised.better, 1 / revised.value)
+        a, b = names.get(given.better, given.better), names.get(given.worse, given.worse)
+        return (
+            f"{given.sentence(names)}, while the weights from all the judgements put {a} at {implied:.2f} times "
+            f"{b}; revised to \"{revised.sentence(names)}\", the ratio would be {self.ratio_if_revised:.3f}"
+        )
+
 
 @dataclass(frozen=True)
 class PairwiseResult:
@@ -448,3 +461,33 @@ def matches(result: SwingResult | PairwiseResult, weights: Mapping[str, float]) 
     """Whether `weights` (relative) give the elicited shares, each within the 1 point the sliders round to."""
     total = sum(weights.values())
     return total > 0 and all(abs(100 * weights.get(k, 0.0) / total - 100 * w) < 1 for k, w in result.weights.items())
+
+
+# ----------------------------------------------------------------------------------------------------------
+# In words, for the page, the report and a reader asking where "performance 46 %" came from
+
+
+def answer_sentences(result: SwingResult | PairwiseResult, names: Mapping[str, str]) -> tuple[str, ...]:
+    """Each answer in words: "Performance: 100 (the swing taken first)" or "Performance is moderately more
+    important than Cost (3)"."""
+    if isinstance(result, PairwiseResult):
+        return tuple(j.sentence(names) for j in result.judgements)
+    top = max(result.ratings.values())
+    return tuple(
+        f"{names.get(k, k)}: {r:g}" + (" (the swing taken first)" if r == top else f" ({r:g} % of the first swing)")
+        for k, r in result.ratings.items()
+    )
+
+
+def consistency_sentence(result: SwingResult | PairwiseResult, names: Mapping[str, str]) -> str:
+    """The consistency ratio and, above 0.10, the judgement to revise; empty for swing weighting."""
+    if not isinstance(result, PairwiseResult):
+        return ""
+    head = f"Consistency ratio {result.consistency_ratio:.3f}"
+    if result.acceptable:
+        return f"{head}: acceptable (at most {CR_THRESHOLD:.2f})."
+    worst = result.most_inconsistent
+    text = f"{head}: above {CR_THRESHOLD:.2f}, the judgements contradict each other."
+    if worst is not None:
+        text += f" The most inconsistent: {worst.sentence(names)}."
+    return text
