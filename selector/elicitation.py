@@ -296,7 +296,7 @@ class Inconsistency:
         a, b = names.get(given.better, given.better), names.get(given.worse, given.worse)
         return (
             f"{given.sentence(names)}, while the weights from all the judgements put {a} at {implied:.2f} times "
-            f"{b}; revised to \"{revised.sentence(names)}\", the ratio would be {self.ratio_if_revised:.3f}"
+            f'{b}; revised to "{revised.sentence(names)}", the ratio would be {self.ratio_if_revised:.3f}'
         )
 
 
