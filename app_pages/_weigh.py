@@ -53,7 +53,7 @@ def _flows(kb: KnowledgeBase, prefs: Preferences, apply: Apply) -> None:
     method = st.radio(
         "How would you like to weigh?",
         options=list(elicitation.METHOD_LABELS),
-        format_func=lambda k: elicitation.METHOD_LABELS[k].capitalize(),
+        format_func=lambda k: elicitation.METHOD_LABELS[k][0].upper() + elicitation.METHOD_LABELS[k][1:],
         key=METHOD_KEY,
         horizontal=True,
     )
@@ -159,7 +159,7 @@ def _pairwise(kb: KnowledgeBase, weights: dict, recorded, use: Callable) -> None
         key = f"ahp-{pair.a}-{pair.b}"
         st.session_state.setdefault(key, start.get(pair.key, "1"))
         value = st.select_slider(
-            label(f"{pair.a_name} or {pair.b_name}?"),
+            label(f"{pair.a_name} (left) or {pair.b_name} (right): which matters more, and how much?"),
             options=weigh.choices(),
             format_func=lambda v, p=pair: weigh.choice_label(Fraction(v), p.a_name, p.b_name),
             key=key,

@@ -120,8 +120,9 @@ def choice_label(value: Fraction, a_name: str, b_name: str) -> str:
 
 
 def choices() -> tuple[str, ...]:
-    """The values the form offers for A/B, B's strongest side first: 1/9 ... 1 ... 9, as typed on the command line."""
-    return tuple(format_value(v) for v in SAATY_SCALE)
+    """The values the form offers for A/B, as typed on the command line, A's strongest side first (the slider's
+    left end, where A is named): 9 ... 2, 1, 1/2 ... 1/9."""
+    return tuple(format_value(v) for v in reversed(SAATY_SCALE))
 
 
 def starting_ratings(weights: Mapping[str, float]) -> tuple[str, dict[str, int]]:

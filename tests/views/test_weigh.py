@@ -65,7 +65,7 @@ def test_comparisons_are_every_pair_once(kb):
 
 
 def test_choices_and_their_words():
-    assert weigh.choices()[0] == "1/9" and weigh.choices()[8] == "1" and weigh.choices()[-1] == "9"
+    assert weigh.choices()[0] == "9" and weigh.choices()[8] == "1" and weigh.choices()[-1] == "1/9"
     assert weigh.choice_label(Fraction(1), "Performance", "Cost") == "equal importance (1)"
     assert weigh.choice_label(Fraction(3), "Performance", "Cost") == "Performance 3: moderately more important"
     assert weigh.choice_label(Fraction(1, 5), "Performance", "Cost") == "Cost 5: strongly more important"
