@@ -21,6 +21,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
+from selector import textpolicy
 from selector.errors import SelectorError
 
 #: Saaty's random consistency indices (Saaty 1980, table 1.7; the mean CI of random reciprocal matrices of order n).
@@ -117,11 +118,11 @@ class Judgement:
         value = self.value
         if value < 1:
             a, b, value = b, a, 1 / value
-        if value.denominator == 1 and int(value) in SAATY_WORDS:
-            words = SAATY_WORDS[int(value)]
-        else:
-            words = f"{float(value):g} times as important"
-        return f"{a} is {words} than {b} ({format_value(value)})" if value != 1 else f"{a} and {b} are {words} (1)"
+        if value == 1:
+            return f"{a} and {b} are equally important (1)"
+        if value.denominator == 1:
+            return f"{a} is {SAATY_WORDS[int(value)]} than {b} ({format_value(value)})"
+        return f"{a} is {float(value):g} times as important as {b} ({format_value(value)})"
 
 
 def parse_judgement(text: str) -> Judgement:
@@ -421,6 +422,11 @@ class Elicitation(BaseModel):
         # Written back in the canonical form (`1/3`, `60`), so a link and a profile spell an answer one way.
         if any(len(a) > 100 for a in v):
             raise ValueError("an answer is longer than 100 characters")
+        for answer in v:
+            # the same characters every reader refuses: an answer is echoed in messages, the page and the report
+            problem = textpolicy.first_hidden(answer)
+            if problem is not None:
+                raise ValueError(f"answer `{answer.encode('unicode_escape').decode('ascii')}`: {problem}")
         if info.data.get("method") == "pairwise":
             return tuple(parse_judgement(a).text for a in v)
         return tuple(f"{k}={r:g}" for k, r in parse_ratings(v).items())

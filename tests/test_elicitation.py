@@ -351,3 +351,16 @@ def test_matches_allows_the_sliders_rounding_only():
     assert el.matches(result, el.percentages(result.weights))  # 34/33/33
     assert el.matches(result, {"a": 1, "b": 1, "c": 1})
     assert not el.matches(result, {"a": 40, "b": 30, "c": 30})
+
+
+def test_a_decimal_judgement_reads_as_times_as_important():
+    names = {"a": "A", "b": "B"}
+    assert el.parse_judgement("a/b=2.5").sentence(names) == "A is 2.5 times as important as B (5/2)"
+    assert el.parse_judgement("a/b=0.4").sentence(names) == "B is 2.5 times as important as A (5/2)"
+
+
+@pytest.mark.parametrize("answer", ["perf\u202eormance/cost=3", "performance/cost\u200b=3", "a\x00=100"])
+def test_an_answer_with_hidden_characters_is_refused(answer):
+    method = "swing" if "/" not in answer else "pairwise"
+    with pytest.raises(ElicitationError, match="elicitation: answer"):
+        Elicitation.from_param(f"{method}:{answer}")
