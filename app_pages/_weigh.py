@@ -107,7 +107,11 @@ def _swing(kb: KnowledgeBase, m: DecisionMatrix | None, weights: dict, recorded,
     questions = {q.id: q for q in weigh.swing_questions(kb, m)} if m is not None else {}
     for dim_id, dim in kb.dimensions.items():
         lines = [c.sentence for c in questions[dim_id].criteria] if dim_id in questions else []
-        text = "; ".join(lines) if lines else "no criterion of this dimension is ranked in this group"
+        text = (
+            "; ".join(lines)
+            if lines
+            else "no criterion of it is ranked in this group (its weight passes on to the others)"
+        )
         st.markdown(f"**{md(dim.name_en)}**, worst to best: {md(text)}")
     first, ratings = weigh.starting_ratings(weights)
     if recorded is not None:
@@ -184,7 +188,7 @@ def _consistency(result: elicitation.PairwiseResult, names: dict[str, str]) -> N
     if worst is not None:
         key = f"ahp-{worst.given.better}-{worst.given.worse}"
         st.button(
-            label(f"Revise it to {elicitation.format_value(worst.suggestion)}"),
+            label(f"Revise it: {worst.revised_sentence(names)}"),
             key="ahp-revise",
             on_click=lambda: st.session_state.update({key: elicitation.format_value(worst.suggestion)}),
             help="Or move its slider yourself: the ratio is recomputed as you go.",

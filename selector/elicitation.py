@@ -287,13 +287,22 @@ class Inconsistency:
     def revised(self) -> Judgement:
         return Judgement(self.given.better, self.given.worse, self.suggestion)
 
-    def sentence(self, names: Mapping[str, str]) -> str:
-        """The judgement, what the weights imply for it and the revision, worded in the judgement's own direction
-        (the more important side first, as :meth:`Judgement.sentence` says it)."""
+    def _oriented(self) -> tuple[Judgement, float, Judgement]:
+        # the judgement as its sentence says it (the more important side first), with the ratio and revision
         given, implied, revised = self.given, self.implied, self.revised
         if given.value < 1:
             given = Judgement(given.worse, given.better, 1 / given.value)
             implied, revised = 1 / implied, Judgement(revised.worse, revised.better, 1 / revised.value)
+        return given, implied, revised
+
+    def revised_sentence(self, names: Mapping[str, str]) -> str:
+        """The suggested revision in words, e.g. "Risk is moderately more important than Ecosystem (3)"."""
+        return self._oriented()[2].sentence(names)
+
+    def sentence(self, names: Mapping[str, str]) -> str:
+        """The judgement, what the weights imply for it and the revision, worded in the judgement's own direction
+        (the more important side first, as :meth:`Judgement.sentence` says it)."""
+        given, implied, revised = self._oriented()
         a, b = names.get(given.better, given.better), names.get(given.worse, given.worse)
         return (
             f"{given.sentence(names)}, while the weights from all the judgements put {a} at {implied:.2f} times "

@@ -364,3 +364,16 @@ def test_an_answer_with_hidden_characters_is_refused(answer):
     method = "swing" if "/" not in answer else "pairwise"
     with pytest.raises(ElicitationError, match="elicitation: answer"):
         Elicitation.from_param(f"{method}:{answer}")
+
+
+def test_the_revision_is_worded_in_the_judgements_own_direction():
+    names = {"ecosystem": "Ecosystem", "risk": "Risk"}
+    given = el.parse_judgement("ecosystem/risk=1/9")
+    worst = el.Inconsistency(given, implied=0.36, deviation=1.2, suggestion=Fraction(1, 3), ratio_if_revised=0.135)
+    assert worst.revised == el.parse_judgement("ecosystem/risk=1/3")
+    assert worst.revised_sentence(names) == "Risk is moderately more important than Ecosystem (3)"
+    assert worst.sentence(names) == (
+        "Risk is extremely more important than Ecosystem (9), while the weights from all the judgements put Risk at "
+        '2.78 times Ecosystem; revised to "Risk is moderately more important than Ecosystem (3)", the ratio would '
+        "be 0.135"
+    )

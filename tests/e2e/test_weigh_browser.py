@@ -132,7 +132,7 @@ def test_pairwise_comparisons_flag_an_inconsistency_revise_it_and_fill_the_slide
             break
         worst = current.most_inconsistent
         expect(warning).to_contain_text(f"The most inconsistent: {worst.given.sentence(names)}")
-        page.get_by_role("button", name=f"Revise it to {elicitation.format_value(worst.suggestion)}").click()
+        page.get_by_role("button", name=f"Revise it: {worst.revised_sentence(names)}").click()
         wait_rendered(page)
         key = f"{worst.given.better}/{worst.given.worse}"
         judgements[key] = elicitation.format_value(worst.suggestion)
