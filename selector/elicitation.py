@@ -169,11 +169,15 @@ def parse_ratings(texts: Sequence[str]) -> dict[str, float]:
     return ratings
 
 
-def _known(items: Sequence[str], named: Sequence[str], what: str) -> None:
+def _plural(noun: str) -> str:
+    return "criteria" if noun == "criterion" else f"{noun}s"
+
+
+def _known(items: Sequence[str], named: Sequence[str], what: str, noun: str) -> None:
     unknown = [n for n in dict.fromkeys(named) if n not in items]
     if unknown:
         raise ElicitationError(
-            f"{what}: unknown dimension(s) {', '.join(f'`{u}`' for u in unknown)}; known: {', '.join(items)}"
+            f"{what}: unknown {noun}(s) {', '.join(f'`{u}`' for u in unknown)}; known: {', '.join(items)}"
         )
 
 
@@ -194,7 +198,7 @@ class SwingResult:
         return tuple(f"{k}={self.ratings[k]:g}" for k in self.items)
 
 
-def swing(items: Sequence[str], ratings: Mapping[str, float]) -> SwingResult:
+def swing(items: Sequence[str], ratings: Mapping[str, float], noun: str = "dimension") -> SwingResult:
     """Swing weights from 0-100 ratings: the swing one would take first is rated 100, each other relative to it.
 
     Parameters
@@ -209,10 +213,10 @@ def swing(items: Sequence[str], ratings: Mapping[str, float]) -> SwingResult:
     ElicitationError
         When a dimension is unknown or not rated, a rating is outside 0..100 or none is 100.
     """
-    _known(items, list(ratings), "swing")
+    _known(items, list(ratings), "swing", noun)
     missing = [i for i in items if i not in ratings]
     if missing:
-        raise ElicitationError(f"swing: rate every dimension; missing: {', '.join(missing)}")
+        raise ElicitationError(f"swing: rate every {noun}; missing: {', '.join(missing)}")
     for key, value in ratings.items():
         if not math.isfinite(value) or not 0 <= value <= SWING_TOP:
             raise ElicitationError(f"swing: `{key}={value:g}` is outside 0..100; rate each swing from 0 to 100")
@@ -230,7 +234,7 @@ def swing(items: Sequence[str], ratings: Mapping[str, float]) -> SwingResult:
 # Pairwise comparisons (AHP)
 
 
-def comparison_matrix(items: Sequence[str], judgements: Sequence[Judgement]) -> np.ndarray:
+def comparison_matrix(items: Sequence[str], judgements: Sequence[Judgement], noun: str = "dimension") -> np.ndarray:
     """The reciprocal matrix ``a[i, j]`` (item i against item j) of a complete set of judgements.
 
     Raises
@@ -239,10 +243,12 @@ def comparison_matrix(items: Sequence[str], judgements: Sequence[Judgement]) -> 
         When an item is unknown, a pair is judged twice (in either order) or a pair is missing.
     """
     if len(items) < 2:
-        raise ElicitationError("pairwise: compare at least two dimensions")
+        raise ElicitationError(f"pairwise: compare at least two {_plural(noun)}")
     if len(items) > MAX_ITEMS:
-        raise ElicitationError(f"pairwise: at most {MAX_ITEMS} items can be compared (Saaty's random indices)")
-    _known(items, [n for j in judgements for n in (j.better, j.worse)], "pairwise")
+        raise ElicitationError(
+            f"pairwise: at most {MAX_ITEMS} {_plural(noun)} can be compared (Saaty's random indices stop there)"
+        )
+    _known(items, [n for j in judgements for n in (j.better, j.worse)], "pairwise", noun)
     index = {item: k for k, item in enumerate(items)}
     matrix = np.ones((len(items), len(items)))
     seen: dict[frozenset[str], Judgement] = {}
@@ -260,7 +266,7 @@ def comparison_matrix(items: Sequence[str], judgements: Sequence[Judgement]) -> 
     if missing:
         raise ElicitationError(
             f"pairwise: {len(missing)} comparison(s) missing: {', '.join(missing)}; "
-            f"{len(items)} dimensions need all {len(items) * (len(items) - 1) // 2}"
+            f"{len(items)} {_plural(noun)} need all {len(items) * (len(items) - 1) // 2}"
         )
     return matrix
 
@@ -365,7 +371,7 @@ def _most_inconsistent(
     return Inconsistency(worst, implied, deviation(worst), suggestion, _consistency(revised)[4])
 
 
-def pairwise(items: Sequence[str], judgements: Sequence[Judgement]) -> PairwiseResult:
+def pairwise(items: Sequence[str], judgements: Sequence[Judgement], noun: str = "dimension") -> PairwiseResult:
     """AHP weights, consistency index and ratio, and the most inconsistent judgement, from every comparison.
 
     Parameters
@@ -374,13 +380,15 @@ def pairwise(items: Sequence[str], judgements: Sequence[Judgement]) -> PairwiseR
         The dimensions compared, in order (2 to 10).
     judgements
         One judgement per pair, in either direction.
+    noun
+        What the items are, in messages ("dimension", "criterion").
 
     Raises
     ------
     ElicitationError
         See :func:`comparison_matrix`.
     """
-    matrix = comparison_matrix(items, judgements)
+    matrix = comparison_matrix(items, judgements, noun)
     weights, lambda_max, ci, ri, cr = _consistency(matrix)
     return PairwiseResult(
         items=tuple(items),

@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,45 @@ def test_fractions_pass_through_the_shell():
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["weights"]["performance"] == pytest.approx(8 / 15)
+
+
+PERFORMANCE = ["bf16-tflops", "memory-capacity", "throughput-resnet50-device", "memory-bandwidth"]
+
+
+def test_within_a_dimension_weighs_the_groups_criteria(capsys):
+    # consistent judgements from 4:2:1:4 (bf16, memory, throughput, bandwidth)
+    truth = dict(zip(PERFORMANCE, [4, 2, 1, 4], strict=True))
+    answers = [
+        f"{a}/{b}={Fraction(truth[a], truth[b])}" for k, a in enumerate(PERFORMANCE) for b in PERFORMANCE[k + 1 :]
+    ]
+    argv = ["weights", "--within", "performance", "--group", "datacenter-accelerators", *_pairwise(answers)]
+    assert main([*argv, "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["weights"] == pytest.approx({c: w / 11 for c, w in truth.items()})
+    assert out["consistency_ratio"] == pytest.approx(0.0, abs=1e-12)
+    assert main(argv) == 0
+    table = capsys.readouterr().out
+    assert table.startswith("Weights of the criteria inside Performance (Datacenter accelerators) from pairwise")
+    assert "rank --group datacenter-accelerators --criterion-weights bf16-tflops=36.36," in table
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["--within", "performance", "--group", "datacenter-accelerators", "--pairwise", "bf16-tflops/x=2"],
+            "unknown criterion(s) `x`",
+        ),
+        (
+            ["--within", "performance", "--group", "datacenter-accelerators", "--swing", "bf16-tflops=100"],
+            "rate every criterion; missing: memory-capacity",
+        ),
+        (["--within", "ecosystem", "--group", "datacenter-accelerators", "--swing", "a=100"], "nothing to weigh"),
+        (["--within", "speed", "--group", "datacenter-accelerators", "--swing", "a=100"], "is not a dimension"),
+        (["--within", "performance", "--swing", "a=100"], "--within needs --group"),
+        (["--group", "datacenter-accelerators", "--swing", "performance=100"], "--group is used with --within"),
+    ],
+)
+def test_within_refusals_exit_2(argv, message, capsys):
+    assert main(["weights", *argv]) == 2
+    assert message in capsys.readouterr().err
