@@ -126,7 +126,8 @@ class Preferences(BaseModel):
             elicited = ", ".join(f"{d} {100 * w:.0f} %" for d, w in result.weights.items())
             raise PreferenceError(
                 f"the dimension weights ({given}) are not those the recorded {self.elicitation.method} answers give "
-                f"({elicited}); drop the elicitation (`el`) or the weights (`w`)"
+                f"({elicited}); drop the record of the elicitation (`el` in a link, `elicitation` in a profile) or "
+                "give the weights it gives"
             )
         return result
 
