@@ -119,3 +119,12 @@ def test_a_link_whose_weights_contradict_its_elicitation_is_refused(app):
     at = ok(app.run())
     assert any("not those the recorded swing answers give" in e.value for e in at.error)
     assert [at.slider(key=f"w-{d}").value for d in DIMENSIONS] == [40, 25, 20, 15]
+
+
+def test_a_hostile_elicitation_in_a_link_is_refused_and_shown_escaped(app):
+    app.query_params["el"] = "pairwise:<img src=x onerror=alert(1)>/cost=3"
+    at = ok(app.run())
+    errors = [e.value for e in at.error]
+    assert any("is not of the form A/B=V" in e.replace("\\", "") for e in errors)
+    assert all("<img" not in e.replace("\\<", "") for e in errors)  # every < escaped for Markdown
+    assert [at.slider(key=f"w-{d}").value for d in DIMENSIONS] == [40, 25, 20, 15]
