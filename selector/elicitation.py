@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from selector import textpolicy
 from selector.errors import SelectorError
 
-#: Saaty's random consistency indices (Saaty 1980, table 1.7; the mean CI of random reciprocal matrices of order n).
+#: Saaty's random consistency indices (Saaty 1980): the mean CI of random reciprocal matrices of order n.
 RANDOM_INDEX: dict[int, float] = {
     1: 0.0,
     2: 0.0,

@@ -33,8 +33,8 @@ def _three_decimals(actual: float, published: float) -> None:
 
 
 # Saaty, T. L. (1990). How to make a decision: the analytic hierarchy process. European Journal of Operational
-# Research 48(1), 9-26: the family choosing a house, eight criteria compared (the criteria matrix of section 2 and
-# its priority vector); lambda_max = 9.669, C.I. = 0.238, C.R. = 0.169 (too inconsistent: above 0.10).
+# Research 48(1), 9-26: the family choosing a house, eight criteria compared (the criteria matrix and its priority
+# vector); lambda_max = 9.669, C.I. = 0.238, C.R. = 0.169 (too inconsistent: above 0.10).
 HOUSE = ["size", "transport", "neighbourhood", "age", "yard", "facilities", "condition", "financing"]
 HOUSE_UPPER = [
     ["5", "3", "7", "6", "6", "1/3", "1/4"],
@@ -47,8 +47,8 @@ HOUSE_UPPER = [
 ]
 HOUSE_WEIGHTS = [0.173, 0.054, 0.188, 0.018, 0.031, 0.036, 0.167, 0.333]
 
-# Saaty, T. L. (1980). The Analytic Hierarchy Process, McGraw-Hill, section 2.2 (from Saaty & Khouja 1976, "A measure
-# of world influence", Journal of Peace Science 2, 31-48): the relative wealth of seven nations; eigenvector
+# Saaty, T. L. (1980). The Analytic Hierarchy Process, McGraw-Hill (from Saaty & Khouja 1976, "A measure of world
+# influence", Journal of Peace Science 2, 31-48): the relative wealth of seven nations; eigenvector
 # (.427, .230, .021, .052, .052, .123, .094), lambda_max = 7.61, C.I. = 0.10, C.R. = 0.08 (published to 2 decimals).
 NATIONS = ["us", "ussr", "china", "france", "uk", "japan", "w-germany"]
 NATIONS_UPPER = [
