@@ -7,6 +7,7 @@ from pydantic import ValidationError
 
 from app_pages._cached import uses_uploads
 from app_pages._session import check_prefs, current_prefs, prefs_in_force, reset_prefs, session_kb, set_prefs
+from app_pages._weigh import elicited_caption, weigh_box
 from app_pages._widgets import (
     KeptFigure,
     expander_drawn_when_open,
@@ -108,6 +109,7 @@ def _prefs_from_widgets(*, keep_sub_weights: bool = True, keep_scaler: bool = Tr
             exclude_vendors=ss.get("must-vendors", in_force.exclude_vendors),
             exclude=ss.get("must-exclude", in_force.exclude),
             keep_unknown=ss.get("must-keep-unknown", in_force.keep_unknown),
+            elicitation=in_force.elicitation,
         )
     except ValidationError as exc:
         ss["control-error"] = "; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())
@@ -129,8 +131,15 @@ def _apply(candidate: Preferences | None) -> None:
 
 def on_dimension_weight() -> None:
     """The four dimension sliders, the hottest path: only the dimension weights changed. The sliders give finite
-    values in 0..100, so the preferences in force are copied rather than rebuilt and validated."""
-    _apply(prefs_in_force(kb).model_copy(update={"dimension_weights": _dimension_weights_from_widgets()}))
+    values in 0..100, so the preferences in force are copied rather than rebuilt and validated. Weights moved by
+    hand are no longer the elicited ones: the record of the elicitation goes."""
+    weights = _dimension_weights_from_widgets()
+    _apply(prefs_in_force(kb).model_copy(update={"dimension_weights": weights, "elicitation": None}))
+
+
+def on_weighed(update: dict) -> None:
+    """The "Help me weigh" box: its weights and the record of the answers become the preferences in force."""
+    _apply(prefs_in_force(kb).model_copy(update=update))
 
 
 def on_group() -> None:
@@ -343,6 +352,7 @@ def weights_and_ranking() -> None:
     judged = None if rec is None else _verdict(prefs, rec)
     figure = None if rec is None else _contribution_figure(rec)
     _dimension_sliders(prefs, rec)
+    elicited_caption(kb, prefs)
     if "control-error" in st.session_state:
         st.error(md(st.session_state["control-error"]))
     if rec is None:
@@ -446,6 +456,7 @@ if RANKS:
             + "."
         )
     )
+weigh_box(kb, prefs, on_weighed)
 weights_and_ranking()
 st.toggle(
     label(f"Show {CHART_TITLE[0].lower() + CHART_TITLE[1:]} as a chart"),

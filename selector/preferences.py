@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from selector import constraints as hard
+from selector.elicitation import Elicitation, ElicitationError, matches
 from selector.errors import SelectorError
 from selector.fields import Id, Number
 from selector.models import KnowledgeBase
@@ -80,6 +81,8 @@ class Preferences(BaseModel):
     exclude_vendors: tuple[Id, ...] = ()
     exclude: tuple[Id, ...] = ()
     keep_unknown: bool = False
+    # how the dimension weights were elicited and the answers given (selector.elicitation); None: set by hand
+    elicitation: Elicitation | None = None
 
     @field_validator("dimension_weights", "criterion_weights")
     @classmethod
@@ -113,6 +116,28 @@ class Preferences(BaseModel):
             raise PreferenceError("all dimension weights are zero; give at least one dimension a positive weight")
         return weights
 
+    def elicited(self, kb: KnowledgeBase):  # noqa: ANN201 - SwingResult | PairwiseResult | None
+        """What the recorded elicitation gives over the knowledge's dimensions (None when the weights were set by
+        hand); raises :class:`PreferenceError` when its answers do not fit the dimensions or the dimension weights
+        are not the ones it gives (a record must never claim weights it did not produce)."""
+        weights = self.resolved_dimension_weights(kb)
+        if self.elicitation is None:
+            return None
+        try:
+            result = self.elicitation.result(list(kb.dimensions))
+        except ElicitationError as exc:
+            raise PreferenceError(f"the recorded elicitation cannot be used: {exc}") from None
+        if not matches(result, weights):
+            total = sum(weights.values())
+            given = ", ".join(f"{d} {100 * w / total:.0f} %" for d, w in weights.items())
+            elicited = ", ".join(f"{d} {100 * w:.0f} %" for d, w in result.weights.items())
+            raise PreferenceError(
+                f"the dimension weights ({given}) are not those the recorded {self.elicitation.method} answers give "
+                f"({elicited}); drop the record of the elicitation (`el` in a link, `elicitation` in a profile) or "
+                "give the weights it gives"
+            )
+        return result
+
     def resolved_criterion_weights(self, kb: KnowledgeBase) -> dict[str, float]:
         """Sub-criterion weights of the group with defaults filled in."""
         group = kb.groups[self.group]
@@ -143,7 +168,7 @@ class Preferences(BaseModel):
                 raise PreferenceError(
                     f"`{answer}` is not an answer to `{question_id}`; choose one of: {', '.join(options)}"
                 )
-        self.resolved_dimension_weights(kb)
+        self.elicited(kb)
         self.resolved_criterion_weights(kb)
         for text in self.constraints:
             criterion = hard.parse(text).criterion
@@ -244,6 +269,8 @@ def to_query(prefs: Preferences) -> dict[str, str]:
         query["x"] = ",".join(prefs.exclude)
     if prefs.keep_unknown:
         query["unknown"] = "keep"
+    if prefs.elicitation is not None:
+        query["el"] = prefs.elicitation.to_param()
     return query
 
 
@@ -256,6 +283,10 @@ def from_query(query: Mapping[str, str], default_group: str) -> Preferences:
     missing = query.get("missing", DEFAULT_MISSING)
     if missing not in MISSING_POLICIES:
         raise PreferenceError(f"missing-value policy `{missing}` unknown; use one of {', '.join(MISSING_POLICIES)}")
+    try:
+        elicited = Elicitation.from_param(query["el"]) if query.get("el") else None
+    except ElicitationError as exc:
+        raise PreferenceError(str(exc)) from None
     try:
         return Preferences(
             group=query.get("group", default_group),
@@ -270,6 +301,7 @@ def from_query(query: Mapping[str, str], default_group: str) -> Preferences:
             exclude_vendors=_list(query.get("xv")),
             exclude=_list(query.get("x")),
             keep_unknown=query.get("unknown") == "keep",
+            elicitation=elicited,
         )
     except ValueError as exc:
         if isinstance(exc, PreferenceError):

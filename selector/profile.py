@@ -55,6 +55,7 @@ PREFERENCE_PARAMS = (
     "xv",
     "x",
     "unknown",
+    "el",
 )
 #: The link's own parameters beside the preferences': Evidence filters and uploads.
 FILTERS_PARAM = "ev"
@@ -159,7 +160,10 @@ def dump(profile: Profile) -> str:
     ``dump(load(dump(p))) == dump(p)`` byte for byte.
     """
     header = "# AI Stack Selector decision profile: load it on the My data page or with `selector rank --profile`.\n"
-    return header + dump_yaml(profile.model_dump(mode="json"), sort_keys=True)
+    data = profile.model_dump(mode="json")
+    if data["preferences"]["elicitation"] is None:
+        del data["preferences"]["elicitation"]  # a profile without elicitation reads exactly as before it existed
+    return header + dump_yaml(data, sort_keys=True)
 
 
 def load(

@@ -129,6 +129,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "decision_tree",
         "matrix",
         "weights",
+        "elicitation",
         "problem",
         "scoring",
         "batch",

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from selector import knowledge
+from selector.elicitation import Elicitation, percentages
 from selector.preferences import (
     MISSING_POLICIES,
     PreferenceError,
@@ -113,3 +115,59 @@ def test_weights_a_slider_cannot_show_are_refused_with_their_range() -> None:
     message = str(caught.value)
     assert "dimension weight `performance` = 500 is outside 0-100" in message
     assert "criterion weight `c` = 9 is outside 0-5" in message
+
+
+# ----------------------------------------------------------------------------------------------------------
+# The record of how the dimension weights were elicited (selector.elicitation)
+
+SWING = Elicitation(method="swing", answers=("performance=100", "cost=60", "ecosystem=30", "risk=10"))
+
+
+def _elicited(record: Elicitation, kb) -> Preferences:
+    weights = record.result(list(kb.dimensions)).weights
+    return Preferences(group="training-frameworks", dimension_weights=percentages(weights), elicitation=record)
+
+
+def test_a_link_without_elicitation_reads_exactly_as_before(kb):
+    prefs = Preferences(group="training-frameworks", dimension_weights={"cost": 70})
+    assert to_query(prefs) == {"group": "training-frameworks", "w": "cost=70"}
+    assert from_query({"group": "training-frameworks", "w": "cost=70"}, "x") == prefs
+    assert prefs.elicitation is None and prefs.elicited(kb) is None
+
+
+def test_an_elicited_link_carries_the_answers_and_round_trips(kb):
+    prefs = _elicited(SWING, kb)
+    query = to_query(prefs)
+    assert query["el"] == "swing:performance=100,cost=60,ecosystem=30,risk=10"
+    assert query["w"] == "cost=30,ecosystem=15,performance=50,risk=5"
+    again = from_query(query, "x")
+    assert again == prefs
+    assert again.check(kb).elicited(kb).weights == pytest.approx(
+        {"performance": 0.5, "cost": 0.3, "ecosystem": 0.15, "risk": 0.05}
+    )
+
+
+def test_weights_that_the_answers_do_not_give_are_refused(kb):
+    prefs = _elicited(SWING, kb).model_copy(update={"dimension_weights": {"performance": 40}})
+    with pytest.raises(PreferenceError, match=r"not those the recorded swing answers give \(performance 50 %"):
+        prefs.check(kb)
+
+
+@pytest.mark.parametrize(
+    ("el", "message"),
+    [
+        ("swing:performance=100,cost=60", "missing: ecosystem, risk"),
+        ("pairwise:performance/cost=3", "5 comparison(s) missing"),
+        ("swing:performance=100,speed=1,cost=1,ecosystem=1,risk=1", "unknown dimension(s) `speed`"),
+    ],
+)
+def test_an_elicitation_that_does_not_fit_the_dimensions_is_refused(kb, el, message):
+    prefs = from_query({"group": "training-frameworks", "el": el}, "x")
+    with pytest.raises(PreferenceError, match=re.escape(message)):
+        prefs.check(kb)
+
+
+@pytest.mark.parametrize("el", ["ahp:a/b=3", "pairwise:performance/cost=12", "swing:performance=much"])
+def test_a_malformed_elicitation_parameter_is_a_preference_error(el):
+    with pytest.raises(PreferenceError):
+        from_query({"group": "training-frameworks", "el": el}, "x")

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from selector import knowledge, profile, recommend
+from selector.elicitation import Elicitation, percentages
 from selector.knowledge import Upload
 from selector.preferences import MISSING_POLICIES, PreferenceError, Preferences
 from selector.problem import METHODS, ScoringError
@@ -271,6 +272,7 @@ def test_preference_params_name_every_parameter_the_preferences_write() -> None:
         exclude_vendors=["nvidia"],
         exclude=["h200"],
         keep_unknown=True,
+        elicitation=Elicitation(method="swing", answers=("cost=100",)),
     )
     assert set(profile.to_link_params(profile.make(every_field))) == set(profile.PREFERENCE_PARAMS)
 
@@ -349,3 +351,40 @@ def test_a_link_without_a_group_needs_a_default() -> None:
     with pytest.raises(profile.ProfileError, match="names no `group`"):
         profile.from_link_params({})
     assert profile.from_link_params({}, default_group="g").preferences.group == "g"
+
+
+def test_a_profile_without_elicitation_has_no_elicitation_key() -> None:
+    text = profile.dump(profile.make(Preferences(group="training-frameworks", dimension_weights={"cost": 70})))
+    assert "elicitation" not in text
+    assert profile.load(text, check_uploads=False).preferences.elicitation is None
+
+
+def test_a_profile_keeps_how_the_weights_were_elicited() -> None:
+    record = Elicitation(
+        method="pairwise",
+        answers=(
+            "performance/cost=3",
+            "performance/ecosystem=5",
+            "performance/risk=5",
+            "cost/ecosystem=2",
+            "cost/risk=3",
+            "ecosystem/risk=1/2",
+        ),
+    )
+    kb = knowledge.load()
+    weights = percentages(record.result(list(kb.dimensions)).weights)
+    prefs = Preferences(group="training-frameworks", dimension_weights=weights, elicitation=record)
+    text = profile.dump(profile.make(prefs))
+    assert "method: pairwise" in text and "ecosystem/risk=1/2" in text
+    loaded = profile.load(text, check_uploads=False)
+    assert loaded.preferences == prefs
+    assert profile.dump(loaded) == text
+    assert loaded.preferences.check(kb).elicited(kb).acceptable
+
+
+def test_a_profile_with_a_bad_elicitation_names_its_line() -> None:
+    text = "preferences:\n  group: training-frameworks\n  elicitation:\n    method: pairwise\n    answers: [a/b=99]\n"
+    with pytest.raises(profile.ProfileError) as caught:
+        profile.load(text, check_uploads=False)
+    assert "outside Saaty's scale" in str(caught.value)
+    assert any(issue.line == 5 for issue in caught.value.issues)

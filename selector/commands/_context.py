@@ -160,6 +160,8 @@ def preferences(args: argparse.Namespace, base):  # noqa: ANN001, ANN202 - Prefe
         exclude_vendors=(*(base.exclude_vendors if base else ()), *_split(args.exclude_vendor)),
         exclude=(*(base.exclude if base else ()), *_split(args.exclude)),
         keep_unknown=args.keep_unknown or (base.keep_unknown if base else False),
+        # the profile's record of how its weights were elicited holds while --weights does not replace them
+        elicitation=base.elicitation if base and not args.weights else None,
     )
 
 

@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 import numpy as np
 
 import selector
-from selector import basis, verdict
+from selector import basis, elicitation, verdict
 from selector.matrix import Cell
 from selector.measure import compare
 from selector.models import Criterion, KnowledgeBase
@@ -23,6 +23,7 @@ from selector.report.model import (
     CellInfo,
     CriterionInfo,
     DimensionWeight,
+    ElicitedWeights,
     FiredRule,
     MethodRanking,
     OptionRow,
@@ -106,6 +107,23 @@ def _scale_text(criterion: Criterion) -> str:
         return ""
     lo, hi = criterion.scale
     return f"{lo:,.6g}-{hi:,.6g}, {criterion.shape}"
+
+
+def _elicited(kb: KnowledgeBase, prefs: Preferences) -> ElicitedWeights | None:
+    """The record of how the weights were elicited, in words; None when they were set by hand."""
+    result = prefs.elicited(kb)
+    if result is None:
+        return None
+    names = {d: dim.name_en for d, dim in kb.dimensions.items()}
+    pairwise = isinstance(result, elicitation.PairwiseResult)
+    return ElicitedWeights(
+        method=prefs.elicitation.method,
+        label=elicitation.METHOD_LABELS[prefs.elicitation.method],
+        answers=elicitation.answer_sentences(result, names),
+        shares=tuple((names[d], float(w)) for d, w in result.weights.items()),
+        consistency=elicitation.consistency_sentence(result, names),
+        consistency_ratio=result.consistency_ratio if pairwise else None,
+    )
 
 
 def _criteria(kb: KnowledgeBase, rec: Recommendation) -> tuple[CriterionInfo, ...]:
@@ -387,4 +405,5 @@ def build_report(
         verdict=judged.headline,
         verdict_details=judged.details,
         verdict_badge=judged.badge,
+        elicited=_elicited(kb, prefs),
     )

@@ -102,6 +102,19 @@ class DimensionWeight:
 
 
 @dataclass(frozen=True)
+class ElicitedWeights:
+    """How the dimension weights were elicited (selector.elicitation): the method, every answer in words, the
+    shares they give and, for pairwise comparisons, the consistency ratio."""
+
+    method: str  # "swing" or "pairwise"
+    label: str
+    answers: tuple[str, ...]
+    shares: tuple[tuple[str, float], ...]  # dimension name, share of the total
+    consistency: str = ""  # the consistency ratio in words (pairwise only)
+    consistency_ratio: float | None = None
+
+
+@dataclass(frozen=True)
 class CriterionInfo:
     """A column of the decision matrix with its effective weight (share of the total, 0-1)."""
 
@@ -257,6 +270,7 @@ class Report:
     weight_meaning: str = ""  # what a weight means under the method (a swing weight under the value model)
     dimension_basis: tuple[str, ...] = ()  # what each dimension ranks in this group (selector.basis)
     group_rationale: str = ""  # why the group ranks on these criteria and sub-weights
+    elicited: ElicitedWeights | None = None  # how the dimension weights were elicited; None: set by hand
 
     @property
     def evidence_ids(self) -> frozenset[str]:

@@ -61,6 +61,8 @@ def _about(
         ("recommended", rec.recommended),
         ("data hash", rec.data_hash),
     ]
+    if rec.prefs.elicitation is not None:
+        rows.insert(rows.index(("recommended", rec.recommended)), _elicited(rec.prefs.elicitation))
     imputed = [f"{c.alternative}/{c.criterion}" for c in m.imputed_cells]
     if imputed:
         rows.append(("imputed cells", ", ".join(imputed)))
@@ -72,6 +74,19 @@ def _about(
     if kb is not None:
         rows.extend(_provenance(rec, kb))
     return rows
+
+
+def _elicited(record) -> tuple[str, str]:  # noqa: ANN001 - selector.elicitation.Elicitation
+    """How the dimension weights were elicited: the method, the answers as the command line takes them and, for
+    comparisons, the consistency ratio (which does not depend on the order of the dimensions)."""
+    from selector import elicitation
+
+    text = f"{elicitation.METHOD_LABELS[record.method]}: {', '.join(record.answers)}"
+    if record.method == "pairwise":
+        judgements = [elicitation.parse_judgement(a) for a in record.answers]
+        items = list(dict.fromkeys(n for j in judgements for n in (j.better, j.worse)))
+        text += f"; consistency ratio {elicitation.pairwise(items, judgements).consistency_ratio:.3f}"
+    return ("weights elicited by", text)
 
 
 def _header(rec: Recommendation) -> list[str]:

@@ -152,3 +152,27 @@ def test_a_report_imports_only_the_libraries_its_format_needs(tmp_path, fmt, imp
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == imported
+
+
+def test_a_profile_with_elicited_weights_gives_a_report_saying_so(tmp_path, capsys):
+    from selector import profile
+    from selector.elicitation import Elicitation, percentages
+    from selector.preferences import Preferences
+
+    record = Elicitation(method="swing", answers=("performance=100", "cost=20", "ecosystem=60", "risk=20"))
+    weights = percentages(record.result(["performance", "cost", "ecosystem", "risk"]).weights)
+    saved = tmp_path / "profile.yaml"
+    prefs = Preferences(group="gpu-inference-runtimes", dimension_weights=weights, elicitation=record)
+    saved.write_text(profile.dump(profile.make(prefs)), encoding="utf-8")
+    out = tmp_path / "decision.md"
+    code, _, err = _run(capsys, "--profile", str(saved), "--samples", "0", "-o", str(out))
+    assert code == 0, err
+    text = out.read_text(encoding="utf-8").replace("\\", "")
+    assert "**How the weights were elicited:** swing weighting (Performance 50.0%, Cost 10.0%" in text
+    assert "- Ecosystem: 60 (60 % of the first swing)" in text
+    # weights given on the command line replace the profile's: the record no longer describes them
+    code, _, err = _run(
+        capsys, "--profile", str(saved), "--weights", "performance=10", "--samples", "0", "-o", str(out)
+    )
+    assert code == 0, err
+    assert "How the weights were elicited" not in out.read_text(encoding="utf-8")

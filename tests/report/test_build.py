@@ -7,6 +7,7 @@ from urllib.parse import urlencode
 
 import pytest
 
+from selector.elicitation import Elicitation, percentages
 from selector.preferences import Preferences, to_query
 from selector.report import build, render
 from tests.report.conftest import NOW
@@ -108,3 +109,55 @@ def test_benchmarked_numbers_carry_their_footnote_in_the_report(kb):
         assert "retrieved 2025-09-09" in e.footnote and "derived" in e.footnote
     text = render.render_markdown(built)
     assert f"- Footnote: {located[0].footnote}".replace("_", "\\_")[:60] in text
+
+
+def test_a_report_without_elicitation_says_nothing_about_it(built, markdown, html_page):
+    assert built.elicited is None
+    assert "How the weights were elicited" not in markdown
+    assert "How the weights were elicited" not in html_page
+
+
+def test_the_report_says_how_the_weights_were_elicited(kb, prefs):
+    record = Elicitation(method="swing", answers=("performance=100", "cost=50", "ecosystem=30", "risk=20"))
+    weights = percentages(record.result(list(kb.dimensions)).weights)
+    elicited = prefs.model_copy(update={"dimension_weights": weights, "elicitation": record})
+    report = build.build_report(kb, elicited, samples=0, now=NOW)
+    assert report.elicited.method == "swing"
+    assert report.elicited.answers == (
+        "Performance: 100 (the swing taken first)",
+        "Cost: 50 (50 % of the first swing)",
+        "Ecosystem: 30 (30 % of the first swing)",
+        "Risk: 20 (20 % of the first swing)",
+    )
+    assert dict(report.elicited.shares) == pytest.approx(
+        {"Performance": 0.5, "Cost": 0.25, "Ecosystem": 0.15, "Risk": 0.1}
+    )
+    assert "el=swing%3Aperformance%3D100" in report.reproduce_url
+    text = render.render_markdown(report)
+    assert "**How the weights were elicited:** swing weighting (Performance 50.0%, Cost 25.0%" in text
+    assert "- Risk: 20 (20 % of the first swing)" in text
+    page = render.render_html(report)
+    assert '<div class="elicited" id="elicited">' in page
+    assert "<li>Performance: 100 (the swing taken first)</li>" in page
+
+
+def test_a_pairwise_report_gives_the_consistency_ratio(kb, prefs):
+    record = Elicitation(
+        method="pairwise",
+        answers=(
+            "performance/cost=3",
+            "performance/ecosystem=5",
+            "performance/risk=5",
+            "cost/ecosystem=2",
+            "cost/risk=3",
+            "ecosystem/risk=1/5",
+        ),
+    )
+    result = record.result(list(kb.dimensions))
+    elicited = prefs.model_copy(update={"dimension_weights": percentages(result.weights), "elicitation": record})
+    report = build.build_report(kb, elicited, samples=0, now=NOW)
+    assert report.elicited.consistency_ratio == pytest.approx(result.consistency_ratio)
+    assert report.elicited.consistency.startswith(f"Consistency ratio {result.consistency_ratio:.3f}: above 0.10")
+    assert "Risk is strongly more important than Ecosystem (5)" in report.elicited.consistency
+    assert "Performance is moderately more important than Cost (3)" in report.elicited.answers
+    assert report.elicited.consistency in render.render_markdown(report).replace("\\", "")

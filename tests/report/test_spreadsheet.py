@@ -11,6 +11,7 @@ import pytest
 from openpyxl import load_workbook
 
 from selector import knowledge
+from selector.elicitation import Elicitation, percentages
 from selector.escape import FORMULA_PREFIXES
 from selector.preferences import Preferences
 from selector.recommend import recommend
@@ -179,3 +180,23 @@ def test_xlsx_marks_every_filled_in_value_and_its_contribution(kb):
                 pink = cell.fill.fgColor.rgb.endswith("FDECEA")
                 assert pink == ((alternative, criterion) in filled), (alternative, column)
                 assert (cell.comment is not None and "filled in" in cell.comment.text) == pink
+
+
+def test_csv_and_xlsx_say_how_the_weights_were_elicited(kb, rec):
+    assert "weights elicited by" not in _comments(spreadsheet.ranking_csv(rec))
+    answers = (
+        "performance/cost=3",
+        "performance/ecosystem=5",
+        "performance/risk=5",
+        "cost/ecosystem=2",
+        "cost/risk=3",
+        "ecosystem/risk=1/5",
+    )
+    record = Elicitation(method="pairwise", answers=answers)
+    result = record.result(list(kb.dimensions))
+    prefs = Preferences(group="edge-accelerators", dimension_weights=percentages(result.weights), elicitation=record)
+    elicited = recommend(kb, prefs)
+    line = _comments(spreadsheet.ranking_csv(elicited))["weights elicited by"]
+    assert line == f"pairwise comparisons (AHP): {', '.join(answers)}; consistency ratio {result.consistency_ratio:.3f}"
+    sheet = load_workbook(io.BytesIO(spreadsheet.ranking_xlsx(elicited)))["About"]
+    assert ["weights elicited by", line] in [[c.value for c in row][:2] for row in sheet.iter_rows()]
