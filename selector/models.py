@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import (
     AfterValidator,
+    BeforeValidator,
     ConfigDict,
     Field,
     PlainSerializer,
@@ -20,6 +21,7 @@ from pydantic import (
 from selector.fields import (
     SMALLEST_NORMAL,
     Id,
+    IsoDate,
     Name,
     Number,
     Record,
@@ -46,6 +48,32 @@ EntityKind = Literal[
 Role = Literal["training_framework", "inference_runtime", "serving", "mobile_edge_runtime", "compiler", "library"]
 Segment = Literal["datacenter", "workstation", "edge", "mobile_client", "emerging"]
 
+# Entity facts (issue 31; the schema shared with the catalogue of issue 32): what decision rules select by. Each
+# fact of a bundled entity is sourced by the claims in `fact_claims` (export control by its own `claims`).
+FormFactor = Literal["phone", "laptop", "edge-module", "workstation", "datacenter"]
+FORM_FACTORS: tuple[str, ...] = ("phone", "laptop", "edge-module", "workstation", "datacenter")
+Lifecycle = Literal["active", "maintenance", "deprecated"]
+Platform = Literal["linux", "windows", "macos", "android", "ios", "embedded-linux", "web"]
+ExportStatus = Literal["unrestricted", "license-required-cn", "domestic-cn"]
+#: ISO 3166-1 alpha-2, upper case (US, CN, GB, IL, KR, ...).
+Jurisdiction = Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$")]
+YearMonth = Annotated[str, StringConstraints(pattern=r"^(19|20)[0-9]{2}-(0[1-9]|1[0-2])$")]
+#: The kinds whose entities must name their `vendor` (and may carry lifecycle facts).
+VENDOR_KINDS = frozenset({"framework", "accelerator"})
+
+
+class ExportControl(Record):
+    """Whether a buyer in China can obtain the part, as of a date, with the claims that say so (not legal advice).
+
+    ``unrestricted``: no US export licence is needed for China; ``license-required-cn``: exporting it to China
+    needs a US licence (the part may be unobtainable there); ``domestic-cn``: made by a Chinese vendor for the
+    Chinese market.
+    """
+
+    status: ExportStatus
+    as_of: IsoDate
+    claims: tuple[Id, ...] = Field(min_length=1)
+
 
 class Entity(Record):
     """Anything the articles name: frameworks and runtimes carry roles, accelerators a segment."""
@@ -63,6 +91,15 @@ class Entity(Record):
     # Comparison groups the entity joins besides those that list it: how an upload ranks a new chip among the
     # bundled ones without redefining the group.
     groups: tuple[Id, ...] = ()
+    # --- facts (see FormFactor above): sourced by `fact_claims`
+    jurisdiction: Jurisdiction | None = None
+    form_factor: FormFactor | None = None
+    export_control: ExportControl | None = None
+    lifecycle: Lifecycle = "active"
+    successor: Id | None = None
+    lifecycle_since: YearMonth | None = None
+    platforms: tuple[Platform, ...] = ()
+    fact_claims: tuple[Id, ...] = ()
 
     @model_validator(mode="after")
     def _kind_fields(self) -> Entity:
@@ -75,6 +112,42 @@ class Entity(Record):
         if self.kind != "accelerator" and self.segment is not None:
             raise ValueError("only accelerators have a segment")
         return self
+
+    @model_validator(mode="after")
+    def _fact_fields(self) -> Entity:
+        if self.jurisdiction is not None and self.kind != "organization":
+            raise ValueError("only an organization has a `jurisdiction` (an entity's is its vendor's)")
+        if self.kind != "accelerator" and (self.form_factor is not None or self.export_control is not None):
+            raise ValueError("only accelerators have a `form_factor` and an `export_control`")
+        if self.platforms and self.kind != "framework":
+            raise ValueError("only software (kind framework) has `platforms`")
+        if len(set(self.platforms)) != len(self.platforms):
+            raise ValueError("`platforms` lists each platform once")
+        if self.kind not in VENDOR_KINDS and (self.lifecycle != "active" or self.successor or self.lifecycle_since):
+            raise ValueError("only frameworks and accelerators have a `lifecycle`")
+        if self.lifecycle == "deprecated" and (self.successor is None or self.lifecycle_since is None):
+            raise ValueError("a deprecated entity names its `successor` and `lifecycle_since` (YYYY-MM)")
+        if self.lifecycle != "deprecated" and (self.successor is not None or self.lifecycle_since is not None):
+            raise ValueError("`successor` and `lifecycle_since` belong to a deprecated entity only")
+        if self.successor == self.id:
+            raise ValueError("an entity cannot be its own successor")
+        return self
+
+    @property
+    def fact_fields(self) -> tuple[str, ...]:
+        """The fact fields this record states (each needs a fact claim): vendor on software and hardware, and the
+        jurisdiction, form factor, lifecycle and platforms on any entity."""
+        stated = []
+        if self.vendor and self.kind in VENDOR_KINDS:
+            stated.append("vendor")
+        for key in ("jurisdiction", "form_factor", "successor", "lifecycle_since"):
+            if getattr(self, key) is not None:
+                stated.append(key)
+        if self.lifecycle != "active":
+            stated.append("lifecycle")
+        if self.platforms:
+            stated.append("platforms")
+        return tuple(stated)
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -103,6 +176,9 @@ ClaimKind = Literal[
     "recommendation",
     "rule",
     "observation",
+    # a fact about an entity (vendor, jurisdiction, form factor, lifecycle, platforms, export control): sourced by
+    # an article quote or, tier `reference`, by a public document (a source of kind `document`)
+    "fact",
 ]
 # The phrase an assessed rationale uses to say that (part of) its evidence lies outside the articles.
 OUTSIDE_FACTS = "outside facts"
@@ -213,7 +289,10 @@ class Claim(Record):
                 "an `assessed` record needs the claims it is `based_on`, or a rationale that says it rests on "
                 f"{OUTSIDE_FACTS!r}"
             )
-        if self.tier in LOCATED_TIERS:
+        if self.tier == "reference" and self.kind == "fact" and self.locator is None:
+            if self.value is not None:
+                raise ValueError("a `fact` claim states a fact in `text_en`, without a `value`")
+        elif self.tier in LOCATED_TIERS:
             if self.locator is None or self.value is None:
                 raise ValueError(f"a `{self.tier}` record needs a `value` and a `locator` (where the raw number lies)")
             if self.locator.dataset != self.source:
@@ -346,10 +425,35 @@ ReadOnlyAnswers = Annotated[
 ]
 
 
+#: The entity facts a rule selects by (selector.facts reads them): ``vendor_jurisdiction`` is the vendor's
+#: `jurisdiction`, ``export_control`` the status, ``platforms`` and ``roles`` match when one of them is listed.
+FactKey = Literal[
+    "vendor", "vendor_jurisdiction", "form_factor", "export_control", "lifecycle", "platforms", "segment", "kind", "roles"
+]
+
+
+def _one_or_many(value: object) -> object:
+    # `{form_factor: phone}` and `{form_factor: [phone, laptop]}` both mean "one of these"
+    if isinstance(value, dict):
+        return {k: (v,) if isinstance(v, str) else v for k, v in value.items()}
+    return value
+
+
+# A fact selection: fact -> accepted values (an entity matches when every fact has one of its values).
+ReadOnlyWhere = Annotated[
+    dict[FactKey, tuple[Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")], ...]],
+    BeforeValidator(_one_or_many),
+    AfterValidator(MappingProxyType),
+    PlainSerializer(lambda v: {k: list(t) for k, t in v.items()}, return_type=dict[str, list[str]]),
+]
+
+
 class Rule(Record):
     """If every `when` answer matches, the rule fires and shortlists `recommend` (and drops `exclude`).
 
-    It speaks for the groups in `groups`; without any, for every group that holds one of its entities.
+    Besides ids, a rule selects by entity facts: `recommend_where` / `exclude_where` (``{vendor_jurisdiction:
+    CN}``, ``{form_factor: [laptop, datacenter]}``), so that one rule acts correctly in every group. It speaks for
+    the groups in `groups`; without any, for every group that holds one of the entities it names or selects.
     """
 
     id: Id
@@ -357,6 +461,8 @@ class Rule(Record):
     when: ReadOnlyAnswers = Field(min_length=1)
     recommend: tuple[Id, ...] = ()
     exclude: tuple[Id, ...] = ()
+    recommend_where: ReadOnlyWhere = Field(default_factory=dict)
+    exclude_where: ReadOnlyWhere = Field(default_factory=dict)
     groups: tuple[Id, ...] = ()
     rationale_en: Text
     claims: tuple[Id, ...] = Field(min_length=1)
