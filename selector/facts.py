@@ -32,7 +32,8 @@ _VOCABULARY: dict[str, tuple[str, ...]] = {
     "kind": Entity.model_fields["kind"].annotation.__args__,
     "roles": Entity.model_fields["roles"].annotation.__args__[0].__args__,
 }
-assert set(FACT_LABELS) == set(FactKey.__args__)  # noqa: S101 - a new fact key needs a label here
+if set(FACT_LABELS) != set(FactKey.__args__):  # a new fact key needs a label here
+    raise ImportError(f"selector.facts: FACT_LABELS lacks {set(FactKey.__args__) - set(FACT_LABELS)}")
 
 
 def values(entities: Mapping[str, Entity], entity_id: str, key: str) -> tuple[str, ...]:
@@ -67,8 +68,10 @@ def describe(where: Mapping[str, Sequence[str]]) -> str:
 
 
 def vendors(entities: Mapping[str, Entity]) -> tuple[str, ...]:
-    """The ids of the organizations that are the vendor of some entity, sorted."""
-    return tuple(sorted({e.vendor for e in entities.values() if e.vendor and e.vendor in entities}))
+    """The ids of the organizations that make some framework or accelerator, sorted."""
+    return tuple(
+        sorted({e.vendor for e in entities.values() if e.kind in VENDOR_KINDS and e.vendor and e.vendor in entities})
+    )
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -92,7 +95,9 @@ def check_entity(checker: Any, entity: Entity, loaded: Any, index: int) -> None:
         if found is None:
             checker.ref(*here, "entities", entity.successor, "successor", "successor")
         elif found[0].kind != entity.kind:
-            checker.error(*here, f"successor `{entity.successor}` is a {found[0].kind}, not a {entity.kind}", "successor")
+            checker.error(
+                *here, f"successor `{entity.successor}` is a {found[0].kind}, not a {entity.kind}", "successor"
+            )
     stated = entity.fact_fields
     if stated and not entity.fact_claims:
         checker.error(
@@ -128,7 +133,9 @@ def _check_fact_claim(checker: Any, here: tuple, entity_id: str, claim_id: str, 
             field,
         )
     elif entity_id not in claim.about:
-        checker.error(*here, f"fact claim `{claim_id}` is not about `{entity_id}`; add it to the claim's `about`", field)
+        checker.error(
+            *here, f"fact claim `{claim_id}` is not about `{entity_id}`; add it to the claim's `about`", field
+        )
 
 
 def check_rule(checker: Any, rule: Any, here: tuple) -> None:

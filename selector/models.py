@@ -428,7 +428,15 @@ ReadOnlyAnswers = Annotated[
 #: The entity facts a rule selects by (selector.facts reads them): ``vendor_jurisdiction`` is the vendor's
 #: `jurisdiction`, ``export_control`` the status, ``platforms`` and ``roles`` match when one of them is listed.
 FactKey = Literal[
-    "vendor", "vendor_jurisdiction", "form_factor", "export_control", "lifecycle", "platforms", "segment", "kind", "roles"
+    "vendor",
+    "vendor_jurisdiction",
+    "form_factor",
+    "export_control",
+    "lifecycle",
+    "platforms",
+    "segment",
+    "kind",
+    "roles",
 ]
 
 

@@ -115,6 +115,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "fields",
         "sources",
         "models",
+        "facts",
         "memo",
         "crosscheck",
         "knowledge",
@@ -125,6 +126,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     ),
     "the decision problem: preferences, decision trees, the matrix, weights and scoring": (
         "preferences",
+        "shortlist",
         "decision_tree",
         "matrix",
         "weights",
@@ -136,7 +138,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "shares",
         "specs",
     ),
-    "analysis of a ranking: robustness and the verdict": ("robustness", "verdict"),
+    "analysis of a ranking: robustness and the verdict": ("robustness", "closeness", "flagged_lead", "verdict"),
     "what users bring and see: uploads, measurements, profiles, views, charts and the report": (
         "uploads",
         "measure",
