@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from selector import vectorised
 from selector.problem import Problem
 
 CLOSE_GAP = 0.01  # a gap under 1 % of the score scale's range is too close to call
@@ -38,31 +37,59 @@ class ScaledGap:
         return abs(self.gap) / self.score_range
 
 
-def scale_range(problem: Problem, scales: np.ndarray, leader: int, runner: int) -> ScaledGap | None:
-    """Score the ideal option (every criterion at the best end of its scale) and the anti-ideal one beside the
-    alternatives of `problem`, under its method, scaler and weights, and return the leader's gap in that scoring
-    with the ideal-to-anti-ideal range. A criterion without `scale` bounds uses its observed column. None when the
-    range is empty (every bound equal)."""
+def scale_range(problem: Problem, scales: np.ndarray, gap: float) -> ScaledGap | None:
+    """The score range of `problem`'s method on the criteria's scales, with the leader's `gap` (in its scores).
+
+    TOPSIS closeness and VIKOR's Q lie on a fixed 0..1 scale: the range is 1. For the weighted sum, MOORA and the
+    weighted product, the ideal option (every criterion at the best end of its ``scale``) and the anti-ideal one
+    are normalised exactly as the alternatives were (the same cost inversion, the same column divisors) and
+    scored with the problem's weights: the range is the difference of their scores. A criterion without a
+    ``scale`` uses its observed column. None when the range is empty or cannot be scored.
+    """
+    name = problem.spec.name
+    if name in ("topsis", "vikor"):
+        return ScaledGap(gap, 1.0, True)
     values = np.asarray(problem.values, dtype=float)
     lo, hi = scales[:, 0].copy(), scales[:, 1].copy()
     bounded = bool(np.isfinite(lo).all() and np.isfinite(hi).all())
     lo = np.where(np.isfinite(lo), np.minimum(lo, values.min(axis=0)), values.min(axis=0))
     hi = np.where(np.isfinite(hi), np.maximum(hi, values.max(axis=0)), values.max(axis=0))
-    best = np.where(problem.signs > 0, hi, lo)
-    worst = np.where(problem.signs > 0, lo, hi)
-    # Cost inversion (1/x), sum scaling and the weighted product need positive values: a bound at or below zero
-    # is raised to half the column's smallest positive value, which keeps the order within the column.
+    signs = problem.signs
+    ends = np.vstack([np.where(signs > 0, hi, lo), np.where(signs > 0, lo, hi)])
+    # Cost inversion (1/x) and the weighted product need positive values: there a bound at or below zero is raised
+    # to half the column's smallest positive value, which keeps the order within the column.
     positive = np.where(values > 0, values, np.inf).min(axis=0)
-    floor = np.where(np.isfinite(positive), positive / 2, 0.0)
-    best, worst = np.maximum(best, floor), np.maximum(worst, floor)
-    try:
-        scorer = vectorised.Scorer(problem, np.vstack([values, best, worst]))
-        scores = scorer.scores(problem.scorable_weights()[None])[0]
-    except (ValueError, ArithmeticError):
+    needs = ((signs < 0) & problem.spec.inverts_cost) | (name == "wpm")
+    ends = np.maximum(ends, np.where(needs & np.isfinite(positive), positive / 2, -np.inf))
+    normalised = _normalise_like(ends, values, problem)
+    weights = problem.scorable_weights()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if name == "wpm":
+            scores = np.log10(normalised) @ weights
+        else:
+            scores = normalised @ (weights * signs if name == "moora" else weights)
+    full = abs(float(scores[0] - scores[1]))
+    if not (np.isfinite(full) and full > 0):
         return None
-    if not np.isfinite(scores).all():
-        return None
-    full = abs(float(scores[-2] - scores[-1]))
-    if not full > 0:
-        return None
-    return ScaledGap(float(scores[leader] - scores[runner]), full, bounded)
+    return ScaledGap(gap, full, bounded)
+
+
+def _normalise_like(rows: np.ndarray, values: np.ndarray, problem: Problem) -> np.ndarray:
+    """`rows` normalised with the column divisors the problem's scaler fits on `values` (vectorised.normalise's
+    conventions; the scale-free pre-scaling it may apply cancels in these ratios)."""
+    x, rows = values.copy(), rows.copy()
+    if problem.spec.inverts_cost:
+        cost = problem.signs < 0
+        x[:, cost], rows[:, cost] = 1.0 / x[:, cost], 1.0 / rows[:, cost]
+    scaler = problem.scaler
+    if scaler == "sum":
+        denom = x.sum(axis=0)
+        return rows / np.where(denom == 0, 1.0, denom)
+    if scaler == "vector":
+        denom = np.sqrt((x * x).sum(axis=0))
+        return rows / np.where(denom == 0, 1.0, denom)
+    if scaler == "minmax":
+        low = x.min(axis=0)
+        span = x.max(axis=0) - low
+        return (rows - low) / np.where(span == 0, 1.0, span)
+    return rows
