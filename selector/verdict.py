@@ -443,8 +443,7 @@ def _close_call(rec: Recommendation, local_share: float | None) -> tuple[tuple[s
     if scaled is not None and closeness.too_close(scaled.gap, scaled.score_range, CLOSE_GAP):
         what = "the criteria's scales" if scaled.bounded else "the criteria's scales and observed values"
         return (leader.name, runner.name), (
-            f"the score gap is {scaled.share:.1%} of the score range from the worst to the best option {what} "
-            "allow"
+            f"the score gap is {scaled.share:.1%} of the score range from the worst to the best option {what} allow"
         )
     if local_share is not None and local_share < CLOSE_SHARE and rec.recommended == leader.id:
         reason = f"{leader.name} is first in only {local_share:.0%} of weightings within ±10 points of yours"
