@@ -204,6 +204,8 @@ def _why(rec: Recommendation, chosen: OptionRow) -> str:
     """Why the chosen option: the score sentence, or the shortlist when the tree overrides the score leader."""
     if chosen.id == rec.leader.id:
         return rec.why
+    if rec.preference:
+        return rec.preference
     return (
         f"it is the best-ranked option the decision trees shortlist for this scenario (rank {chosen.rank} of "
         f"{len(rec.ranking)}); {rec.leader.name} scores higher but is not shortlisted. On scores alone: {rec.why}"
@@ -233,11 +235,13 @@ def _group(kb: KnowledgeBase, group_id: str) -> dict[str, Any]:
 
 def _scenario(kb: KnowledgeBase, prefs: Preferences, rec: Recommendation) -> dict[str, Any]:
     """The scenario answers and what the decision trees made of them."""
+    advice = rec.path.group_advice(rec.matrix.group)
     return {
         "answers": _answers(kb, prefs.answers, rec.path.answers),
         "shortlist": tuple(kb.entity_name(e) for e in rec.path.shortlisted(rec.matrix.group)),
         "other_candidates": tuple(kb.entity_name(e) for e in rec.path.other_candidates),
-        "tree_excluded": tuple(kb.entity_name(e) for e in rec.path.excluded),
+        "tree_excluded": tuple(kb.entity_name(e) for e in rec.path.excluded_from(rec.matrix.group)),
+        "tree_notes": tuple(n for n in (advice.conflict, *advice.notes) if n),
     }
 
 

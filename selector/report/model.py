@@ -217,6 +217,7 @@ class Report:
     shortlist: tuple[str, ...]
     other_candidates: tuple[str, ...]
     tree_excluded: tuple[str, ...]
+    tree_notes: tuple[str, ...]  # the rules' conflict and overrides for this group (deprecated, flagged, absent ids)
     dimensions: tuple[DimensionWeight, ...]
     criteria: tuple[CriterionInfo, ...]
     method: str
