@@ -145,8 +145,9 @@ def rule_preference(
     adv = criterion_advantages(dm, result, dm.alternatives.index(leader.id), dm.alternatives.index(recommended))
     best = [kb.criteria[dm.criteria[i]].name_en for i in np.argsort(-adv) if adv[i] > 0][:2]
     because = f"it leads {chosen.name} mainly on {' and '.join(best)}" if best else "its score is higher"
+    who = f"rule {rules[0]} prefers" if len(rules) == 1 else f"rules {', '.join(rules[:-1])} and {rules[-1]} prefer"
     return (
-        f"The articles' rule {', '.join(rules)} prefers {chosen.name} for {'; '.join(answers)}; by your weights "
+        f"The articles' {who} {chosen.name} for {'; '.join(answers)}; by your weights "
         f"{chosen.name} ranks {chosen.rank} of {len(ranking)}; the score leader is {leader.name} because {because}."
     )
 

@@ -89,11 +89,11 @@ def effect(kb: KnowledgeBase, rule, group: str, use_flagged: bool) -> RuleEffect
     """What `rule` does in `group`: its ids and fact selections among the members, less what it cannot advise."""
     members = kb.groups[group].members
     named = tuple(dict.fromkeys((*rule.recommend, *rule.exclude)))
-    notes = [
-        f"rule {rule.id} names {_names(kb, [e])}, which is not a member of this group"
-        for e in named
-        if e not in members and e in kb.entities
-    ]
+    absent = [e for e in named if e not in members and e in kb.entities]
+    notes = []
+    if absent:
+        which = "which is not a member" if len(absent) == 1 else "which are not members"
+        notes.append(f"rule {rule.id} names {_names(kb, absent)}, {which} of this group")
     if not use_flagged and rule.claims and all(kb.claims[c].flags for c in rule.claims if c in kb.claims):
         kinds = sorted({f.kind for c in rule.claims for f in kb.claims[c].flags})
         notes.append(

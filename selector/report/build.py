@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 import numpy as np
 
 import selector
-from selector import verdict
+from selector import facts, verdict
 from selector.matrix import Cell
 from selector.measure import compare
 from selector.models import KnowledgeBase
@@ -58,6 +58,11 @@ def _option_label(kb: KnowledgeBase, qid: str, option_id: str) -> str:
     return option.label_en if option else option_id
 
 
+def _selection(where: dict | None) -> tuple[str, ...]:
+    """A rule's fact selection as one item of its list ("what matches: vendor's jurisdiction is CN")."""
+    return (f"what matches: {facts.describe(where)}",) if where else ()
+
+
 def _rules(kb: KnowledgeBase, rec: Recommendation) -> tuple[FiredRule, ...]:
     rows = []
     for fired in rec.path.fired:
@@ -72,8 +77,11 @@ def _rules(kb: KnowledgeBase, rec: Recommendation) -> tuple[FiredRule, ...]:
                 id=fired.id,
                 tree=fired.tree,
                 conditions=conditions,
-                recommends=tuple(kb.entity_name(e) for e in fired.recommend),
-                excludes=tuple(kb.entity_name(e) for e in fired.exclude),
+                recommends=(
+                    *(kb.entity_name(e) for e in fired.recommend),
+                    *_selection(fired.recommend_where),
+                ),
+                excludes=(*(kb.entity_name(e) for e in fired.exclude), *_selection(fired.exclude_where)),
                 rationale=fired.rationale,
                 claims=tuple(fired.claims),
                 recommend_ids=tuple(fired.recommend),
@@ -182,6 +190,7 @@ def _robustness(rec: Recommendation, samples: int, seed: int) -> Robustness:
         acceptability=tuple(tuple(float(v) for v in row) for row in acceptability),
         first_share=tuple(float(v) for v in acceptability[:, 0]),
         leader_acceptability=float(acceptability[0, 0]),
+        recommended_acceptability=float(acceptability[names.index(rec.recommended_entry.name), 0]),
         confidence=tuple(float("nan") if smaa.confidence[i] is None else float(smaa.confidence[i]) for i in order),
         confidence_note=(
             f"Confidence factors are computed for the {CONFIDENCE_LIMIT} options most often ranked first; the other "
@@ -205,7 +214,7 @@ def _why(rec: Recommendation, chosen: OptionRow) -> str:
     if chosen.id == rec.leader.id:
         return rec.why
     if rec.preference:
-        return rec.preference
+        return rec.preference[0].lower() + rec.preference[1:]  # follows "Chosen option: X, because"
     return (
         f"it is the best-ranked option the decision trees shortlist for this scenario (rank {chosen.rank} of "
         f"{len(rec.ranking)}); {rec.leader.name} scores higher but is not shortlisted. On scores alone: {rec.why}"

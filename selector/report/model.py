@@ -190,6 +190,7 @@ class Robustness:
     acceptability: tuple[tuple[float, ...], ...] = ()
     first_share: tuple[float, ...] = ()
     leader_acceptability: float | None = None
+    recommended_acceptability: float | None = None  # the same share for the recommended option (the summary's)
     confidence: tuple[float, ...] = ()
     confidence_note: str = ""  # which options have no confidence factor computed, when some were left out
     sampling: str = ""
