@@ -77,7 +77,7 @@ def test_claims_table_gives_each_dataset_number_its_snapshot_ageing_and_footnote
     for claim in kb.claims.values():
         row = table.loc[claim.id]
         assert row["footnote"] == provenance.footnote(claim)
-        assert row["snapshot"] == (kb.sources[claim.source].snapshot_date if claim.tier in LOCATED_TIERS else "")
+        assert row["snapshot"] == (kb.sources[claim.source].snapshot_date if claim.locator is not None else "")
         assert bool(row["ageing"]) == provenance.is_ageing(claim, kb, OLD)
     assert table["ageing"].any() and not claims_table(kb, today=YOUNG)["ageing"].any()
     benchmarked = table[table["tier"] == "benchmarked"]
