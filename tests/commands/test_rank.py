@@ -317,3 +317,17 @@ def test_a_rule_s_choice_below_the_leader_is_explained(capsys) -> None:
         "Qualcomm Hexagon processor because it leads AMD XDNA mainly on"
     ) in out
     assert "Robustness: AMD XDNA: first in" in out
+
+
+def test_a_profile_and_a_link_carry_the_answers_so_the_rule_exclusions_and_notes(capsys, tmp_path: Path) -> None:
+    from selector.preferences import from_query, to_query
+
+    prefs = Preferences(group="datacenter-accelerators", answers={"goal": "domestic"})
+    saved = tmp_path / "profile.yaml"
+    saved.write_text(profile.dump(profile.make(prefs)), encoding="utf-8")
+    code, out, err = rank(capsys, "--profile", str(saved))
+    assert code == 0, err
+    assert "Removed: NVIDIA H200: excluded by rule domestic-hardware" in out
+    linked = recommend.recommend(KB, from_query(to_query(prefs), "training-frameworks"))
+    assert {e.id for e in linked.matrix.excluded_alternatives} >= {"h200", "a100", "mi300x"}
+    assert all("excluded by rule domestic-hardware" in e.reason for e in linked.matrix.excluded_alternatives)
