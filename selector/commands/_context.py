@@ -42,6 +42,10 @@ def _epilog() -> str:
         f"dimensions (--weights; defaults): {', '.join(f'{d.id}={d.weight:g}' for d in kb.dimensions.values())}"
     )
     lines.append("")
+    from selector import facts
+
+    lines.append(f"vendors (--exclude-vendor): {', '.join(facts.vendors(kb.entities))}")
+    lines.append("")
     lines.append("methods (--method) and their scalers (--scaler; the first is the default):")
     for spec in METHODS.values():
         lines.append(f"  {spec.name:<8} {spec.label}: {', '.join(spec.scalers)}")
