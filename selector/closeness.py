@@ -15,6 +15,9 @@ import numpy as np
 from selector.problem import Problem
 
 CLOSE_GAP = 0.01  # a gap under 1 % of the score scale's range is too close to call
+# Methods whose scores lie on a fixed 0..1 scale: TOPSIS closeness, VIKOR's Q and the additive value model (`mavt`,
+# sum of w_j v_j(x_j) with v in [0, 1], issue 30), whose range is 1 whatever the alternatives.
+FIXED_UNIT_SCALE = frozenset({"topsis", "vikor", "mavt"})
 
 
 def too_close(gap: float, score_range: float, threshold: float = CLOSE_GAP) -> bool:
@@ -40,14 +43,15 @@ class ScaledGap:
 def scale_range(problem: Problem, scales: np.ndarray, gap: float) -> ScaledGap | None:
     """The score range of `problem`'s method on the criteria's scales, with the leader's `gap` (in its scores).
 
-    TOPSIS closeness and VIKOR's Q lie on a fixed 0..1 scale: the range is 1. For the weighted sum, MOORA and the
+    TOPSIS closeness, VIKOR's Q and a value model lie on a fixed 0..1 scale (:data:`FIXED_UNIT_SCALE`): the
+    range is 1. For the weighted sum, MOORA and the
     weighted product, the ideal option (every criterion at the best end of its ``scale``) and the anti-ideal one
     are normalised exactly as the alternatives were (the same cost inversion, the same column divisors) and
     scored with the problem's weights: the range is the difference of their scores. A criterion without a
     ``scale`` uses its observed column. None when the range is empty or cannot be scored.
     """
     name = problem.spec.name
-    if name in ("topsis", "vikor"):
+    if name in FIXED_UNIT_SCALE:
         return ScaledGap(gap, 1.0, True)
     values = np.asarray(problem.values, dtype=float)
     lo, hi = scales[:, 0].copy(), scales[:, 1].copy()
