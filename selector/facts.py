@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from selector.models import FORM_FACTORS, VENDOR_KINDS, Entity, ExportStatus, FactKey, Lifecycle, Platform, Segment
+from selector.fact_types import FORM_FACTORS, VENDOR_KINDS, ExportStatus, FactKey, Lifecycle, Platform
+from selector.models import Entity, Segment
 
 FACT_LABELS: dict[str, str] = {
     "vendor": "vendor",

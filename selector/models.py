@@ -9,7 +9,6 @@ from typing import Annotated, Literal
 
 from pydantic import (
     AfterValidator,
-    BeforeValidator,
     ConfigDict,
     Field,
     PlainSerializer,
@@ -18,10 +17,19 @@ from pydantic import (
     model_validator,
 )
 
+from selector import fact_types
+from selector.fact_types import (
+    ExportControl,
+    FormFactor,
+    Jurisdiction,
+    Lifecycle,
+    Platform,
+    ReadOnlyWhere,
+    YearMonth,
+)
 from selector.fields import (
     SMALLEST_NORMAL,
     Id,
-    IsoDate,
     Name,
     Number,
     Record,
@@ -47,32 +55,6 @@ EntityKind = Literal[
 ]
 Role = Literal["training_framework", "inference_runtime", "serving", "mobile_edge_runtime", "compiler", "library"]
 Segment = Literal["datacenter", "workstation", "edge", "mobile_client", "emerging"]
-
-# Entity facts (issue 31; the schema shared with the catalogue of issue 32): what decision rules select by. Each
-# fact of a bundled entity is sourced by the claims in `fact_claims` (export control by its own `claims`).
-FormFactor = Literal["phone", "laptop", "edge-module", "workstation", "datacenter"]
-FORM_FACTORS: tuple[str, ...] = ("phone", "laptop", "edge-module", "workstation", "datacenter")
-Lifecycle = Literal["active", "maintenance", "deprecated"]
-Platform = Literal["linux", "windows", "macos", "android", "ios", "embedded-linux", "web"]
-ExportStatus = Literal["unrestricted", "license-required-cn", "domestic-cn"]
-#: ISO 3166-1 alpha-2, upper case (US, CN, GB, IL, KR, ...).
-Jurisdiction = Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$")]
-YearMonth = Annotated[str, StringConstraints(pattern=r"^(19|20)[0-9]{2}-(0[1-9]|1[0-2])$")]
-#: The kinds whose entities must name their `vendor` (and may carry lifecycle facts).
-VENDOR_KINDS = frozenset({"framework", "accelerator"})
-
-
-class ExportControl(Record):
-    """Whether a buyer in China can obtain the part, as of a date, with the claims that say so (not legal advice).
-
-    ``unrestricted``: no US export licence is needed for China; ``license-required-cn``: exporting it to China
-    needs a US licence (the part may be unobtainable there); ``domestic-cn``: made by a Chinese vendor for the
-    Chinese market.
-    """
-
-    status: ExportStatus
-    as_of: IsoDate
-    claims: tuple[Id, ...] = Field(min_length=1)
 
 
 class Entity(Record):
@@ -115,39 +97,13 @@ class Entity(Record):
 
     @model_validator(mode="after")
     def _fact_fields(self) -> Entity:
-        if self.jurisdiction is not None and self.kind != "organization":
-            raise ValueError("only an organization has a `jurisdiction` (an entity's is its vendor's)")
-        if self.kind != "accelerator" and (self.form_factor is not None or self.export_control is not None):
-            raise ValueError("only accelerators have a `form_factor` and an `export_control`")
-        if self.platforms and self.kind != "framework":
-            raise ValueError("only software (kind framework) has `platforms`")
-        if len(set(self.platforms)) != len(self.platforms):
-            raise ValueError("`platforms` lists each platform once")
-        if self.kind not in VENDOR_KINDS and (self.lifecycle != "active" or self.successor or self.lifecycle_since):
-            raise ValueError("only frameworks and accelerators have a `lifecycle`")
-        if self.lifecycle == "deprecated" and (self.successor is None or self.lifecycle_since is None):
-            raise ValueError("a deprecated entity names its `successor` and `lifecycle_since` (YYYY-MM)")
-        if self.lifecycle != "deprecated" and (self.successor is not None or self.lifecycle_since is not None):
-            raise ValueError("`successor` and `lifecycle_since` belong to a deprecated entity only")
-        if self.successor == self.id:
-            raise ValueError("an entity cannot be its own successor")
+        fact_types.check_facts(self)
         return self
 
     @property
     def fact_fields(self) -> tuple[str, ...]:
-        """The fact fields this record states (each needs a fact claim): vendor on software and hardware, and the
-        jurisdiction, form factor, lifecycle and platforms on any entity."""
-        stated = []
-        if self.vendor and self.kind in VENDOR_KINDS:
-            stated.append("vendor")
-        for key in ("jurisdiction", "form_factor", "successor", "lifecycle_since"):
-            if getattr(self, key) is not None:
-                stated.append(key)
-        if self.lifecycle != "active":
-            stated.append("lifecycle")
-        if self.platforms:
-            stated.append("platforms")
-        return tuple(stated)
+        """The fact fields this record states (each needs a fact claim): see :func:`fact_types.stated_facts`."""
+        return fact_types.stated_facts(self)
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -420,37 +376,6 @@ class Question(Record):
 # is made read-only like the knowledge base's own tables (and serialised back as a plain dict).
 ReadOnlyAnswers = Annotated[
     dict[Id, tuple[Id, ...]],
-    AfterValidator(MappingProxyType),
-    PlainSerializer(lambda v: {k: list(t) for k, t in v.items()}, return_type=dict[str, list[str]]),
-]
-
-
-#: The entity facts a rule selects by (selector.facts reads them): ``vendor_jurisdiction`` is the vendor's
-#: `jurisdiction`, ``export_control`` the status, ``platforms`` and ``roles`` match when one of them is listed.
-FactKey = Literal[
-    "vendor",
-    "vendor_jurisdiction",
-    "form_factor",
-    "export_control",
-    "lifecycle",
-    "platforms",
-    "segment",
-    "kind",
-    "roles",
-]
-
-
-def _one_or_many(value: object) -> object:
-    # `{form_factor: phone}` and `{form_factor: [phone, laptop]}` both mean "one of these"
-    if isinstance(value, dict):
-        return {k: (v,) if isinstance(v, str) else v for k, v in value.items()}
-    return value
-
-
-# A fact selection: fact -> accepted values (an entity matches when every fact has one of its values).
-ReadOnlyWhere = Annotated[
-    dict[FactKey, tuple[Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")], ...]],
-    BeforeValidator(_one_or_many),
     AfterValidator(MappingProxyType),
     PlainSerializer(lambda v: {k: list(t) for k, t in v.items()}, return_type=dict[str, list[str]]),
 ]

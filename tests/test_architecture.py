@@ -114,6 +114,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "the knowledge: its models, loading, vocabulary, provenance and dataset imports": (
         "fields",
         "sources",
+        "fact_types",
         "models",
         "facts",
         "memo",

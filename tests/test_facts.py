@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from selector import facts, knowledge
-from selector.models import VENDOR_KINDS
+from selector.fact_types import VENDOR_KINDS
 
 
 @pytest.fixture(scope="module")

@@ -124,7 +124,9 @@ def test_a_near_tie_is_too_close_to_call_with_two_alternatives():
 
     def rec_at(performance: float) -> recommend.Recommendation:
         weights = {"performance": performance, "cost": 25, "ecosystem": 20, "risk": 15}
-        return recommend.recommend(KB, Preferences(group="client-npus", dimension_weights=weights))
+        # the weighted sum, whose range comes from the criteria's scales (a value model's range is 1 by definition)
+        prefs = Preferences(group="client-npus", dimension_weights=weights, method="wsm")
+        return recommend.recommend(KB, prefs)
 
     low, high = 0.0, 100.0
     first = rec_at(low).leader.id
