@@ -168,7 +168,7 @@ def cell_footnotes(kb: KnowledgeBase, m: DecisionMatrix, today: dt.date | None =
                         "criterion": kb.criteria[cell.criterion].name_en,
                         "value": value_text(claim),
                         "tier": claim.tier,
-                        "footnote": provenance.footnote(claim),
+                        "footnote": provenance.footnote(claim, kb),
                         "as of": provenance.snapshot_date(claim, kb),
                         "ageing": provenance.is_ageing(claim, kb, today),
                         "claim": claim.id,
