@@ -289,7 +289,7 @@ st.caption(
     "trees shortlist options for your answers. The evidence behind every number is at the bottom. The address "
     "bar keeps your settings: copy it to share this exact ranking."
 )
-path = decision_tree.evaluate(kb, answers)
+path = decision_tree.evaluate(kb, answers, prefs.use_flagged)
 
 # ----------------------------------------------------------------------------------------------------------
 # Ranking (first: the answer above the questions, so that a phone shows it on its first screens)
@@ -311,7 +311,7 @@ st.selectbox(
 why_group = choices[group.id].reasons
 st.caption(md((group.description_en or "") + (f" Offered first because {'; '.join(why_group)}." if why_group else "")))
 if not path.shortlisted(group.id):
-    st.caption(md(f"Decision trees: {decision_tree.NO_ADVICE}."))
+    st.caption(md(f"Decision trees: {path.advice(group.id, kb.entity_name)}."))
 _must_have()
 
 
@@ -440,7 +440,7 @@ def _contribution_figure(rec: recommend.Recommendation) -> KeptFigure | None:
 def _verdict(prefs: Preferences, rec: recommend.Recommendation) -> verdict.Verdict:
     """The verdict the Export page, the report and `rank` give for the same preferences (selector.verdict)."""
     try:
-        whole = verdict.whole_simplex_share(kb, prefs, rec.leader.name)
+        whole = verdict.whole_simplex_share(kb, prefs, rec.recommended_entry.name)
         return verdict.judge(rec, local_share=verdict.local_share(rec), global_share=whole)
     except SelectorError:
         return verdict.judge(rec, compute=False)
@@ -512,10 +512,12 @@ def _rule_card(rule: decision_tree.FiredRule, elsewhere: bool) -> None:
             next(o.label_en for o in kb.questions[q].options if o.id == a) for q, a in rule.matched.items()
         )
         line = f"because: {matched}"
-        if rule.recommend:
-            line += f" → shortlists {', '.join(kb.entity_name(e) for e in rule.recommend)}"
-        if rule.exclude:
-            line += f"; excludes {', '.join(kb.entity_name(e) for e in rule.exclude)}"
+        effect = next((e for e in path.group_advice(group.id).effects if e.rule == rule.id), None)
+        recommends, excludes = (rule.recommend, rule.exclude) if effect is None else (effect.recommend, effect.exclude)
+        if recommends:
+            line += f" → shortlists {', '.join(kb.entity_name(e) for e in recommends)}"
+        if excludes:
+            line += f"; excludes {', '.join(kb.entity_name(e) for e in excludes)}"
         st.caption(md(line) + f" · rule `{rule.id}`")
         with st.expander(f"Sources ({len(rule.claims)})"):
             for claim_id in rule.claims:
@@ -531,6 +533,11 @@ with why_path:
         st.info(md(f"No rule that fired speaks for {group.name_en}."))
     for rule in here:
         _rule_card(rule, elsewhere=False)
+    advice = path.group_advice(group.id)
+    if advice.conflict:
+        st.warning(md(advice.conflict[0].upper() + advice.conflict[1:] + "."), icon=":material/call_split:")
+    for note in advice.notes:
+        st.caption(md(f"Rule note: {note}."))
     if elsewhere:
         with st.expander(f"Rules for other groups ({len(elsewhere)})"):
             for rule in elsewhere:

@@ -29,12 +29,12 @@ except SelectorError as exc:
     st.stop()
 try:
     # the Recommend page's verdict, its share over any weighting read from the same cache
-    local, whole = verdict.local_share(rec), verdict.whole_simplex_share(kb, prefs, rec.leader.name)
+    local, whole = verdict.local_share(rec), verdict.whole_simplex_share(kb, prefs, rec.recommended_entry.name)
 except (SelectorError, ValueError):
     local = whole = None  # the verdict says it could not compute them
 try:
     judged = verdict.judge(rec, local_share=local, global_share=whole)
-    st.markdown(f"**{md(judged.headline)}** · {md(f'{rec.leader.name}: {judged.badge}')} (the Recommend page's badge)")
+    st.markdown(f"**{md(judged.headline)}** · {md(judged.badge)} (the Recommend page's badge)")
 except SelectorError:
     pass
 

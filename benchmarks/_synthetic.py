@@ -48,6 +48,14 @@ def _vary(value: float, unit: str, copy: int, salt: int) -> float:
 def _clone_entity(entity: dict[str, Any], copy: int) -> dict[str, Any]:
     clone = {**entity, "id": _clone_id(entity["id"], copy), "name": f"{entity['name']} (synthetic {copy})"}
     clone.pop("name_zh", None)  # a Chinese name is matched against the articles; the clones are not in them
+    # its facts are sourced by the clones of its fact claims (cloned like every claim without a locator)
+    if entity.get("fact_claims"):
+        clone["fact_claims"] = [_clone_id(ref, copy) for ref in entity["fact_claims"]]
+    if entity.get("export_control"):
+        control = entity["export_control"]
+        clone["export_control"] = {**control, "claims": [_clone_id(ref, copy) for ref in control["claims"]]}
+    if entity.get("successor"):
+        clone["successor"] = _clone_id(entity["successor"], copy)
     return clone
 
 

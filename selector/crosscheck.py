@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from selector import facts, vocabulary
 from selector import value as value_scale
-from selector import vocabulary
 from selector.issues import Issue
 from selector.locators import RawError, Snapshots, convert
 from selector.models import SECTIONS, Claim, KnowledgeFile
@@ -109,6 +109,7 @@ class Checker:
                 self.ref(loaded, "entities", index, entity.id, "entities", entity.vendor, "vendor", "vendor")
             for group in entity.groups:
                 self.ref(loaded, "entities", index, entity.id, "groups", group, "group", "groups")
+            facts.check_entity(self, entity, loaded, index)
 
     def claims(self) -> None:
         for claim, loaded, index in self.records("claims"):
@@ -129,6 +130,8 @@ class Checker:
     def _claim_source(self, claim: Claim, loaded, section, index, record_id) -> None:  # noqa: ANN001
         source = self.by_id["sources"][claim.source][0]
         expected = _SOURCE_KIND[claim.tier]
+        if claim.tier == "reference" and claim.locator is None:
+            expected = "document"  # a fact claim (the model allows no other reference claim without a locator)
         if source.kind != expected and not (claim.tier == "assessed" and source.kind == "user"):
             self.error(
                 loaded,
@@ -324,6 +327,7 @@ class Checker:
             for group in rule.groups:
                 self.ref(*here, "groups", group, "group", "groups")
             self.answers(here, rule.when, "when")
+            facts.check_rule(self, rule, here)
 
     def answers(self, here: tuple, given: Mapping[str, Sequence[str]], field: str) -> None:
         """Each question of `given` is defined and each answer is one of its options."""

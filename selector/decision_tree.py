@@ -1,14 +1,16 @@
-"""The articles' decision trees: scenario answers -> the rules that fired, why, and the shortlist of each group.
+"""The articles' decision trees: scenario answers -> the rules that fired, why, and the advice for each group.
 
 A rule speaks only for the groups it names (``Rule.groups``); a rule without groups speaks for every group that
-holds one of its entities. A question the user has not answered stays unanswered: no rule fires on it.
+holds one of the entities it names or selects by facts. A question the user has not answered stays unanswered: no
+rule fires on it. How the fired rules' effects narrow into one shortlist per group is :mod:`selector.shortlist`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from selector import facts, shortlist
 from selector.memo import PerKnowledge
 from selector.models import KnowledgeBase, Rule
 from selector.preferences import PreferenceError
@@ -28,6 +30,8 @@ class FiredRule:
     rationale: str
     claims: tuple[str, ...]
     groups: tuple[str, ...] = ()  # the groups it speaks for (explicit, or those holding its entities)
+    recommend_where: dict[str, tuple[str, ...]] | None = None
+    exclude_where: dict[str, tuple[str, ...]] | None = None
 
     def applies_to(self, group: str) -> bool:
         """Whether this rule speaks for `group` (a rule for another group is not advice for this one)."""
@@ -40,6 +44,8 @@ class FiredRule:
             "matched": dict(self.matched),
             "recommend": list(self.recommend),
             "exclude": list(self.exclude),
+            "recommend_where": {k: list(v) for k, v in (self.recommend_where or {}).items()},
+            "exclude_where": {k: list(v) for k, v in (self.exclude_where or {}).items()},
             "groups": list(self.groups),
             "rationale": self.rationale,
             "claims": list(self.claims),
@@ -56,6 +62,8 @@ class DecisionPath:
     excluded_in: dict[str, tuple[str, ...]]  # group id -> members that the rules for that group exclude
     other_candidates: tuple[str, ...]  # recommended entities outside every group (e.g. a serving system)
     unanswered: tuple[str, ...] = ()  # questions not answered, in knowledge order
+    advice_in: dict[str, shortlist.GroupAdvice] | None = None  # group id -> the rules' narrowed advice
+    use_flagged: bool = True
 
     def shortlisted(self, group: str) -> tuple[str, ...]:
         return self.shortlist.get(group, ())
@@ -63,6 +71,19 @@ class DecisionPath:
     def excluded_from(self, group: str) -> tuple[str, ...]:
         """The members of `group` that a rule for that group excludes."""
         return self.excluded_in.get(group, ())
+
+    def group_advice(self, group: str) -> shortlist.GroupAdvice:
+        """The rules' advice for `group` (an empty one for a group no rule speaks for)."""
+        found = (self.advice_in or {}).get(group)
+        return found if found is not None else shortlist.GroupAdvice(group, (), (), ())
+
+    def exclusions(self, group: str) -> tuple[tuple[str, str], ...]:
+        """(member, reason) for every member of `group` a rule excludes: what the ranking removes."""
+        rules = {f.id: f for f in self.fired}
+        return tuple(
+            (member, f"excluded by rule {rule}: {_exclusion_reason(rules[rule], member)}")
+            for member, rule in self.group_advice(group).excluded
+        )
 
     @property
     def excluded(self) -> tuple[str, ...]:
@@ -75,10 +96,17 @@ class DecisionPath:
     def rules_elsewhere(self, group: str) -> tuple[FiredRule, ...]:
         return tuple(f for f in self.fired if not f.applies_to(group))
 
-    def advice(self, group: str) -> str:
-        """What the trees say for `group`: the shortlist, or the explicit statement that they say nothing."""
+    def advice(self, group: str, name: Callable[[str], str] = str) -> str:
+        """What the trees say for `group`: the shortlist, a conflict, exclusions, or that they say nothing
+        (entities written by `name`, e.g. ``kb.entity_name``)."""
+        found = self.group_advice(group)
+        if found.conflict:
+            return found.conflict
         if self.shortlisted(group):
-            return "shortlisted by your scenario: " + ", ".join(self.shortlisted(group))
+            return "shortlisted by your scenario: " + ", ".join(map(name, self.shortlisted(group)))
+        if found.excluded:
+            removed = ", ".join(name(m) for m, _ in found.excluded)
+            return f"the rules exclude {removed}; no rule shortlists a member, so the rest are ranked"
         return NO_ADVICE
 
     def to_dict(self) -> dict:
@@ -88,8 +116,15 @@ class DecisionPath:
             "fired": [f.to_dict() for f in self.fired],
             "shortlist": {g: list(m) for g, m in self.shortlist.items()},
             "excluded": {g: list(m) for g, m in self.excluded_in.items()},
+            "advice": {g: a.to_dict() for g, a in (self.advice_in or {}).items()},
             "other_candidates": list(self.other_candidates),
         }
+
+
+def _exclusion_reason(rule: FiredRule, member: str) -> str:
+    if member in rule.exclude or not rule.exclude_where:
+        return "named by the rule"
+    return facts.describe(rule.exclude_where)
 
 
 def resolve_answers(kb: KnowledgeBase, answers: Mapping[str, str]) -> dict[str, str]:
@@ -110,27 +145,35 @@ def resolve_answers(kb: KnowledgeBase, answers: Mapping[str, str]) -> dict[str, 
 
 
 def rule_groups(kb: KnowledgeBase, rule: Rule) -> tuple[str, ...]:
-    """The groups a rule speaks for: those it names, else every group holding one of its entities."""
+    """The groups a rule speaks for: those it names, else every group holding one of the entities it names or
+    selects by facts."""
     if rule.groups:
         return rule.groups
     entities = set(rule.recommend) | set(rule.exclude)
-    return tuple(g.id for g in kb.groups.values() if entities & set(g.members))
+    return tuple(
+        g.id
+        for g in kb.groups.values()
+        if entities & set(g.members)
+        or any(facts.select(kb.entities, g.members, where) for where in (rule.recommend_where, rule.exclude_where))
+    )
 
 
 # The path depends on the knowledge and the answers alone; recommend() asks for it on every weight change.
 _PATHS = PerKnowledge(256)
 
 
-def evaluate(kb: KnowledgeBase, answers: Mapping[str, str]) -> DecisionPath:
-    """Run every rule against the answers given and collect, per group, what its rules shortlist and exclude.
+def evaluate(kb: KnowledgeBase, answers: Mapping[str, str], use_flagged: bool = True) -> DecisionPath:
+    """Run every rule against the answers given and collect, per group, what its rules advise.
 
-    A rule fires only when every question in its ``when`` is answered with one of its options. The path is kept
-    per knowledge base and answers (:mod:`selector.memo`), so it is shared: read-only.
+    A rule fires only when every question in its ``when`` is answered with one of its options; with
+    ``use_flagged`` False a rule resting only on flagged claims does not act. The path is kept per knowledge base,
+    answers and flag setting (:mod:`selector.memo`), so it is shared: read-only.
     """
-    return _PATHS.get(kb, frozenset(answers.items()), lambda: _evaluate(kb, answers))
+    key = (frozenset(answers.items()), use_flagged)
+    return _PATHS.get(kb, key, lambda: _evaluate(kb, answers, use_flagged))
 
 
-def _evaluate(kb: KnowledgeBase, answers: Mapping[str, str]) -> DecisionPath:
+def _evaluate(kb: KnowledgeBase, answers: Mapping[str, str], use_flagged: bool) -> DecisionPath:
     resolved = resolve_answers(kb, answers)
     fired = []
     for rule in kb.rules.values():
@@ -145,23 +188,27 @@ def _evaluate(kb: KnowledgeBase, answers: Mapping[str, str]) -> DecisionPath:
                     rationale=rule.rationale_en,
                     claims=rule.claims,
                     groups=rule_groups(kb, rule),
+                    recommend_where=dict(rule.recommend_where),
+                    exclude_where=dict(rule.exclude_where),
                 )
             )
-    shortlist: dict[str, tuple[str, ...]] = {}
+    shortlists: dict[str, tuple[str, ...]] = {}
     excluded_in: dict[str, tuple[str, ...]] = {}
+    advice_in: dict[str, shortlist.GroupAdvice] = {}
     grouped: set[str] = set()
     for group in kb.groups.values():
         rules = [f for f in fired if f.applies_to(group.id)]
-        out = tuple(dict.fromkeys(e for f in rules for e in f.exclude if e in group.members))
-        members = tuple(dict.fromkeys(e for f in rules for e in f.recommend if e in group.members and e not in out))
-        if members:
-            shortlist[group.id] = members
-        if out:
-            excluded_in[group.id] = out
+        if rules:
+            effects = [shortlist.effect(kb, f, group.id, use_flagged) for f in rules]
+            advice = advice_in[group.id] = shortlist.combine(kb, group.id, effects)
+            if advice.shortlist:
+                shortlists[group.id] = advice.shortlist
+            if advice.excluded:
+                excluded_in[group.id] = tuple(m for m, _ in advice.excluded)
         grouped.update(e for f in fired for e in f.recommend if e in group.members)
     others = tuple(dict.fromkeys(e for f in fired for e in f.recommend if e not in grouped))
     unanswered = tuple(q for q in kb.questions if q not in resolved)
-    return DecisionPath(resolved, tuple(fired), shortlist, excluded_in, others, unanswered)
+    return DecisionPath(resolved, tuple(fired), shortlists, excluded_in, others, unanswered, advice_in, use_flagged)
 
 
 def sharpening_questions(kb: KnowledgeBase, answers: Mapping[str, str], group: str) -> tuple[str, ...]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from selector import constraints as hard
+from selector import decision_tree
 from selector.memo import PerKnowledge, PerObject
 from selector.models import TIERS, Claim, Criterion, KnowledgeBase
 from selector.preferences import PreferenceError, Preferences
@@ -293,10 +294,12 @@ class Limits:
     exclude_vendors: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     keep_unknown: bool = False
+    # (member, why) for the members the decision rules exclude (selector.decision_tree.DecisionPath.exclusions)
+    rule_exclusions: tuple[tuple[str, str], ...] = ()
 
     @classmethod
-    def of(cls, prefs: Preferences) -> Limits:
-        return cls(prefs.constraints, prefs.exclude_vendors, prefs.exclude, prefs.keep_unknown)
+    def of(cls, prefs: Preferences, rule_exclusions: tuple[tuple[str, str], ...] = ()) -> Limits:
+        return cls(prefs.constraints, prefs.exclude_vendors, prefs.exclude, prefs.keep_unknown, rule_exclusions)
 
 
 def _evidence_text(kb: KnowledgeBase, cell: Cell) -> str:
@@ -323,6 +326,10 @@ def apply_limits(
             reasons[alt].append(f"vendor {kb.entity_name(vendor)} is excluded")
         if alt in limits.exclude:
             reasons[alt].append("excluded by you")
+    for alt, why in limits.rule_exclusions:
+        if alt in reasons:
+            reasons[alt].append(why)
+    notes.extend(_exclusions_removing_nothing(kb, group.members, limits))
     for text in limits.constraints:
         rule = hard.parse(text)
         criterion = kb.criteria[rule.criterion]
@@ -341,10 +348,27 @@ def apply_limits(
     if not kept:
         lines = "; ".join(f"{kb.entity_name(e.id)} ({e.reason})" for e in removed)
         raise PreferenceError(
-            f"the hard constraints remove every alternative of group `{group_id}`: {lines}. "
-            "Relax a constraint, keep alternatives whose value is unknown, or remove an exclusion."
+            f"the hard constraints and the rules your answers fire remove every alternative of group `{group_id}`: "
+            f"{lines}. Relax a constraint, keep alternatives whose value is unknown, remove an exclusion, change an "
+            "answer or choose another group."
         )
     return kept, removed, notes
+
+
+def _exclusions_removing_nothing(kb: KnowledgeBase, members: tuple[str, ...], limits: Limits) -> list[str]:
+    """A note for each vendor or alternative you exclude that this group does not hold: it removes nothing."""
+    vendors = {kb.entities[a].vendor for a in members}
+    notes = [
+        f"excluding vendor {kb.entity_name(v)} removes nothing here: no member of this group is made by it"
+        for v in limits.exclude_vendors
+        if v not in vendors
+    ]
+    notes.extend(
+        f"excluding {kb.entity_name(e)} removes nothing here: it is not a member of this group"
+        for e in limits.exclude
+        if e not in members
+    )
+    return notes
 
 
 def _layout(
@@ -424,7 +448,7 @@ def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
     dim_weights = prefs.resolved_dimension_weights(kb)
     sub = prefs.resolved_criterion_weights(kb)
     zero = frozenset(c for c, w in sub.items() if w == 0)
-    limits = Limits.of(prefs)
+    limits = Limits.of(prefs, decision_tree.evaluate(kb, prefs.answers, prefs.use_flagged).exclusions(group.id))
     layout = _LAYOUTS.get(
         kb,
         (group.id, prefs.use_flagged, prefs.missing, zero, limits),

@@ -17,6 +17,16 @@ from pydantic import (
     model_validator,
 )
 
+from selector import fact_types
+from selector.fact_types import (
+    ExportControl,
+    FormFactor,
+    Jurisdiction,
+    Lifecycle,
+    Platform,
+    ReadOnlyWhere,
+    YearMonth,
+)
 from selector.fields import (
     SMALLEST_NORMAL,
     Id,
@@ -63,6 +73,15 @@ class Entity(Record):
     # Comparison groups the entity joins besides those that list it: how an upload ranks a new chip among the
     # bundled ones without redefining the group.
     groups: tuple[Id, ...] = ()
+    # --- facts (see FormFactor above): sourced by `fact_claims`
+    jurisdiction: Jurisdiction | None = None
+    form_factor: FormFactor | None = None
+    export_control: ExportControl | None = None
+    lifecycle: Lifecycle = "active"
+    successor: Id | None = None
+    lifecycle_since: YearMonth | None = None
+    platforms: tuple[Platform, ...] = ()
+    fact_claims: tuple[Id, ...] = ()
 
     @model_validator(mode="after")
     def _kind_fields(self) -> Entity:
@@ -75,6 +94,16 @@ class Entity(Record):
         if self.kind != "accelerator" and self.segment is not None:
             raise ValueError("only accelerators have a segment")
         return self
+
+    @model_validator(mode="after")
+    def _fact_fields(self) -> Entity:
+        fact_types.check_facts(self)
+        return self
+
+    @property
+    def fact_fields(self) -> tuple[str, ...]:
+        """The fact fields this record states (each needs a fact claim): see :func:`fact_types.stated_facts`."""
+        return fact_types.stated_facts(self)
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -103,6 +132,9 @@ ClaimKind = Literal[
     "recommendation",
     "rule",
     "observation",
+    # a fact about an entity (vendor, jurisdiction, form factor, lifecycle, platforms, export control): sourced by
+    # an article quote or, tier `reference`, by a public document (a source of kind `document`)
+    "fact",
 ]
 # The phrase an assessed rationale uses to say that (part of) its evidence lies outside the articles.
 OUTSIDE_FACTS = "outside facts"
@@ -213,7 +245,10 @@ class Claim(Record):
                 "an `assessed` record needs the claims it is `based_on`, or a rationale that says it rests on "
                 f"{OUTSIDE_FACTS!r}"
             )
-        if self.tier in LOCATED_TIERS:
+        if self.tier == "reference" and self.kind == "fact" and self.locator is None:
+            if self.value is not None:
+                raise ValueError("a `fact` claim states a fact in `text_en`, without a `value`")
+        elif self.tier in LOCATED_TIERS:
             if self.locator is None or self.value is None:
                 raise ValueError(f"a `{self.tier}` record needs a `value` and a `locator` (where the raw number lies)")
             if self.locator.dataset != self.source:
@@ -389,7 +424,9 @@ ReadOnlyAnswers = Annotated[
 class Rule(Record):
     """If every `when` answer matches, the rule fires and shortlists `recommend` (and drops `exclude`).
 
-    It speaks for the groups in `groups`; without any, for every group that holds one of its entities.
+    Besides ids, a rule selects by entity facts: `recommend_where` / `exclude_where` (``{vendor_jurisdiction:
+    CN}``, ``{form_factor: [laptop, datacenter]}``), so that one rule acts correctly in every group. It speaks for
+    the groups in `groups`; without any, for every group that holds one of the entities it names or selects.
     """
 
     id: Id
@@ -397,6 +434,8 @@ class Rule(Record):
     when: ReadOnlyAnswers = Field(min_length=1)
     recommend: tuple[Id, ...] = ()
     exclude: tuple[Id, ...] = ()
+    recommend_where: ReadOnlyWhere = Field(default_factory=dict)
+    exclude_where: ReadOnlyWhere = Field(default_factory=dict)
     groups: tuple[Id, ...] = ()
     rationale_en: Text
     claims: tuple[Id, ...] = Field(min_length=1)

@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from selector import constraints as hard
+from selector import facts
 from selector.elicitation import Elicitation, ElicitationError, matches
 from selector.errors import SelectorError
 from selector.fields import Id, Number
@@ -176,7 +177,14 @@ class Preferences(BaseModel):
                 raise PreferenceError(
                     f"constraint `{text}`: unknown criterion `{criterion}`; criteria: {', '.join(kb.criteria)}"
                 )
-        for entity_id in (*self.exclude_vendors, *self.exclude):
+        known_vendors = facts.vendors(kb.entities)
+        for vendor in self.exclude_vendors:
+            if vendor not in known_vendors:
+                raise PreferenceError(
+                    f"cannot exclude vendor `{vendor}`: no framework or accelerator is made by it; known vendors: "
+                    + ", ".join(known_vendors)
+                )
+        for entity_id in self.exclude:
             if entity_id not in kb.entities:
                 raise PreferenceError(f"cannot exclude `{entity_id}`: no entity has that id")
         return self

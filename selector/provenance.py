@@ -78,10 +78,16 @@ def datasets(kb: KnowledgeBase) -> list[DatasetInfo]:
     return found
 
 
-def footnote(claim: Claim) -> str:
+def footnote(claim: Claim, kb: KnowledgeBase | None = None) -> str:
     """The footnote a number renders with: for a located claim its result id, round, division, category,
-    availability, retrieval date and licence; empty for other tiers (their quote or rationale speaks for them)."""
-    return claim.locator.footnote() if claim.locator is not None else ""
+    availability, retrieval date and licence; for a fact claim citing a document (given `kb`), the document's
+    address and retrieval date; empty for other tiers (their quote or rationale speaks for them)."""
+    if claim.locator is not None:
+        return claim.locator.footnote()
+    source = kb.sources.get(claim.source) if kb is not None else None
+    if source is not None and source.kind == "document":
+        return f"{source.title_en}; {source.url}; retrieved {source.retrieved}"
+    return ""
 
 
 def months_old(date: str, today: dt.date | None = None) -> int:

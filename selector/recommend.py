@@ -43,10 +43,16 @@ class Recommendation:
     recommended: str  # the best-ranked shortlisted alternative, else the leader
     why: str
     data_hash: str
+    preference: str = ""  # when the rules' choice is not the score leader: which rule, its rank, why the leader leads
+    kb: KnowledgeBase | None = None  # the knowledge it was ranked on (the verdict reads the claims' flags)
 
     @property
     def leader(self) -> RankedAlternative:
         return self.ranking[0]
+
+    @property
+    def recommended_entry(self) -> RankedAlternative:
+        return next(r for r in self.ranking if r.id == self.recommended)
 
     def to_dict(self) -> dict:
         dm = self.matrix
@@ -64,6 +70,7 @@ class Recommendation:
             "ranking": [r.to_dict() for r in self.ranking],
             "recommended": self.recommended,
             "why": self.why,
+            "rule_preference": self.preference,
             "cells": [c.to_dict() for row in dm.cells for c in row],
             "contributions": None if self.result.contributions is None else self.result.contributions.tolist(),
             "imputed_cells": [c.to_dict() for c in dm.imputed_cells],
@@ -113,10 +120,42 @@ def explain(kb: KnowledgeBase, dm: matrix.DecisionMatrix, result: scoring.ScoreR
     return sentence + "."
 
 
+def _answer_text(kb: KnowledgeBase, question: str, answer: str) -> str:
+    label = next((o.label_en for o in kb.questions[question].options if o.id == answer), answer)
+    return f"{question} = {label}"
+
+
+def rule_preference(
+    kb: KnowledgeBase,
+    dm: matrix.DecisionMatrix,
+    result: scoring.ScoreResult,
+    path: decision_tree.DecisionPath,
+    ranking: tuple[RankedAlternative, ...],
+    recommended: str,
+) -> str:
+    """When the rules' choice is not the score leader: "the articles' rule R prefers X for <answers>; by your
+    weights X ranks N of M; the score leader is Z because ..."; else ""."""
+    leader = ranking[0]
+    if recommended == leader.id:
+        return ""
+    chosen = next(r for r in ranking if r.id == recommended)
+    fired = {f.id: f for f in path.fired}
+    rules = [e.rule for e in path.group_advice(dm.group).recommending if recommended in e.recommend]
+    answers = dict.fromkeys(_answer_text(kb, q, a) for r in rules for q, a in fired[r].matched.items())
+    adv = criterion_advantages(dm, result, dm.alternatives.index(leader.id), dm.alternatives.index(recommended))
+    best = [kb.criteria[dm.criteria[i]].name_en for i in np.argsort(-adv) if adv[i] > 0][:2]
+    because = f"it leads {chosen.name} mainly on {' and '.join(best)}" if best else "its score is higher"
+    who = f"rule {rules[0]} prefers" if len(rules) == 1 else f"rules {', '.join(rules[:-1])} and {rules[-1]} prefer"
+    return (
+        f"The articles' {who} {chosen.name} for {'; '.join(answers)}; by your weights "
+        f"{chosen.name} ranks {chosen.rank} of {len(ranking)}; the score leader is {leader.name} because {because}."
+    )
+
+
 def recommend(kb: KnowledgeBase, prefs: Preferences) -> Recommendation:
     """Rank ``prefs.group`` and combine it with the decision-tree shortlist for ``prefs.answers``."""
     dm = matrix.build(kb, prefs)
-    path = decision_tree.evaluate(kb, prefs.answers)
+    path = decision_tree.evaluate(kb, prefs.answers, prefs.use_flagged)
     problem = dm.problem(prefs.method, prefs.scaler)
     result = scoring.score(problem)
     shortlist = set(path.shortlisted(dm.group))
@@ -132,4 +171,6 @@ def recommend(kb: KnowledgeBase, prefs: Preferences) -> Recommendation:
         for i in order
     )
     preferred = next((r.id for r in ranking if r.shortlisted), ranking[0].id)
-    return Recommendation(prefs, dm, problem, result, path, ranking, preferred, explain(kb, dm, result), kb.data_hash)
+    preference = rule_preference(kb, dm, result, path, ranking, preferred)
+    why = explain(kb, dm, result)
+    return Recommendation(prefs, dm, problem, result, path, ranking, preferred, why, kb.data_hash, preference, kb)

@@ -26,7 +26,8 @@ class Section(Record):
         return v
 
 
-SourceKind = Literal["article", "assessment", "user", "dataset"]
+# `document`: a public web page or filing (datasheet, product page, regulation) that sources entity facts.
+SourceKind = Literal["article", "assessment", "user", "dataset", "document"]
 
 
 class RawTableSpec(Record):
@@ -65,6 +66,7 @@ class Source(Record):
     licence_files: tuple[RawPath, ...] = ()
     tables: tuple[RawTableSpec, ...] = ()
     url: ShortText | None = None
+    retrieved: IsoDate | None = None  # a `document`'s retrieval (or recording) date
     notes_en: Text | None = None
 
     @model_validator(mode="after")
@@ -79,6 +81,8 @@ class Source(Record):
             ]
             if missing:
                 raise ValueError(f"a dataset source needs {', '.join(f'`{k}`' for k in missing)}")
+        if self.kind == "document" and (not self.url or not self.retrieved):
+            raise ValueError("a document source needs its `url` and the date it was `retrieved` (YYYY-MM-DD)")
         return self
 
     def table_for(self, file: str) -> RawTableSpec | None:

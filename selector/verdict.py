@@ -7,9 +7,12 @@ Definitions (README, "The verdict"):
 * the **recommended** alternative is the best-ranked one the decision trees shortlist in this group, or the leader
   when they shortlist none;
 * a lead is **too close to call** when the leader is first in under half of the weightings within +/-10 points of
-  the user's dimension weights, or when its score gap to the runner-up is under 1 % of the range of the scores;
+  the user's dimension weights, or when its score gap to the runner-up is under 1 % of the range of the method's
+  score scale (:mod:`selector.closeness`: from the worst to the best option the criteria's scales allow);
 * the leader **depends on filled-in values** when ranking with every filled-in cell at its worst, or at its best,
-  plausible value (the criterion's ``scale``) puts another alternative first.
+  plausible value (the criterion's ``scale``) puts another alternative first;
+* the **badge** describes the recommended option and names it; a lead that rests on flagged cells
+  (:mod:`selector.flagged_lead`) is not called robust, and the badge and the verdict name those cells.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from selector import recommend, vectorised
+from selector import closeness, flagged_lead, recommend, vectorised
 from selector.memo import PerKnowledge, PerObject
 from selector.models import KnowledgeBase
 from selector.preferences import Preferences
@@ -33,7 +36,7 @@ LOCAL_SPREAD = 0.10  # +/- 10 percentage points of each dimension weight
 SAMPLES = 2_000
 SEED = 0
 CLOSE_SHARE = 0.5
-CLOSE_GAP = 0.01
+CLOSE_GAP = closeness.CLOSE_GAP
 
 
 @dataclass(frozen=True)
@@ -67,19 +70,28 @@ class Verdict:
     gaps: GapCheck | None = None
     headline: str = ""
     details: tuple[str, ...] = ()
+    flagged: flagged_lead.FlaggedLead | None = None
 
     @property
     def is_tie(self) -> bool:
         return len(self.tied) > 1
 
     @property
+    def rests_on_flags(self) -> bool:
+        """True when the recommended option's lead rests on flagged cells: it is not called robust."""
+        return self.flagged is not None and self.flagged.decides
+
+    @property
     def badge(self) -> str:
-        """The robustness badge: around your weights, then over any weighting."""
+        """The robustness badge of the recommended option, named: around your weights, then over any weighting;
+        "not robust" with the flagged cells when its lead rests on them."""
         if self.local_share is None:
-            return "robustness not computed"
-        text = f"first in {self.local_share:.0%} of weightings within ±10 points of yours"
+            return f"{self.recommended_name}: robustness not computed"
+        text = f"{self.recommended_name}: first in {self.local_share:.0%} of weightings within ±10 points of yours"
         if self.global_share is not None:
             text += f" · {self.global_share:.0%} over any weighting"
+        if self.rests_on_flags:
+            text += f" · not robust: its lead rests on flagged cells ({'; '.join(self.flagged.cells)})"
         return text
 
     def to_dict(self) -> dict:
@@ -94,6 +106,9 @@ class Verdict:
             "global_first_share": self.global_share,
             "method_leaders": dict(self.method_leaders),
             "depends_on_filled_in": list(self.gaps.cells) if self.gaps else [],
+            "badge": self.badge,
+            "badge_for": self.recommended,
+            "rests_on_flagged_cells": list(self.flagged.cells) if self.rests_on_flags else [],
         }
 
 
@@ -240,7 +255,8 @@ def _prepared(rec: Recommendation, samples: int, seed: int) -> _Prepared:
 
 
 def local_share(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) -> float:
-    """The leader's share of first places over weightings within +/-10 points of each current dimension weight.
+    """The recommended option's share of first places over weightings within +/-10 points of each current
+    dimension weight (the leader's, when the rules recommend nothing else).
 
     Weightings are drawn uniformly on that part of the simplex (each dimension's share spread over its criteria by
     the sub-criterion weights, as on the Robustness page); filled-in cells are drawn over their plausible range.
@@ -276,16 +292,16 @@ def local_share(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) -
         scores = scores / (dims @ spreading.sum(axis=1))[:, None]
     # who is first under each weighting (a max comparison, not a ranking of every alternative)
     firsts = first_ranked(scores, p.scorer.spec.higher_is_better)
-    return float(firsts[:, m.alternatives.index(rec.leader.id)].mean()) if firsts.size else float("nan")
+    return float(firsts[:, m.alternatives.index(rec.recommended)].mean()) if firsts.size else float("nan")
 
 
 def global_share(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) -> float:
-    """The leader's share of first places over any weighting of the dimensions (the whole simplex).
+    """The recommended option's share of first places over any weighting of the dimensions (the whole simplex).
 
     :func:`selector.robustness.analysis.acceptability` with these samples and seed: the Robustness page's figure.
     """
     smaa = analysis.acceptability(rec, samples=samples, seed=seed)
-    return float(smaa.first_rank_acceptability[list(smaa.alternatives).index(rec.leader.name)])
+    return float(smaa.first_rank_acceptability[list(smaa.alternatives).index(rec.recommended_entry.name)])
 
 
 # The whole simplex's shares per preferences without their dimension weights (see whole_simplex_share).
@@ -351,23 +367,25 @@ def judge(
     leaders = leaders or {}
     ranking = rec.ranking
     leader = ranking[0]
-    recommended = next(r for r in ranking if r.id == rec.recommended)
+    recommended = rec.recommended_entry
     tied = tuple(r.name for r in ranking if r.rank == leader.rank)
-    close, reason = _close_call(ranking, local_share) if len(tied) < 2 else ((), "")
+    # a near tie of the top two matters when the recommendation is the leader; otherwise the rule's choice is named
+    close, reason = _close_call(rec, local_share) if len(tied) < 2 and recommended.id == leader.id else ((), "")
     gaps = gap_check(rec)
-    if len(tied) > 1:
-        headline = f"Tie for first: {_names(tied)} (equal scores)"
-    elif close:
-        headline = f"Too close to call: {_names(close)}"
-    elif recommended.id != leader.id:
-        headline = f"Recommended: {recommended.name} (score leader: {leader.name})"
-    else:
-        headline = f"Recommended: {recommended.name}"
+    flagged = flagged_lead.check(rec, rec.kb) if rec.kb is not None else None
+    headline = _headline(ranking, recommended, tied, close, flagged)
     details = []
+    conflict = rec.path.group_advice(rec.matrix.group).conflict
+    if conflict:
+        details.append(f"{conflict[0].upper()}{conflict[1:]}; the recommendation follows the score alone.")
     if close:
         details.append(f"{_names(close)} are too close to call: {reason}.")
-    if recommended.id != leader.id or len(tied) > 1:
+    if recommended.id != leader.id:
+        details.append(rec.preference or _why_recommended(ranking, recommended))
+    elif len(tied) > 1:
         details.append(_why_recommended(ranking, recommended))
+    if flagged is not None:
+        details.append(flagged.sentence())
     if gaps and gaps.changes:
         details.append(
             f"The leader depends on filled-in values: with them at their worst {gaps.leader_at_worst} leads, at "
@@ -390,20 +408,44 @@ def judge(
         gaps=gaps,
         headline=headline,
         details=tuple(details),
+        flagged=flagged,
     )
 
 
-def _close_call(ranking: Sequence[RankedAlternative], local_share: float | None) -> tuple[tuple[str, ...], str]:
-    """(leader, runner-up) and why, when the lead (not a tie) is too close to call; else ((), "")."""
+def _headline(ranking, recommended, tied, close, flagged) -> str:  # noqa: ANN001 - see judge
+    leader = ranking[0]
+    if len(tied) > 1:
+        return f"Tie for first: {_names(tied)} (equal scores)"
+    if close:
+        return f"Too close to call: {_names(close)}"
+    if recommended.id != leader.id:
+        return (
+            f"Recommended: {recommended.name} (the articles' rule; ranks {recommended.rank} of {len(ranking)} by "
+            f"your weights; score leader: {leader.name})"
+        )
+    if flagged is not None and flagged.decides:
+        return f"Recommended: {recommended.name} (its lead rests on flagged claims)"
+    return f"Recommended: {recommended.name}"
+
+
+def _close_call(rec: Recommendation, local_share: float | None) -> tuple[tuple[str, ...], str]:
+    """(leader, runner-up) and why, when the lead (not a tie) is too close to call; else ((), "").
+
+    The score gap is compared with the range of the method's score scale (selector.closeness), so that the test
+    works with two alternatives as with ten.
+    """
+    ranking = rec.ranking
     if len(ranking) < 2:
         return (), ""
     leader, runner = ranking[0], ranking[1]
-    scores = [r.score for r in ranking]
-    span = max(scores) - min(scores)
-    gap = abs(leader.score - runner.score)
-    if span > 0 and gap < CLOSE_GAP * span:
-        return (leader.name, runner.name), f"the score gap is {gap / span:.1%} of the range of scores"
-    if local_share is not None and local_share < CLOSE_SHARE:
+    m = rec.matrix
+    scaled = closeness.scale_range(rec.problem, m.scales, leader.score - runner.score)
+    if scaled is not None and closeness.too_close(scaled.gap, scaled.score_range, CLOSE_GAP):
+        what = "the criteria's scales" if scaled.bounded else "the criteria's scales and observed values"
+        return (leader.name, runner.name), (
+            f"the score gap is {scaled.share:.1%} of the score range from the worst to the best option {what} allow"
+        )
+    if local_share is not None and local_share < CLOSE_SHARE and rec.recommended == leader.id:
         reason = f"{leader.name} is first in only {local_share:.0%} of weightings within ±10 points of yours"
         return (leader.name, runner.name), reason
     return (), ""
@@ -414,7 +456,7 @@ def _why_recommended(ranking: Sequence[RankedAlternative], recommended: RankedAl
     if any(r.shortlisted for r in ranking):
         return (
             f"Recommended: {recommended.name}, the best-ranked option your scenario shortlists "
-            f"(rank {recommended.rank})."
+            f"(rank {recommended.rank} of {len(ranking)})."
         )
     return f"Recommended: {recommended.name} (first of the tie in list order; no shortlist)."
 

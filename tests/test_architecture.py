@@ -115,7 +115,9 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "the knowledge: its models, loading, vocabulary, provenance and dataset imports": (
         "fields",
         "sources",
+        "fact_types",
         "models",
+        "facts",
         "memo",
         "crosscheck",
         "knowledge",
@@ -126,6 +128,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     ),
     "the decision problem: preferences, decision trees, the matrix, weights and scoring": (
         "preferences",
+        "shortlist",
         "decision_tree",
         "matrix",
         "weights",
@@ -139,7 +142,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "specs",
         "basis",
     ),
-    "analysis of a ranking: robustness and the verdict": ("robustness", "verdict"),
+    "analysis of a ranking: robustness and the verdict": ("robustness", "closeness", "flagged_lead", "verdict"),
     "what users bring and see: uploads, measurements, profiles, views, charts and the report": (
         "uploads",
         "measure",

@@ -34,10 +34,19 @@ def _random_prefs(rng: np.random.Generator) -> Preferences:
     return Preferences(group=str(group), answers=answers, dimension_weights=weights, method=method)
 
 
+def _recommend_random(rng: np.random.Generator) -> recommend.Recommendation:
+    """A recommendation for random preferences (redrawn while the answers' rules exclude every member)."""
+    while True:
+        try:
+            return recommend.recommend(KB, _random_prefs(rng))
+        except PreferenceError as exc:
+            assert "remove every alternative" in str(exc) and "excluded by rule" in str(exc)
+
+
 def test_recommended_is_the_best_ranked_shortlisted_else_rank_one():
     rng = np.random.default_rng(1)
     for _ in range(30):
-        rec = recommend.recommend(KB, _random_prefs(rng))
+        rec = _recommend_random(rng)
         judged = verdict.judge(rec, compute=False)
         shortlisted = [r for r in rec.ranking if r.shortlisted]
         expected = shortlisted[0] if shortlisted else rec.ranking[0]
@@ -109,15 +118,31 @@ def test_an_exact_tie_is_stated_as_a_tie():
         assert "tie for first place" in rec.why
 
 
-def test_a_near_tie_is_too_close_to_call():
-    rec = recommend.recommend(KB, Preferences(group="training-frameworks"))
-    close = _with_scores(rec, [0.500, 0.499, 0.3, 0.1])
-    judged = verdict.judge(close, compute=False)
-    assert judged.close == (close.ranking[0].name, close.ranking[1].name)
-    assert judged.headline == f"Too close to call: {close.ranking[0].name} and {close.ranking[1].name}"
-    clear = verdict.judge(_with_scores(rec, [0.6, 0.4, 0.3, 0.1]), compute=False)
+def test_a_near_tie_is_too_close_to_call_with_two_alternatives():
+    """Client NPUs hold two chips: between a weighting where each leads, bisect the performance weight to where
+    their scores nearly meet. The old test (gap under 1 % of the scores' own range) could never fire with two."""
+
+    def rec_at(performance: float) -> recommend.Recommendation:
+        weights = {"performance": performance, "cost": 25, "ecosystem": 20, "risk": 15}
+        # the weighted sum, whose range comes from the criteria's scales (a value model's range is 1 by definition)
+        prefs = Preferences(group="client-npus", dimension_weights=weights, method="wsm")
+        return recommend.recommend(KB, prefs)
+
+    low, high = 0.0, 100.0
+    first = rec_at(low).leader.id
+    assert rec_at(high).leader.id != first
+    for _ in range(40):
+        middle = (low + high) / 2
+        low, high = (middle, high) if rec_at(middle).leader.id == first else (low, middle)
+    near = rec_at(low)
+    assert len(near.ranking) == 2
+    judged = verdict.judge(near, compute=False)
+    assert judged.close == (near.ranking[0].name, near.ranking[1].name)
+    assert judged.headline == f"Too close to call: {near.ranking[0].name} and {near.ranking[1].name}"
+    assert "of the score range from the worst to the best option" in judged.close_reason
+    clear = verdict.judge(rec_at(100.0), compute=False)
     assert not clear.close and clear.headline.startswith("Recommended: ")
-    shaky = verdict.judge(_with_scores(rec, [0.6, 0.4, 0.3, 0.1]), local_share=0.4, compute=False)
+    shaky = verdict.judge(rec_at(100.0), local_share=0.4, compute=False)
     assert shaky.close and "40%" in shaky.close_reason
 
 
@@ -177,7 +202,7 @@ def _local_share_by_definition(rec) -> float:  # noqa: ANN001 - a Recommendation
     dims = dims[(dims >= 0).all(axis=1)]
     prepared = None if p.sampled is None else p.sampled[: len(dims)]
     firsts = p.scorer.first(rec.matrix.hierarchy.spread(dims), prepared)
-    return float(firsts[:, rec.matrix.alternatives.index(rec.leader.id)].mean())
+    return float(firsts[:, rec.matrix.alternatives.index(rec.recommended)].mean())
 
 
 @pytest.mark.parametrize("method", ["wsm", "wpm", "moora", "topsis"])

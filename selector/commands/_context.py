@@ -44,6 +44,10 @@ def _epilog() -> str:
     )
     lines.append(f"  under the default method (mavt): {SWING_WEIGHT_MEANING}")
     lines.append("")
+    from selector import facts
+
+    lines.append(f"vendors (--exclude-vendor): {', '.join(facts.vendors(kb.entities))}")
+    lines.append("")
     lines.append("methods (--method) and their scalers (--scaler; the first is the default):")
     for spec in METHODS.values():
         lines.append(f"  {spec.name:<8} {spec.label}: {', '.join(spec.scalers)}")

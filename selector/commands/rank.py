@@ -98,7 +98,8 @@ def _table(kb, rec, judged) -> str:  # noqa: ANN001 - KnowledgeBase, Recommendat
     for fired in rec.path.rules_elsewhere(m.group):
         matched = ", ".join(f"{q}={a}" for q, a in fired.matched.items())
         lines.append(f"  {fired.id} ({matched}): applies to {', '.join(fired.groups) or 'no ranked group'}")
-    lines.append(f"Advice for this group: {rec.path.advice(m.group)}")
+    lines.append(f"Advice for this group: {rec.path.advice(m.group, kb.entity_name)}")
+    lines.extend(f"  Rule note: {note}" for note in rec.path.group_advice(m.group).notes)
     sharpen = decision_tree.sharpening_questions(kb, rec.prefs.answers, m.group)
     if sharpen:
         lines.append(f"Questions that would sharpen the advice: {', '.join(sharpen)}")

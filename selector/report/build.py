@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 import numpy as np
 
 import selector
-from selector import basis, elicitation, verdict
+from selector import basis, elicitation, facts, verdict
 from selector.matrix import Cell
 from selector.measure import compare
 from selector.models import Criterion, KnowledgeBase
@@ -60,6 +60,11 @@ def _option_label(kb: KnowledgeBase, qid: str, option_id: str) -> str:
     return option.label_en if option else option_id
 
 
+def _selection(where: dict | None) -> tuple[str, ...]:
+    """A rule's fact selection as one item of its list ("what matches: vendor's jurisdiction is CN")."""
+    return (f"what matches: {facts.describe(where)}",) if where else ()
+
+
 def _rules(kb: KnowledgeBase, rec: Recommendation) -> tuple[FiredRule, ...]:
     rows = []
     for fired in rec.path.fired:
@@ -74,8 +79,11 @@ def _rules(kb: KnowledgeBase, rec: Recommendation) -> tuple[FiredRule, ...]:
                 id=fired.id,
                 tree=fired.tree,
                 conditions=conditions,
-                recommends=tuple(kb.entity_name(e) for e in fired.recommend),
-                excludes=tuple(kb.entity_name(e) for e in fired.exclude),
+                recommends=(
+                    *(kb.entity_name(e) for e in fired.recommend),
+                    *_selection(fired.recommend_where),
+                ),
+                excludes=(*(kb.entity_name(e) for e in fired.exclude), *_selection(fired.exclude_where)),
                 rationale=fired.rationale,
                 claims=tuple(fired.claims),
                 recommend_ids=tuple(fired.recommend),
@@ -210,6 +218,7 @@ def _robustness(rec: Recommendation, samples: int, seed: int) -> Robustness:
         acceptability=tuple(tuple(float(v) for v in row) for row in acceptability),
         first_share=tuple(float(v) for v in acceptability[:, 0]),
         leader_acceptability=float(acceptability[0, 0]),
+        recommended_acceptability=float(acceptability[names.index(rec.recommended_entry.name), 0]),
         confidence=tuple(float("nan") if smaa.confidence[i] is None else float(smaa.confidence[i]) for i in order),
         confidence_note=(
             f"Confidence factors are computed for the {CONFIDENCE_LIMIT} options most often ranked first; the other "
@@ -232,6 +241,8 @@ def _why(rec: Recommendation, chosen: OptionRow) -> str:
     """Why the chosen option: the score sentence, or the shortlist when the tree overrides the score leader."""
     if chosen.id == rec.leader.id:
         return rec.why
+    if rec.preference:
+        return rec.preference[0].lower() + rec.preference[1:]  # follows "Chosen option: X, because"
     return (
         f"it is the best-ranked option the decision trees shortlist for this scenario (rank {chosen.rank} of "
         f"{len(rec.ranking)}); {rec.leader.name} scores higher but is not shortlisted. On scores alone: {rec.why}"
@@ -261,11 +272,13 @@ def _group(kb: KnowledgeBase, group_id: str) -> dict[str, Any]:
 
 def _scenario(kb: KnowledgeBase, prefs: Preferences, rec: Recommendation) -> dict[str, Any]:
     """The scenario answers and what the decision trees made of them."""
+    advice = rec.path.group_advice(rec.matrix.group)
     return {
         "answers": _answers(kb, prefs.answers, rec.path.answers),
         "shortlist": tuple(kb.entity_name(e) for e in rec.path.shortlisted(rec.matrix.group)),
         "other_candidates": tuple(kb.entity_name(e) for e in rec.path.other_candidates),
-        "tree_excluded": tuple(kb.entity_name(e) for e in rec.path.excluded),
+        "tree_excluded": tuple(kb.entity_name(e) for e in rec.path.excluded_from(rec.matrix.group)),
+        "tree_notes": tuple(n for n in (advice.conflict, *advice.notes) if n),
     }
 
 

@@ -70,7 +70,7 @@ def claims(kb: KnowledgeBase, uses: Mapping[str, list[str]], today: date | None 
                 based_on=tuple(claim.based_on),
                 note=claim.note or "",
                 used_for=tuple(uses[claim_id]),
-                footnote=provenance.footnote(claim),
+                footnote=provenance.footnote(claim, kb),
                 age=provenance.age_text(claim, kb, today),
             )
         )

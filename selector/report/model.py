@@ -204,6 +204,7 @@ class Robustness:
     acceptability: tuple[tuple[float, ...], ...] = ()
     first_share: tuple[float, ...] = ()
     leader_acceptability: float | None = None
+    recommended_acceptability: float | None = None  # the same share for the recommended option (the summary's)
     confidence: tuple[float, ...] = ()
     confidence_note: str = ""  # which options have no confidence factor computed, when some were left out
     sampling: str = ""
@@ -231,6 +232,7 @@ class Report:
     shortlist: tuple[str, ...]
     other_candidates: tuple[str, ...]
     tree_excluded: tuple[str, ...]
+    tree_notes: tuple[str, ...]  # the rules' conflict and overrides for this group (deprecated, flagged, absent ids)
     dimensions: tuple[DimensionWeight, ...]
     criteria: tuple[CriterionInfo, ...]
     method: str

@@ -39,7 +39,7 @@ def claim_evidence(kb: KnowledgeBase, claim_id: str, today: dt.date | None = Non
         "based_on": ", ".join(claim.based_on),
         "note": claim.note or "",
         "location": kb.locations.get(("claims", claim.id), ""),
-        "footnote": provenance.footnote(claim),
+        "footnote": provenance.footnote(claim, kb),
         "age": provenance.age_text(claim, kb, today),
     }
 
@@ -93,7 +93,7 @@ def claims_table(
                 "conditions": conditions_text(claim.conditions),
                 "snapshot": provenance.snapshot_date(claim, kb),
                 "ageing": provenance.is_ageing(claim, kb, today),
-                "footnote": provenance.footnote(claim),
+                "footnote": provenance.footnote(claim, kb),
             }
         )
     frame = pd.DataFrame(rows, columns=list(CLAIM_COLUMNS))

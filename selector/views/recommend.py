@@ -86,14 +86,16 @@ def _small(text: str) -> str:
 
 
 def _verdict_text(judged: verdict.Verdict) -> str:
-    """The headline, the robustness badge (share of weightings around the user's that keep the leader first, and
-    over any weighting) and the verdict's details."""
+    """The headline, the robustness badge of the recommended option (share of weightings around the user's that
+    keep it first, and over any weighting; red when its lead rests on flagged cells) and the verdict's details."""
     parts = [f"### {md(judged.headline)}"]
     if judged.local_share is None:
         parts.append(_small("Robustness could not be computed for this ranking."))
     else:
         share = judged.local_share
         colour = "green" if share >= 0.7 else "orange" if share >= 0.4 else "red"
+        if judged.rests_on_flags:
+            colour = "red"  # a lead resting on flagged claims is not robust, whatever the share
         # highlighted text rather than st.badge: a badge keeps to one line and cut this one short on a laptop
         parts.append(f":{colour}-background[:material/balance: {md(judged.badge)}]")
     parts += [_small(md(detail)) for detail in judged.details]
@@ -166,7 +168,7 @@ def cell_footnotes(kb: KnowledgeBase, m: DecisionMatrix, today: dt.date | None =
                         "criterion": kb.criteria[cell.criterion].name_en,
                         "value": value_text(claim),
                         "tier": claim.tier,
-                        "footnote": provenance.footnote(claim),
+                        "footnote": provenance.footnote(claim, kb),
                         "as of": provenance.snapshot_date(claim, kb),
                         "ageing": provenance.is_ageing(claim, kb, today),
                         "claim": claim.id,

@@ -264,3 +264,36 @@ def test_the_ranking_comes_first_and_a_ranking_that_cannot_be_computed_leaves_th
     assert any("cannot be ranked" in e.value for e in at.error)
     assert len(at.radio) == len(kb.questions), "the scenario questions stay open"
     assert "Evidence behind every number" not in [h.value for h in at.subheader]
+
+
+def _page(app, prefs: Preferences):
+    for key, value in to_query(prefs).items():
+        app.query_params[key] = value
+    return ok(app.run())
+
+
+def _texts(at) -> str:
+    return "\n".join(x.value for kind in ("markdown", "caption", "warning") for x in at.get(kind))
+
+
+def test_the_page_states_the_rules_conflict_and_their_exclusions(app, kb):
+    prefs = Preferences(
+        group="gpu-inference-runtimes", answers={"target": "cloud", "graphs": "static", "lock-in": "avoid"}
+    )
+    at = _page(app, prefs)
+    text = _texts(at).replace("\\", "")
+    assert "Your answers' advice conflicts: rule runtime004-static shortlists TensorRT" in text
+    assert "constraint-avoid-lock-in shortlists ONNX Runtime" in text
+    shown = [n for n, _ in shown_ranking(at)]
+    assert "TensorRT" not in shown and "TensorRT-LLM" not in shown  # excluded by the rule, not merely ranked low
+
+
+def test_the_page_names_the_successor_of_a_deprecated_product_and_the_recommended_option_s_badge(app, kb):
+    prefs = Preferences(group="mobile-runtimes", answers={"target": "mobile", "mobile-processor": "gpu"})
+    at = _page(app, prefs)
+    text = _texts(at).replace("\\", "")
+    assert "PyTorch Mobile, deprecated since 2024-10; its successor is ExecuTorch" in text
+    rec = recommend.recommend(kb, prefs)
+    assert rec.recommended == "tflite"
+    (badge,) = shown_badges(at)
+    assert "TensorFlow Lite: first in" in badge.value.replace("\\", "")

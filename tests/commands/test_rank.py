@@ -256,3 +256,79 @@ def test_a_hostile_entity_name_in_extra_is_refused_and_never_printed(
     code, out, err = rank(capsys, "--group", "edge-accelerators", "--extra", str(path))
     assert code == 2 and fragment in err
     assert "\x1b" not in out + err and "\r" not in out + err and "HYPERLINK" not in out + err
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Issue 31: rules that exclude, vendors, notes
+
+
+def test_exclude_vendor_huawei_removes_every_huawei_entity_in_every_group(capsys) -> None:
+    huawei = {e.id for e in KB.entities.values() if e.vendor == "huawei"}
+    assert {"ascend-910b", "ascend-910b2", "ascend-910", "mindspore"} <= huawei
+    for group in KB.groups.values():
+        code, out, err = rank(capsys, "--group", group.id, "--exclude-vendor", "huawei", "--format", "json")
+        assert code == 0, err
+        payload = json.loads(out)
+        ranked = {r["id"] for r in payload["ranking"]}
+        assert not ranked & huawei, group.id
+        removed = {e["id"] for e in payload["excluded_alternatives"]}
+        assert removed == huawei & set(group.members), group.id
+        if not huawei & set(group.members):
+            assert any("excluding vendor Huawei removes nothing here" in n for n in payload["notes"]), group.id
+
+
+def test_an_unknown_vendor_is_refused_with_the_known_ones(capsys) -> None:
+    code, out, err = rank(capsys, "--group", "datacenter-accelerators", "--exclude-vendor", "no-such")
+    assert code == 2 and out == ""
+    assert "cannot exclude vendor `no-such`" in err and "known vendors: amd," in err and "huawei" in err
+    # an entity that is not a vendor (a chip) is refused the same way
+    code, _, err = rank(capsys, "--group", "datacenter-accelerators", "--exclude-vendor", "h200")
+    assert code == 2 and "cannot exclude vendor `h200`" in err
+
+
+def test_a_rule_exclusion_removes_the_member_from_the_ranking_with_the_rule_named(capsys) -> None:
+    code, out, err = rank(capsys, "--group", "datacenter-accelerators", "--answer", "goal=domestic")
+    assert code == 0, err
+    table = out.splitlines()
+    ranked = table[table.index("") + 2 : table.index("(score: higher is better)")]
+    assert len(ranked) == 1 and "Huawei Ascend 910B" in ranked[0]  # H200, A100, ... no longer ranked
+    for chip in ("NVIDIA H200", "NVIDIA A100", "AMD Instinct MI300X"):
+        assert (
+            f"Removed: {chip}: excluded by rule domestic-hardware: export-control status is license-required-cn" in out
+        )
+
+
+def test_the_phone_gpu_answer_no_longer_recommends_the_deprecated_last_ranked_runtime(capsys) -> None:
+    args = ("--group", "mobile-runtimes", "--answer", "target=mobile,mobile-processor=gpu")
+    code, out, _ = rank(capsys, *args)
+    assert code == 0
+    assert "Recommended: PyTorch Mobile" not in out
+    assert "PyTorch Mobile, deprecated since 2024-10; its successor is ExecuTorch" in out
+    code, out, _ = rank(capsys, *args, "--exclude-flagged")
+    assert "rule mobile000-gpu does not act: every claim it rests on (c000-vulkan-gpu-lead) is flagged" in out
+
+
+def test_a_rule_s_choice_below_the_leader_is_explained(capsys) -> None:
+    code, out, _ = rank(capsys, "--group", "client-npus", "--answer", "target=edge,edge-workload=adjusting")
+    assert code == 0
+    assert "Recommended: AMD XDNA (the articles' rule; ranks 2 of 2 by your weights; score leader: Qualcomm" in out
+    assert (
+        "The articles' rule edge004-dynamic prefers AMD XDNA for target = Edge devices; edge-workload = Model "
+        "adjusted at run time (e.g. precision switching); by your weights AMD XDNA ranks 2 of 2; the score leader is "
+        "Qualcomm Hexagon processor because it leads AMD XDNA mainly on"
+    ) in out
+    assert "Robustness: AMD XDNA: first in" in out
+
+
+def test_a_profile_and_a_link_carry_the_answers_so_the_rule_exclusions_and_notes(capsys, tmp_path: Path) -> None:
+    from selector.preferences import from_query, to_query
+
+    prefs = Preferences(group="datacenter-accelerators", answers={"goal": "domestic"})
+    saved = tmp_path / "profile.yaml"
+    saved.write_text(profile.dump(profile.make(prefs)), encoding="utf-8")
+    code, out, err = rank(capsys, "--profile", str(saved))
+    assert code == 0, err
+    assert "Removed: NVIDIA H200: excluded by rule domestic-hardware" in out
+    linked = recommend.recommend(KB, from_query(to_query(prefs), "training-frameworks"))
+    assert {e.id for e in linked.matrix.excluded_alternatives} >= {"h200", "a100", "mi300x"}
+    assert all("excluded by rule domestic-hardware" in e.reason for e in linked.matrix.excluded_alternatives)

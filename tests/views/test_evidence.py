@@ -76,10 +76,13 @@ def test_claims_table_gives_each_dataset_number_its_snapshot_ageing_and_footnote
     table = claims_table(kb, today=OLD).set_index("id")
     for claim in kb.claims.values():
         row = table.loc[claim.id]
-        assert row["footnote"] == provenance.footnote(claim)
-        assert row["snapshot"] == (kb.sources[claim.source].snapshot_date if claim.tier in LOCATED_TIERS else "")
+        assert row["footnote"] == provenance.footnote(claim, kb)
+        assert row["snapshot"] == (kb.sources[claim.source].snapshot_date if claim.locator is not None else "")
         assert bool(row["ageing"]) == provenance.is_ageing(claim, kb, OLD)
     assert table["ageing"].any() and not claims_table(kb, today=YOUNG)["ageing"].any()
+    # a fact claim cites a public document: its address and retrieval date
+    source = kb.sources[kb.claims["fact-h200"].source]
+    assert table.loc["fact-h200", "footnote"] == f"{source.title_en}; {source.url}; retrieved {source.retrieved}"
     benchmarked = table[table["tier"] == "benchmarked"]
     assert len(benchmarked) and (benchmarked["footnote"] != "").all()
 

@@ -162,7 +162,7 @@ def test_ranking_markdown_holds_the_verdict_the_ranking_and_its_notes(kb):
     judged = verdict.judge(rec, local_share=0.8, global_share=0.5, leaders={})
     text = ranking_markdown(rec, judged, "Weighted sum (WSM)")
     assert text.startswith(f"### {streamlit_md(judged.headline)}")
-    assert ":green-background[:material/balance: first in 80% of weightings" in text
+    assert ":green-background[:material/balance: PyTorch\\: first in 80% of weightings" in text
     # one row per option, in rank order, with its filled-in cells counted
     rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line]
     assert rows[0].startswith("| rank | name | score | shortlisted | filled in |")
