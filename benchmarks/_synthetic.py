@@ -36,8 +36,8 @@ def _clone_id(record_id: str, copy: int) -> str:
 
 
 def _vary(value: float, unit: str, copy: int, salt: int) -> float:
-    if unit.startswith("rating"):
-        return value
+    if unit.startswith(("rating", "stars")):
+        return value  # a rating or a star count stays on its 1-5 scale
     step = ((copy * 7 + salt) % 11 - 5) / 100  # -5 % .. +5 %
     varied = round(value * (1 + step), 6)
     if unit == "%" and 0 <= value <= 100:
