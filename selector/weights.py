@@ -231,10 +231,6 @@ class Hierarchy:
             raise WeightError(f"unknown dimension {d!r}; the matrix has {', '.join(self.dimensions)}")
         return self.dimensions.index(d)
 
-    def weights_at(self, dimension: Any, share: float) -> np.ndarray:
-        """Criterion weights (n,) when ``dimension`` has ``share`` (0..1) and the others keep their proportions."""
-        return self.at(self.index(dimension), share)[0]
-
     def at(self, d: int, t: Any) -> np.ndarray:
         """Criterion weights (len(t), n) when dimension ``d`` has share ``t`` and the others keep their proportions."""
         t = np.atleast_1d(np.asarray(t, dtype=float))

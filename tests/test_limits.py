@@ -54,7 +54,7 @@ def _values(data: bytes) -> int:
 
 
 def test_values_per_row_is_what_a_full_csv_row_becomes() -> None:
-    ten, twenty = (csv_claims.csv_to_yaml(_full_csv(n), "x.csv")[0] for n in (10, 20))
+    ten, twenty = (csv_claims.convert(_full_csv(n), "x.csv").yaml for n in (10, 20))
     assert (_values(twenty) - _values(ten)) / 10 == limits.VALUES_PER_ROW
     overhead = _values(ten) - 10 * limits.VALUES_PER_ROW  # the source record and the lists
     assert limits.MAX_CSV_ROWS * limits.VALUES_PER_ROW + overhead <= limits.MAX_UPLOAD_VALUES
