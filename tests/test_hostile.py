@@ -131,6 +131,7 @@ def _link_data(payload: bytes) -> str:
     return base64.urlsafe_b64encode(zlib.compress(payload)).rstrip(b"=").decode("ascii")
 
 
+@pytest.mark.app
 @pytest.mark.parametrize(("name", "fragment"), CASES)
 def test_every_door_refuses_with_the_same_message(name, fragment, screen, tmp_path, capsys) -> None:
     path = str(HOSTILE / name)
@@ -193,6 +194,7 @@ def _special(kind: str, tmp_path: Path) -> tuple[str, str]:
     raise AssertionError(kind)
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs POSIX special files")
 @pytest.mark.parametrize("kind", ["device", "fifo", "directory", "missing"])
 @pytest.mark.parametrize(

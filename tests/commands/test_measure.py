@@ -138,6 +138,7 @@ def test_a_probe_attributed_to_an_entity_says_it_ran_on_the_cpu(tmp_path: Path, 
     assert main(["measure", "run", "--entity", "intel-xeon", "--group", "edge-accelerators", "-o", str(out)]) == 2
 
 
+@pytest.mark.subprocess
 def test_ctrl_c_in_a_running_probe_exits_130_and_leaves_no_file(tmp_path: Path) -> None:
     import signal
     import subprocess

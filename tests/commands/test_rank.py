@@ -42,6 +42,7 @@ def core(payload: dict) -> dict:
     return rest
 
 
+@pytest.mark.subprocess
 def test_help_lists_groups_questions_answers_and_methods() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "selector", "rank", "--help"], cwd=ROOT, capture_output=True, text=True, timeout=120
@@ -59,6 +60,7 @@ def test_help_lists_groups_questions_answers_and_methods() -> None:
     assert "impute-worst" in text
 
 
+@pytest.mark.subprocess
 def test_help_epilog_is_built_only_when_help_is_shown() -> None:
     code = (
         "import sys; from selector.__main__ import build_parser, discover; build_parser(discover()); "

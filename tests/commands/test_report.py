@@ -67,6 +67,7 @@ def test_markdown_to_stdout(capsys):
     assert "## Context and Problem Statement" in stdout
 
 
+@pytest.mark.subprocess
 def test_pdf_report(tmp_path, capsys):
     pytest.importorskip("weasyprint", reason="WeasyPrint (and its Pango libraries) is needed for PDF output")
     out = tmp_path / "decision.pdf"
@@ -129,6 +130,7 @@ _IMPORTS_OF = (
 )
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize(
     ("fmt", "imported"),
     # the PDF's WeasyPrint is imported by its worker process (selector.report.pdf.PdfWorker), not by this one
