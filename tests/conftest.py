@@ -29,6 +29,8 @@ BROKEN = FIXTURES / "broken"
 # every later `make test` then checks.
 settings.register_profile("project", deadline=None, derandomize=True)
 settings.register_profile("explore", deadline=None, max_examples=2000)
+# `make check`, the fast loop: examples drawn as under `make test` (derandomized), a tenth as many (tests/examples.py).
+settings.register_profile("check", deadline=None, derandomize=True, max_examples=10)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "project"))
 
 

@@ -100,8 +100,9 @@ def test_selector_modules_import_each_other_without_cycles():
 # The layers of `selector`, lowest first: a module (or a package, with everything in it) may import from its own
 # layer and the layers below, never from a layer above. Names are relative to `selector`.
 LAYERS: dict[str, tuple[str, ...]] = {
-    "base utilities (text policy, guarded YAML and file reading, limits, units, errors, deferred imports)": (
+    "base utilities (text policy, read-only arrays, guarded YAML and file reading, limits, errors, deferred imports)": (
         "textpolicy",
+        "arrays",
         "deferred",
         "yamlio",
         "parse_cache",

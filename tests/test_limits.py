@@ -100,7 +100,8 @@ def test_capped_keeps_short_lists_and_puts_errors_first() -> None:
     assert (out[2].level, out[2].message) == ("ERROR", "and 4 more problem(s) not listed; fix those above first")
 
 
-def test_checks_beyond_the_slots_wait_then_say_the_server_is_busy() -> None:
+def test_checks_beyond_the_slots_wait_then_say_the_server_is_busy(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(limits, "CHECK_WAIT_S", 0.05)  # an upload's check waits this long (30 s in the app)
     release = threading.Event()
     held = threading.Barrier(limits.MAX_CONCURRENT_CHECKS + 1)
 
@@ -114,7 +115,7 @@ def test_checks_beyond_the_slots_wait_then_say_the_server_is_busy() -> None:
         thread.start()
     held.wait()
     try:
-        with pytest.raises(limits.Busy, match="checking other files"), limits.checking(wait_s=0.05):
+        with pytest.raises(limits.Busy, match="checking other files"), limits.checking():
             pass
         result = intake.validate_upload("x.csv", b"entity,metric,value,unit\njetson-orin,power_w,40,W\n", KNOWLEDGE)
         assert not result.ok and "try again" in result.errors[0].message

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from selector import vectorised
+from selector.arrays import read_only
 from selector.problem import Problem, ScoringError, check_values
-from selector.robustness.arrays import frozen, frozen_ranks
 from selector.robustness.sampling import (
     resolve_cell_ranges,
     resolve_weight_bounds,
@@ -89,7 +89,7 @@ class SMAAResult:
         for start in range(0, len(ranks), chunk):
             r = ranks[start : start + chunk]
             wins += (r[:, :, None] < r[:, None, :]).sum(axis=0)
-        return frozen(wins / self.n_samples)
+        return read_only(wins / self.n_samples, float)
 
     @property
     def first_rank_acceptability(self) -> np.ndarray:
@@ -185,9 +185,9 @@ def smaa(
         criteria=crits,
         n_samples=len(w_all),
         seed=int(seed),
-        acceptability=frozen(counts / len(w_all)),
+        acceptability=read_only(counts / len(w_all), float),
         central_weights=tuple(None if c is None else tuple(float(v) for v in c) for c in central),
-        sample_ranks=frozen_ranks(sample_ranks),
+        sample_ranks=read_only(sample_ranks, copy=False),
         reference_weights=None if ref_w is None else tuple(float(v) for v in ref_w),
         reference_ranks=None if ref_w is None else tuple(int(r) for r in scorer.ranks(ref_w[None])[0]),
         weight_sampling=_sampling_text(weight_samples is not None, bounds, crits),
