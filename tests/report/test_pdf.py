@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from selector.report import pdf
-from selector.report.model import ReportError, Robustness
+from selector.report.model import ReportError, RobustnessInfo
 from tests.report.conftest import ADR_HEADINGS
 
 
@@ -88,7 +88,7 @@ def test_pdf_first_page_is_not_blank(pdf_file, tmp_path):
 @needs_pdf
 def test_pdf_of_a_hostile_name_renders_it_as_text(hostile, tmp_path):
     path = tmp_path / "hostile.pdf"
-    path.write_bytes(pdf.render_pdf(dataclasses.replace(hostile, robustness=Robustness(0, 0))))
+    path.write_bytes(pdf.render_pdf(dataclasses.replace(hostile, robustness=RobustnessInfo(0, 0))))
     assert "<img src=x onerror=alert(1)>" in _pdftotext(path)
 
 
