@@ -29,6 +29,7 @@ from selector.report.model import (
     RobustnessInfo,
     RuleInfo,
 )
+from selector.robustness import sample_counts
 
 DEFAULT_APP_URL = "http://127.0.0.1:8501"
 
@@ -301,7 +302,7 @@ def build_report(
     kb: KnowledgeBase,
     prefs: Preferences,
     *,
-    samples: int = 2000,
+    samples: int = sample_counts.QUICK_SAMPLES,
     seed: int = 0,
     app_url: str = DEFAULT_APP_URL,
     now: datetime | None = None,

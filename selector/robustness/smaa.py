@@ -16,6 +16,7 @@ import numpy as np
 from selector import vectorised
 from selector.arrays import read_only
 from selector.problem import Problem, ScoringError, check_values
+from selector.robustness import sample_counts
 from selector.robustness.sampling import (
     resolve_cell_ranges,
     resolve_weight_bounds,
@@ -131,7 +132,7 @@ class SMAAResult:
 def smaa(
     problem: Problem,
     *,
-    n_samples: int = 10_000,
+    n_samples: int = sample_counts.FULL_SAMPLES,
     seed: int = 0,
     weight_bounds: Any = None,
     cell_ranges: Any = None,
