@@ -31,14 +31,15 @@ REPLICAS ?= 2
 run-replicas: install
 	PYTHONPATH=$(CURDIR) $(BIN)/python benchmarks/_serve.py --replicas $(REPLICAS)
 
-# The tests that no slow marker names (tests/conftest.py, SLOW_KINDS; pyproject.toml declares the markers). Pytest
-# may keep its compiled test modules here (these machines set PYTHONDONTWRITEBYTECODE), so a second run skips that.
-FAST_TESTS := not e2e and not app and not server and not subprocess
+# The tests that no slow marker names (tests/conftest.py, SLOW_KINDS; pyproject.toml declares the markers); every
+# test in tests/app and tests/e2e is marked by its folder, so those are not even collected. Pytest may keep its
+# compiled test modules (these machines set PYTHONDONTWRITEBYTECODE), so a second run skips compiling them.
+FAST_TESTS := not e2e and not app and not server and not subprocess and not slow
 check: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m selector validate
-	PYTHONDONTWRITEBYTECODE= HYPOTHESIS_PROFILE=check $(BIN)/pytest -m "$(FAST_TESTS)"
+	PYTHONDONTWRITEBYTECODE= HYPOTHESIS_PROFILE=check $(BIN)/pytest -m "$(FAST_TESTS)" --ignore=tests/app --ignore=tests/e2e
 
 test: install
 	$(BIN)/ruff check .

@@ -341,7 +341,7 @@ def complexities(source: str, file: str) -> dict[tuple[str, str], int]:
                 if not isinstance(child, ast.ClassDef):
                     found[(file, name)] = complexity(child)
                 visit(child, f"{name}.")
-            else:
+            elif not isinstance(child, ast.expr):  # a def is a statement: no expression holds one
                 visit(child, prefix)
 
     visit(ast.parse(source, filename=file), "")

@@ -146,6 +146,7 @@ def test_group_order_puts_the_groups_the_answers_point_at_first(kb):
     assert {c.id for c in cloud[:2]} == {"datacenter-accelerators", "gpu-inference-runtimes"}
 
 
+@pytest.mark.slow
 def test_every_answer_combination_gives_advice_or_says_there_is_none(kb):
     """Every combination of answers (each question answered or not) x every group: a shortlist of that group's own
     members, never a member another rule excludes there, or the explicit no-advice statement."""

@@ -60,6 +60,7 @@ def test_values_per_row_is_what_a_full_csv_row_becomes() -> None:
     assert limits.MAX_CSV_ROWS * limits.VALUES_PER_ROW + overhead <= limits.MAX_UPLOAD_VALUES
 
 
+@pytest.mark.slow
 def test_a_file_with_more_values_than_the_cap_stops_while_it_is_composed() -> None:
     count = limits.MAX_UPLOAD_VALUES + 10
     data = (SOURCE + "claims:\n  - about: [" + "0, " * count + "0]\n").encode()

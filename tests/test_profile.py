@@ -230,6 +230,7 @@ def link_profile(draw) -> profile.Profile:
     return p.model_copy(update={"preferences": prefs})
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(300), deadline=None)
 @given(link_profile())
 def test_a_link_rebuilds_the_profile_whose_uploads_fit(p: profile.Profile) -> None:
@@ -284,6 +285,7 @@ def test_uploads_too_large_for_a_link_are_left_out() -> None:
     assert profile.DATA_PARAM not in profile.to_link_params(p)
 
 
+@pytest.mark.slow
 def test_a_link_re_validates_its_uploads_like_a_profile_load() -> None:
     chip = Upload("good_new_chip.yaml", (UPLOADS / "good_new_chip.yaml").read_bytes())
     good = profile.to_link_params(profile.make(Preferences(group="my-edge-accelerators"), uploads=[chip]))

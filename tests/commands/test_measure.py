@@ -76,6 +76,7 @@ def rank_of(kb: knowledge.KnowledgeBase, group: str) -> list[str]:
     return [r.id for r in recommend.recommend(kb, Preferences(group=group)).ranking]
 
 
+@pytest.mark.slow
 def test_probe_output_uploads_and_changes_the_datacenter_ranking(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "probe.yaml"
     group = "datacenter-accelerators"
@@ -111,6 +112,7 @@ def test_an_interrupted_probe_leaves_no_file(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_ingest_accepts_an_entity_from_the_users_other_upload(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     # h100 is bundled now (Epoch, MLPerf): the user's own machine entity stands in for a chip the knowledge lacks.
     extra = tmp_path / "lab.yaml"
@@ -127,6 +129,7 @@ def test_ingest_accepts_an_entity_from_the_users_other_upload(tmp_path: Path, ca
     assert merged.ok and any(c.conditions.hardware == "lab-h100-pcie" for c in merged.kb.claims.values())
 
 
+@pytest.mark.slow
 def test_a_probe_attributed_to_an_entity_says_it_ran_on_the_cpu(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "xeon.yaml"
     assert main(["measure", "run", "--seconds", "0.2", "--entity", "intel-xeon", "-o", str(out)]) == 0

@@ -164,6 +164,7 @@ def test_extra_csv_overrides_an_article_figure(capsys: pytest.CaptureFixture) ->
     assert (orin["value"], orin["tier"], orin["evidence"]) == (42.0, "measured", ["u-orin-power"])
 
 
+@pytest.mark.slow
 def test_profile_gives_the_same_ranking_and_options_override_it(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
     chip = knowledge.Upload("good_new_chip.yaml", (UPLOADS / "good_new_chip.yaml").read_bytes())
     prefs = Preferences(group="my-edge-accelerators", method="moora", dimension_weights={"cost": 60})

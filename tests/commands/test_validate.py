@@ -137,6 +137,7 @@ def _fixtures() -> list[Path]:
     return [*found, FIXTURES / "valid_extra.yaml"]
 
 
+@pytest.mark.slow
 def test_validate_rank_and_my_data_accept_and_refuse_the_same_files(tmp_path: Path, capsys) -> None:
     from selector import knowledge
     from selector.uploads import csv_claims, intake

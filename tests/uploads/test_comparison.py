@@ -12,6 +12,7 @@ from tests.conftest import KNOWLEDGE
 from tests.uploads.conftest import EDGE, UPLOADS, check
 
 
+@pytest.mark.slow
 def test_conflicts_report_the_article_figure_and_the_relative_difference() -> None:
     result = check(UPLOADS / "good_orin_override.csv")
     kb = result.kb

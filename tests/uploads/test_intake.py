@@ -182,6 +182,7 @@ def _hash_tree(directory: Path) -> dict[str, str]:
     }
 
 
+@pytest.mark.slow
 def test_a_session_that_uploads_overrides_and_exports_leaves_knowledge_byte_identical(tmp_path: Path) -> None:
     before = _hash_tree(KNOWLEDGE)
     accepted: list[Upload] = []

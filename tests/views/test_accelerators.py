@@ -120,6 +120,7 @@ def test_dataset_numbers_list_only_located_claims_with_their_dates(kb):
         assert bool(row["ageing"]) == provenance.is_ageing(claim, kb, OLD)
 
 
+@pytest.mark.slow
 def test_evidence_labels_name_every_claim_once_with_its_full_number(kb):
     claims = accelerator_claims(kb, today=OLD)
     labels = evidence_labels(claims)
