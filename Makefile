@@ -10,8 +10,8 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 help:
 	@echo "make install    system packages (as root), .venv and pinned requirements; quick when already done"
 	@echo "make run        serve the app at http://127.0.0.1:8501"
-	@echo "make check      the fast loop (< 1 min): lint, format check, knowledge validation and the fast tests:"
-	@echo "                none that drives a browser, serves, starts a process or runs AppTest (tests/conftest.py)"
+	@echo "make check      the fast loop: lint, format check, knowledge validation and the fast tests (none that drives"
+	@echo "                a browser, serves, starts a process, runs AppTest or is marked slow: README, Testing)"
 	@echo "make test       lint, format check, knowledge validation, every test (real-browser ones included); CI runs it"
 	@echo "make explore    the property tests with new random examples, 2,000 per test (make test repeats its own)"
 	@echo "make lint       ruff check and ruff format --check"
