@@ -45,14 +45,15 @@ def pytest_configure(config: pytest.Config) -> None:
 # marks (FAST below), `make test` runs them all. A marker comes from where a test lives or the fixtures it uses
 # (pytest_collection_modifyitems), or is written on the test; the guard below fails a test that starts a process,
 # listens on a socket or runs AppTest without its marker, so the fast set cannot quietly grow slow that way. `slow`
-# has no guard: it is written on the tests that take over a second of their own (`make check` with --durations).
+# has no guard: it is written on the tests (or modules) that take seconds of their own (pytest --durations shows
+# them): whole-knowledge integration such as upload checks and the commands end to end.
 
 SLOW_KINDS = {
     "e2e": "drives the app in a real browser (Debian chromium through Playwright)",
     "app": "runs the app's script under Streamlit's AppTest",
     "server": "starts a server (the app through serve.py, nginx) and talks to it",
     "subprocess": "starts another process (the command line, a PDF worker, poppler, nginx -t)",
-    "slow": "takes seconds by design (every file through every door, a base three times the bundled one, a probe)",
+    "slow": "takes seconds by design (whole-knowledge integration, a base three times the bundled one, a probe)",
 }
 #: The pytest -m expression of the fast tests: what `make check` runs.
 FAST = " and ".join(f"not {kind}" for kind in SLOW_KINDS)

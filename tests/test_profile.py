@@ -17,6 +17,9 @@ from selector.yamlio import parse_yaml
 from tests.conftest import FIXTURES, KNOWLEDGE
 from tests.examples import examples
 
+# Left to `make test` (marked slow: tests/conftest.py): embedded uploads re-checked against the whole knowledge.
+pytestmark = pytest.mark.slow
+
 UPLOADS = FIXTURES / "uploads"
 KB = knowledge.load()
 
@@ -230,7 +233,6 @@ def link_profile(draw) -> profile.Profile:
     return p.model_copy(update={"preferences": prefs})
 
 
-@pytest.mark.slow
 @settings(max_examples=examples(300), deadline=None)
 @given(link_profile())
 def test_a_link_rebuilds_the_profile_whose_uploads_fit(p: profile.Profile) -> None:
@@ -285,7 +287,6 @@ def test_uploads_too_large_for_a_link_are_left_out() -> None:
     assert profile.DATA_PARAM not in profile.to_link_params(p)
 
 
-@pytest.mark.slow
 def test_a_link_re_validates_its_uploads_like_a_profile_load() -> None:
     chip = Upload("good_new_chip.yaml", (UPLOADS / "good_new_chip.yaml").read_bytes())
     good = profile.to_link_params(profile.make(Preferences(group="my-edge-accelerators"), uploads=[chip]))

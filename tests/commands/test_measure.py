@@ -17,6 +17,9 @@ from selector.preferences import Preferences
 from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE
 
+# Left to `make test` (marked slow: tests/conftest.py): the command end to end, with a measurement checked.
+pytestmark = pytest.mark.slow
+
 LOADGEN = FIXTURES / "measure" / "loadgen"
 SUMMARIES = sorted(LOADGEN.glob("*.mlperf_log_summary.txt"))
 
@@ -76,7 +79,6 @@ def rank_of(kb: knowledge.KnowledgeBase, group: str) -> list[str]:
     return [r.id for r in recommend.recommend(kb, Preferences(group=group)).ranking]
 
 
-@pytest.mark.slow
 def test_probe_output_uploads_and_changes_the_datacenter_ranking(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "probe.yaml"
     group = "datacenter-accelerators"
@@ -112,7 +114,6 @@ def test_an_interrupted_probe_leaves_no_file(
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.slow
 def test_ingest_accepts_an_entity_from_the_users_other_upload(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     # h100 is bundled now (Epoch, MLPerf): the user's own machine entity stands in for a chip the knowledge lacks.
     extra = tmp_path / "lab.yaml"
@@ -129,7 +130,6 @@ def test_ingest_accepts_an_entity_from_the_users_other_upload(tmp_path: Path, ca
     assert merged.ok and any(c.conditions.hardware == "lab-h100-pcie" for c in merged.kb.claims.values())
 
 
-@pytest.mark.slow
 def test_a_probe_attributed_to_an_entity_says_it_ran_on_the_cpu(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "xeon.yaml"
     assert main(["measure", "run", "--seconds", "0.2", "--entity", "intel-xeon", "-o", str(out)]) == 0

@@ -20,6 +20,9 @@ from selector.report import spreadsheet
 from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE, ROOT
 
+# Left to `make test` (marked slow: tests/conftest.py): the command end to end, the whole knowledge per call.
+pytestmark = pytest.mark.slow
+
 UPLOADS = FIXTURES / "uploads"
 KB = knowledge.load()
 EDGE = "edge-accelerators"
@@ -164,7 +167,6 @@ def test_extra_csv_overrides_an_article_figure(capsys: pytest.CaptureFixture) ->
     assert (orin["value"], orin["tier"], orin["evidence"]) == (42.0, "measured", ["u-orin-power"])
 
 
-@pytest.mark.slow
 def test_profile_gives_the_same_ranking_and_options_override_it(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
     chip = knowledge.Upload("good_new_chip.yaml", (UPLOADS / "good_new_chip.yaml").read_bytes())
     prefs = Preferences(group="my-edge-accelerators", method="moora", dimension_weights={"cost": 60})

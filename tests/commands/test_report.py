@@ -9,6 +9,9 @@ import pytest
 
 from selector.__main__ import main
 
+# Left to `make test` (marked slow: tests/conftest.py): the command end to end, a whole report per call.
+pytestmark = pytest.mark.slow
+
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(["report", *argv])

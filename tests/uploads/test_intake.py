@@ -18,6 +18,9 @@ from selector.uploads import intake
 from tests.conftest import KNOWLEDGE, ROOT
 from tests.uploads.conftest import BUNDLED, EDGE, GOOD, HOSTILE, LIMIT_FIXTURES, UPLOADS, check, errors, marked_lines
 
+# Left to `make test` (marked slow: tests/conftest.py): every test checks uploads against the whole knowledge.
+pytestmark = pytest.mark.slow
+
 
 def test_every_upload_fixture_is_covered() -> None:
     on_disk = {p.name for p in UPLOADS.iterdir()}
@@ -182,7 +185,6 @@ def _hash_tree(directory: Path) -> dict[str, str]:
     }
 
 
-@pytest.mark.slow
 def test_a_session_that_uploads_overrides_and_exports_leaves_knowledge_byte_identical(tmp_path: Path) -> None:
     before = _hash_tree(KNOWLEDGE)
     accepted: list[Upload] = []

@@ -20,6 +20,9 @@ from selector.views.accelerators import (
 )
 from selector.views.labels import SEGMENT_LABELS
 
+# Left to `make test` (marked slow: tests/conftest.py): every number of every accelerator.
+pytestmark = pytest.mark.slow
+
 OLD = dt.date(2026, 11, 30)  # the cloud price list (2025-04-21) is 19 months old
 YOUNG = dt.date(2025, 12, 31)
 
@@ -120,7 +123,6 @@ def test_dataset_numbers_list_only_located_claims_with_their_dates(kb):
         assert bool(row["ageing"]) == provenance.is_ageing(claim, kb, OLD)
 
 
-@pytest.mark.slow
 def test_evidence_labels_name_every_claim_once_with_its_full_number(kb):
     claims = accelerator_claims(kb, today=OLD)
     labels = evidence_labels(claims)
