@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import statistics
 from pathlib import Path
 
@@ -210,6 +211,12 @@ MAX_MEDIAN_FUNCTION_LINES = 15
 SIZED = sorted([*PACKAGE.rglob("*.py"), *(ROOT / "app_pages").rglob("*.py"), ROOT / "app.py"])
 
 
+@functools.cache
+def _parsed(source: str, file: str) -> ast.Module:
+    """SOURCE parsed once for the size and the complexity checks (neither changes the tree)."""
+    return ast.parse(source, filename=file)
+
+
 def function_sizes(source: str, file: str) -> list[tuple[int, str, str]]:
     """(lines, file, qualified name) of every function and method in SOURCE, nested ones included."""
     found = []
@@ -221,10 +228,10 @@ def function_sizes(source: str, file: str) -> list[tuple[int, str, str]]:
                 if not isinstance(child, ast.ClassDef):
                     found.append((child.end_lineno - child.lineno + 1, file, name))
                 visit(child, f"{name}.")
-            else:
+            elif not isinstance(child, ast.expr):  # a def is a statement: no expression holds one
                 visit(child, prefix)
 
-    visit(ast.parse(source, filename=file), "")
+    visit(_parsed(source, file), "")
     return found
 
 
@@ -344,7 +351,7 @@ def complexities(source: str, file: str) -> dict[tuple[str, str], int]:
             elif not isinstance(child, ast.expr):  # a def is a statement: no expression holds one
                 visit(child, prefix)
 
-    visit(ast.parse(source, filename=file), "")
+    visit(_parsed(source, file), "")
     return found
 
 
