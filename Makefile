@@ -5,12 +5,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help install run run-replicas test explore lint format bench clean distclean
+.PHONY: help install run run-replicas check test explore lint format bench clean distclean
 
 help:
 	@echo "make install    system packages (as root), .venv and pinned requirements; quick when already done"
 	@echo "make run        serve the app at http://127.0.0.1:8501"
-	@echo "make test       lint, format check, knowledge validation, every test (real-browser ones included)"
+	@echo "make check      the fast loop: lint, format check, knowledge validation and the fast tests (none that drives"
+	@echo "                a browser, serves, starts a process, runs AppTest or is marked slow: README, Testing)"
+	@echo "make test       lint, format check, knowledge validation, every test (real-browser ones included); CI runs it"
 	@echo "make explore    the property tests with new random examples, 2,000 per test (make test repeats its own)"
 	@echo "make lint       ruff check and ruff format --check"
 	@echo "make format     apply ruff's fixes and formatting"
@@ -28,6 +30,16 @@ run: install
 REPLICAS ?= 2
 run-replicas: install
 	PYTHONPATH=$(CURDIR) $(BIN)/python benchmarks/_serve.py --replicas $(REPLICAS)
+
+# The tests that no slow marker names (tests/conftest.py, SLOW_KINDS; pyproject.toml declares the markers); every
+# test in tests/app and tests/e2e is marked by its folder, so those are not even collected. Pytest may keep its
+# compiled test modules (these machines set PYTHONDONTWRITEBYTECODE), so a second run skips compiling them.
+FAST_TESTS := not e2e and not app and not server and not subprocess and not slow
+check: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m selector validate
+	PYTHONDONTWRITEBYTECODE= HYPOTHESIS_PROFILE=check $(BIN)/pytest -m "$(FAST_TESTS)" --ignore=tests/app --ignore=tests/e2e
 
 test: install
 	$(BIN)/ruff check .

@@ -4,11 +4,12 @@ first time something reads one of its attributes.
 scikit-criteria's package ``__init__`` imports every core module, and they import at the top what only its plots
 (seaborn, and matplotlib under it), dominance graphs (networkx), min-max scaler (scikit-learn) and rankings
 (scipy.stats) use. Scoring uses none of them but the dense ranking every aggregation function computes and this
-application discards (:class:`DeferredStats` answers it). Deferred, they cost nothing at import. On a 2-core
-machine (``python -X importtime``) scikit-learn alone took about 0.5 s and scipy.stats about as much of every
-process that scores (a command, a server start); deferring both took a whole-process HTML report from 2.3 s to
-1.7 s (benchmarks/bench_cold.py). Whoever uses one of them anyway (a user picking min-max scaling,
-``from scipy.stats import kendalltau`` anywhere in the process) gets the real module.
+application discards (:class:`DeferredStats` answers it). Deferred, they cost nothing at import, where scikit-learn
+and scipy.stats are a large share of every process that scores (a command, a server start; ``python -X importtime``
+and benchmarks/bench_cold.py measure it). Whoever uses one of them anyway (a user picking min-max scaling,
+``from scipy.stats import kendalltau`` anywhere in the process) gets the real module. tests/test_deferred.py fails
+when scikit-criteria stops importing one of them or stops ranking with ``scipy.stats.rankdata``: the stand-ins go
+then.
 """
 
 from __future__ import annotations
@@ -61,8 +62,8 @@ class DeferredStats(Deferred):
     """scipy.stats, deferred, answering the one call scikit-criteria makes on every scoring without importing it.
 
     Each aggregation function ends with ``scipy.stats.rankdata(scores, "dense")`` (skcriteria.utils.rank), whose
-    result selector.scoring does not use (it ranks with ``rank_scores``). Importing scipy.stats for it costs about
-    half a second per process and each call ~0.1 ms of argument handling; a 1-D finite array's dense ranks are its
+    result selector.scoring does not use (it ranks with ``rank_scores``). Importing scipy.stats for it would cost
+    every process its import, and each call scipy's argument handling; a 1-D finite array's dense ranks are its
     index among the sorted distinct values, plus one (a plain Python sort for a scoring's few values,
     ``numpy.unique`` for more). Any other call, and any other attribute, goes to the real scipy.stats (tests
     compare the two).

@@ -89,7 +89,7 @@ def streamlit_table(table: Any, formats: Mapping[str, str] | None = None) -> str
     of column name to its values.
 
     Static Markdown rather than a data grid for the small tables the pages redraw often: a grid mounts a canvas
-    component (about 0.35 s on a page switch in chromium, benchmarks/bench_browser.py) where a Markdown table
+    component (its cost on a page switch: benchmarks/bench_browser.py) where a Markdown table
     is plain HTML. Every cell is shown as written: escaped as :func:`streamlit_md` escapes, on one line (a line
     break would end the row). Missing values are empty cells, booleans "yes"/"no"; numbers follow `formats`
     (column -> format spec, e.g. ``".4f"``; ``"g"`` otherwise) and a column of numbers is right-aligned.

@@ -42,20 +42,20 @@ class Busy(SelectorError, RuntimeError):
 
 
 @contextmanager
-def checking(wait_s: float = CHECK_WAIT_S) -> Iterator[None]:
+def checking(wait_s: float | None = None) -> Iterator[None]:
     """Hold one of the ``MAX_CONCURRENT_CHECKS`` slots while checking a user's files.
 
     Parameters
     ----------
     wait_s
-        How long to wait for a slot.
+        How long to wait for a slot (default ``CHECK_WAIT_S``, read at each call).
 
     Raises
     ------
     Busy
         When no slot frees within `wait_s` (the message says to try again).
     """
-    if not _GATE.acquire(timeout=wait_s):
+    if not _GATE.acquire(timeout=CHECK_WAIT_S if wait_s is None else wait_s):
         raise Busy(f"the server is checking other files ({MAX_CONCURRENT_CHECKS} at a time); try again in a moment")
     try:
         yield

@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from selector import weights as weighting
+from selector.arrays import read_only
 from selector.errors import SelectorError
 from selector.value import ValueScales, outside_message
 
@@ -468,9 +469,9 @@ class Problem:
             check_values(x, signs, spec, scaler, alts, crits, value_scales=value_scales)
         elif scaler == VALUE_SCALER and value_scales is None:
             check_values(x[:0], signs, spec, scaler, alts, crits)
-        w = None if w is None else _frozen(w)
+        w = None if w is None else read_only(w)
         return cls(
-            _frozen(x), _frozen(signs), w, spec, scaler, alts, crits, not allow_missing, value_scales=value_scales
+            read_only(x), read_only(signs), w, spec, scaler, alts, crits, not allow_missing, value_scales=value_scales
         )
 
     @property
@@ -497,7 +498,7 @@ class Problem:
 
     def with_weights(self, weights: Sequence[float]) -> Problem:
         """The same problem with these criterion weights (checked and normalised as :meth:`of` does)."""
-        return replace(self, weights=_frozen(criterion_weights(weights, self.criteria)))
+        return replace(self, weights=read_only(criterion_weights(weights, self.criteria)))
 
     def with_method(self, method: str, scaler: str | None = None) -> Problem:
         """The same problem under another method (its default scaler when ``scaler`` is None), values re-checked."""
@@ -514,10 +515,4 @@ class Problem:
             if names is None
             else check_names(names, len(rows), "alternative", "A")
         )
-        return replace(self, values=_frozen(self.values[list(rows)]), alternatives=taken)
-
-
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a = np.array(a, copy=True)
-    a.setflags(write=False)
-    return a
+        return replace(self, values=read_only(self.values[list(rows)]), alternatives=taken)

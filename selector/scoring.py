@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from selector import deferred
+from selector.arrays import read_only
 from selector.problem import VALUE_SCALER, Problem, ScoringError
 
 #: Relative tolerance under which two scores count as a tie (absorbs floating-point noise only).
@@ -214,12 +215,6 @@ class FrozenDict(dict):
         return id(self)
 
 
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a = np.array(a, copy=True)
-    a.setflags(write=False)
-    return a
-
-
 # ----------------------------------------------------------------------------------------------------------
 # Result
 # ----------------------------------------------------------------------------------------------------------
@@ -386,7 +381,7 @@ def _normalised(
                 fixed[:, zero_cols] = _degenerate_fill(scaler, m)
                 dm = dm.replace(matrix=fixed)
         seen = tuple("max" if o > 0 else "min" for o in dm.iobjectives.to_numpy())
-        return _frozen(dm.matrix.to_numpy(dtype=float)), seen
+        return read_only(dm.matrix.to_numpy(dtype=float)), seen
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -510,7 +505,7 @@ def score(problem: Problem) -> ScoreResult:
     spec, x = problem.spec, problem.values
     if problem.scaler == VALUE_SCALER:
         # value functions on fixed scales: every column becomes "max" on 0..1, whoever else is ranked
-        normalised = _frozen(problem.value_scales.values(x, problem.signs))
+        normalised = read_only(problem.value_scales.values(x, problem.signs))
         seen_signs = np.ones(len(problem.criteria), dtype=int)
     else:
         normalised, seen_objectives = _normalised(
@@ -534,10 +529,10 @@ def score(problem: Problem) -> ScoreResult:
         matrix=x,
         objectives=problem.objectives,
         weights=weights,
-        scores=_frozen(scores),
+        scores=read_only(scores),
         higher_is_better=spec.higher_is_better,
-        ranks=_frozen(rank_scores(scores, spec.higher_is_better)),
-        normalised=_frozen(normalised),
-        contributions=None if contributions is None else _frozen(contributions),
-        extra=FrozenDict({k: _frozen(v) if isinstance(v, np.ndarray) else v for k, v in aggregate.extra.items()}),
+        ranks=read_only(rank_scores(scores, spec.higher_is_better)),
+        normalised=read_only(normalised),
+        contributions=None if contributions is None else read_only(contributions),
+        extra=FrozenDict({k: read_only(v) if isinstance(v, np.ndarray) else v for k, v in aggregate.extra.items()}),
     )

@@ -91,11 +91,6 @@ def shown(text: str) -> str:
     return _HIDDEN.sub("\ufffd", text)
 
 
-def has_hidden(text: str) -> bool:
-    """Whether `text` holds any refused character (a BOM included: inside a value it is a zero-width space)."""
-    return _HIDDEN.search(text) is not None
-
-
 def first_hidden(text: str) -> str | None:
     """The message for the first refused character of a one-line value (no line number), or None."""
     found = hidden(text, limit=1, skip_bom=False)

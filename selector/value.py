@@ -22,6 +22,7 @@ from typing import Literal
 
 import numpy as np
 
+from selector.arrays import read_only
 from selector.errors import SelectorError
 
 Shape = Literal["linear", "log"]
@@ -94,7 +95,8 @@ class ValueScales:
         for (lo, hi), shape, name in zip(bounds, shapes, criteria, strict=True):
             check_bounds(float(lo), float(hi), str(shape), f"criterion `{name}`")
         b = np.array(bounds, dtype=float).reshape(len(criteria), 2)
-        return cls(_frozen(b[:, 0]), _frozen(b[:, 1]), _frozen(np.array([s == "log" for s in shapes], dtype=bool)))
+        log = np.array([s == "log" for s in shapes], dtype=bool)
+        return cls(read_only(b[:, 0]), read_only(b[:, 1]), read_only(log))
 
     @property
     def bounds(self) -> np.ndarray:
@@ -132,9 +134,3 @@ class ValueScales:
         up = (x - lo) / (hi - lo)
         v = np.where(np.asarray(signs) > 0, up, 1.0 - up)
         return np.clip(v, 0.0, 1.0)
-
-
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a = np.array(a, copy=True)
-    a.setflags(write=False)
-    return a

@@ -28,12 +28,12 @@ from selector.models import KnowledgeBase
 from selector.preferences import Preferences
 from selector.problem import METHODS, ScoringError
 from selector.recommend import RankedAlternative, Recommendation
-from selector.robustness import analysis
+from selector.robustness import analysis, sample_counts
 from selector.robustness.sampling import sample_matrices
 from selector.scoring import first_ranked, leader_index
 
 LOCAL_SPREAD = 0.10  # +/- 10 percentage points of each dimension weight
-SAMPLES = 2_000
+SAMPLES = sample_counts.QUICK_SAMPLES
 SEED = 0
 CLOSE_SHARE = 0.5
 CLOSE_GAP = closeness.CLOSE_GAP

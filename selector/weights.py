@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from selector.arrays import read_only
 from selector.errors import SelectorError
 
 
@@ -194,7 +195,7 @@ class Hierarchy:
             tuple(of), dimensions, tuple(sub.tolist()), names
         )
         emptied = tuple(d for d, w in given.items() if d not in dimensions and w > 0)
-        return cls(dimensions, _frozen(shares), column_dimension, relative, relative_total, emptied=emptied)
+        return cls(dimensions, read_only(shares), column_dimension, relative, relative_total, emptied=emptied)
 
     @property
     def dimension_weights(self) -> dict[str, float]:
@@ -231,10 +232,6 @@ class Hierarchy:
             raise WeightError(f"unknown dimension {d!r}; the matrix has {', '.join(self.dimensions)}")
         return self.dimensions.index(d)
 
-    def weights_at(self, dimension: Any, share: float) -> np.ndarray:
-        """Criterion weights (n,) when ``dimension`` has ``share`` (0..1) and the others keep their proportions."""
-        return self.at(self.index(dimension), share)[0]
-
     def at(self, d: int, t: Any) -> np.ndarray:
         """Criterion weights (len(t), n) when dimension ``d`` has share ``t`` and the others keep their proportions."""
         t = np.atleast_1d(np.asarray(t, dtype=float))
@@ -270,10 +267,4 @@ def _within_dimensions(
             raise WeightError(f"every criterion of dimension {d!r} has sub-weight 0; give one a positive weight")
         relative[idx] = values[idx] / top  # by the largest before summing, as in normalise
         relative_total[idx] = relative[idx].sum()
-    return _frozen(column_dimension), _frozen(relative), _frozen(relative_total)
-
-
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a = np.array(a, copy=True)
-    a.setflags(write=False)
-    return a
+    return read_only(column_dimension), read_only(relative), read_only(relative_total)

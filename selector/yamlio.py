@@ -15,6 +15,7 @@ apply exactly the same rules (tests/test_yamlio.py runs every test on both).
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -37,7 +38,12 @@ Loader = Literal["libyaml", "python"]
 LOADERS: tuple[Loader, ...] = ("libyaml", "python") if yaml.__with_libyaml__ else ("python",)
 DEFAULT_LOADER: Loader = LOADERS[0]
 
-_BOOL_WORDS = re.compile(r"^(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$")
+#: YAML 1.1's boolean words (yaml.org/type/bool.html), lower-cased, with the value each stands for. PyYAML reads all
+#: but y and n as booleans; other YAML 1.1 readers read those too, so the record writer quotes every one.
+YAML11_BOOLEANS: dict[str, bool] = {
+    **dict.fromkeys(("y", "yes", "on", "true"), True),
+    **dict.fromkeys(("n", "no", "off", "false"), False),
+}
 _BOOL_12 = re.compile(r"^(true|True|TRUE|false|False|FALSE)$")
 _YAML12_FLOAT = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+$")
 _NON_FINITE = re.compile(r"^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$")
@@ -265,7 +271,7 @@ def _check_scalar(node: yaml.Node, issues: list[str]) -> bool:
     tag = node.tag.rpartition(":")[2]
     if tag == "bool" and not _BOOL_12.match(text):
         issues.append(
-            f"line {line}: `{_clip(text)}` is read by YAML 1.1 as the boolean {text.lower() in ('y', 'yes', 'on')}; "
+            f"line {line}: `{_clip(text)}` is read by YAML 1.1 as the boolean {YAML11_BOOLEANS[text.lower()]}; "
             f"write true/false for a boolean or quote it ('{_clip(text)}') for text"
         )
     elif tag in ("int", "float"):
@@ -400,7 +406,58 @@ if yaml.__with_libyaml__:
     _FastQuotingDumper.add_representer(str, _represent_str)
 
 
-def dump_yaml(data: Any, sort_keys: bool = False, fast: bool = False) -> str:
+class _RecordDumper(yaml.SafeDumper):
+    """The record layout (see :func:`dump_yaml`): a list indented under its key, one key of a record per line."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        # PyYAML writes a list under a key at the key's own indent ("claims:\n- id:"); records sit one step in.
+        return super().increase_indent(flow, False)
+
+
+class _Flow(dict):
+    """A mapping written on one line ({a: 1, b: x})."""
+
+
+class _FlowList(list):
+    """A list written on one line ([a, b])."""
+
+
+# A string the record layout writes bare: a lower-case word that every YAML reader takes for the same text.
+_BARE_WORD = re.compile(r"^[a-z][a-z0-9_\-]*$")
+_RESOLVER = Resolver()
+
+
+def _represent_record_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    bare = (
+        _BARE_WORD.match(value)
+        and value not in YAML11_BOOLEANS
+        and _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) == "tag:yaml.org,2002:str"
+    )
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=None if bare else '"')
+
+
+_RecordDumper.add_representer(str, _represent_record_str)
+_RecordDumper.add_representer(_Flow, lambda d, v: d.represent_mapping("tag:yaml.org,2002:map", v, flow_style=True))
+_RecordDumper.add_representer(_FlowList, lambda d, v: d.represent_sequence("tag:yaml.org,2002:seq", v, flow_style=True))
+
+
+def _on_one_line(data: Any, depth: int) -> Any:  # noqa: ANN401
+    """DATA with every mapping and list from DEPTH levels down marked to be written on one line."""
+    if isinstance(data, dict):
+        items = {k: _on_one_line(v, depth - 1) for k, v in data.items()}
+        return _Flow(items) if depth <= 0 else items
+    if isinstance(data, list | tuple):
+        items = [_on_one_line(v, depth - 1) for v in data]
+        return _FlowList(items) if depth <= 0 else items
+    return data
+
+
+def dump_yaml(
+    data: Any,  # noqa: ANN401
+    sort_keys: bool = False,
+    fast: bool = False,
+    layout: Literal["block", "records"] = "block",
+) -> str:
     """YAML text that :func:`selector.yamlio.parse_yaml` reads back unchanged (stable floats, quoted look-alikes).
 
     Parameters
@@ -411,7 +468,19 @@ def dump_yaml(data: Any, sort_keys: bool = False, fast: bool = False) -> str:
         Sort mapping keys (stable output for files compared byte by byte).
     fast
         Write with LibYAML's emitter where PyYAML has it (a converted CSV upload); the default Python emitter's text
-        is what profiles compare byte for byte.
+        is what profiles compare byte for byte. Not with the records layout (LibYAML cannot indent a list).
+    layout
+        ``block`` (the default) writes every mapping and list in block style. ``records`` is the layout of the
+        generated imports (knowledge/imports/): DATA maps keys to lists of records; each record is written one key
+        per line, a value that is itself a mapping or list on that same line in flow style, and every string that
+        is not a lower-case word (``a-z``, digits, ``_``, ``-``; no YAML 1.1 boolean or null) in double quotes,
+        so that each value reads the same in YAML 1.1 and 1.2 and a diff shows one changed value per line.
     """
+    if layout == "records":
+        if fast:
+            raise ValueError("the records layout has no LibYAML emitter; leave fast off")
+        return yaml.dump(
+            _on_one_line(data, 3), Dumper=_RecordDumper, sort_keys=sort_keys, allow_unicode=True, width=sys.maxsize
+        )
     dumper = _FastQuotingDumper if fast else _QuotingDumper
     return yaml.dump(data, Dumper=dumper, sort_keys=sort_keys, allow_unicode=True, width=120)

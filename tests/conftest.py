@@ -1,14 +1,21 @@
-"""Shared test fixtures: where the bundled knowledge and the test fixtures live, and scratch copies of the knowledge."""
+"""Shared test fixtures: where the bundled knowledge and the test fixtures live, scratch copies of the knowledge, and
+the markers that name the slow kinds of test (with the guard that keeps them honest)."""
 
 from __future__ import annotations
 
+import multiprocessing.process
 import os
 import shutil
+import socket
+import subprocess
+import sys
 import tempfile
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parent.parent
 KNOWLEDGE = ROOT / "knowledge"
@@ -22,6 +29,8 @@ BROKEN = FIXTURES / "broken"
 # every later `make test` then checks.
 settings.register_profile("project", deadline=None, derandomize=True)
 settings.register_profile("explore", deadline=None, max_examples=2000)
+# `make check`, the fast loop: examples drawn as under `make test` (derandomized), a tenth as many (tests/examples.py).
+settings.register_profile("check", deadline=None, derandomize=True, max_examples=10)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "project"))
 
 
@@ -31,12 +40,108 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["SELECTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="selector-parse-cache-")
 
 
+# ----------------------------------------------------------------------------------------------------------
+# The slow kinds of test. Each is a marker (declared in pyproject.toml); `make check` runs the tests none of them
+# marks (FAST below), `make test` runs them all. A marker comes from where a test lives or the fixtures it uses
+# (pytest_collection_modifyitems), or is written on the test; the guard below fails a test that starts a process,
+# listens on a socket or runs AppTest without its marker, so the fast set cannot quietly grow slow that way. `slow`
+# has no guard: it is written on the tests (or modules) that take seconds of their own (pytest --durations shows
+# them): whole-knowledge integration such as upload checks and the commands end to end.
+
+SLOW_KINDS = {
+    "e2e": "drives the app in a real browser (Debian chromium through Playwright)",
+    "app": "runs the app's script under Streamlit's AppTest",
+    "server": "starts a server (the app through serve.py, nginx) and talks to it",
+    "subprocess": "starts another process (the command line, a PDF worker, poppler, nginx -t)",
+    "slow": "takes seconds by design (whole-knowledge integration, a base three times the bundled one, a probe)",
+}
+#: The pytest -m expression of the fast tests: what `make check` runs.
+FAST = " and ".join(f"not {kind}" for kind in SLOW_KINDS)
+
+_BY_FOLDER = {ROOT / "tests" / "e2e": "e2e", ROOT / "tests" / "app": "app"}
+# pytest-playwright's fixtures: a test asking for one drives a browser.
+_BROWSER_FIXTURES = frozenset({"page", "context", "browser", "browser_name", "browser_type"})
+
+
+def kinds_of(path: Path, fixtures: Iterable[str]) -> set[str]:
+    """The slow kinds of a test at PATH whose fixture closure is FIXTURES: by its folder and the fixtures it uses."""
+    kinds = {kind for folder, kind in _BY_FOLDER.items() if folder in path.parents}
+    used = set(fixtures)
+    if used & _BROWSER_FIXTURES:
+        kinds.add("e2e")
+    if "app" in used:  # tests/app/conftest.py's AppTest of app.py
+        kinds.add("app")
+    return kinds
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark everything under tests/e2e/ as `e2e`, so ``pytest -m "not e2e"`` skips the real-browser tests."""
-    e2e = ROOT / "tests" / "e2e"
+    """Mark each test with the slow kinds its folder and fixtures say it is (see SLOW_KINDS)."""
     for item in items:
-        if e2e in item.path.parents:
-            item.add_marker(pytest.mark.e2e)
+        for kind in sorted(kinds_of(item.path, getattr(item, "fixturenames", ()))):
+            item.add_marker(kind)
+
+
+class UnmarkedSlowTest(Exception):
+    """A test does something of a slow kind without that kind's marker."""
+
+
+# The standard library's process, socket and thread machinery between a caller and the call the guard replaces.
+_STDLIB = Path(subprocess.__file__).parent
+_MACHINERY = ("subprocess.py", "socket.py", "threading.py", "multiprocessing", "concurrent", "asyncio")
+
+
+def _called_by_the_project() -> bool:
+    """Whether the code that asked for the process or socket is this project's (not a library's own doing).
+
+    A library may start a process as a side effect (scikit-criteria's import asks `platform` for the processor,
+    which runs `uname -p` once): that is the library's cost, the same in every run, not a slow kind of test.
+    """
+    frame = sys._getframe(2)
+    while frame is not None:
+        path = Path(frame.f_code.co_filename)
+        if not (
+            path == Path(__file__) or (_STDLIB in path.parents and path.relative_to(_STDLIB).parts[0] in _MACHINERY)
+        ):
+            return ROOT in path.parents and ".venv" not in path.relative_to(ROOT).parts
+        frame = frame.f_back
+    return False
+
+
+def _refuse(nodeid: str, what: str, kind: str, original: Callable[..., object], anyone: bool) -> Callable[..., object]:
+    """ORIGINAL replaced by a refusal naming the missing marker; for a process or socket (not ANYONE) only when the
+    project's own code asks."""
+
+    def refuse(*args: object, **kwargs: object) -> object:
+        if not anyone and not _called_by_the_project():
+            return original(*args, **kwargs)
+        raise UnmarkedSlowTest(
+            f"{nodeid} {what} but is not marked `{kind}`: add @pytest.mark.{kind} (tests/conftest.py, SLOW_KINDS), "
+            "so that `make check` leaves it to `make test`"
+        )
+
+    return refuse
+
+
+@pytest.fixture(autouse=True)
+def _slow_kinds_are_marked(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail a test that starts a process, listens on a socket or runs AppTest without the marker that says so.
+
+    A browser test may do all of these (it serves the app and launches chromium); a server test starts processes.
+    """
+    marked = {mark.name for mark in request.node.iter_markers()} & set(SLOW_KINDS)
+    guarded = []
+    if not marked & {"subprocess", "server", "e2e"}:
+        guarded += [
+            (subprocess.Popen, "__init__", "starts a process", "subprocess"),
+            (multiprocessing.process.BaseProcess, "start", "starts a process", "subprocess"),
+        ]
+    if not marked & {"server", "e2e"}:
+        guarded.append((socket.socket, "listen", "listens on a socket", "server"))
+    if "app" not in marked:
+        guarded.append((AppTest, "_run", "runs the app under AppTest", "app"))
+    for owner, name, what, kind in guarded:
+        refusal = _refuse(request.node.nodeid, what, kind, getattr(owner, name), anyone=kind == "app")
+        monkeypatch.setattr(owner, name, refusal)
 
 
 @pytest.fixture(scope="session")

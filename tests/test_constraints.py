@@ -130,6 +130,7 @@ def test_url_and_profile_carry_the_constraints():
     assert saved.to_preferences() == prefs
 
 
+@pytest.mark.slow
 def test_command_line_lists_the_removed_alternatives(capsys):
     code = main(["rank", "--group", EDGE, "--constraint", "power-w<=10", "--format", "json"])
     out = capsys.readouterr()

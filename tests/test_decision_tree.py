@@ -216,6 +216,7 @@ def test_group_order_puts_the_groups_the_answers_point_at_first(kb):
     assert {c.id for c in cloud[:2]} == {"datacenter-accelerators", "gpu-inference-runtimes"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("use_flagged", [True, False])
 def test_every_answer_combination_narrows_and_states_conflicts(kb, use_flagged):
     """Every combination of answers (each question answered or not) x every group:

@@ -6,6 +6,7 @@ tests/test_scoring.py.
 
 from __future__ import annotations
 
+import subprocess
 import sys
 
 import numpy as np
@@ -14,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from selector import deferred
+from tests.conftest import ROOT
 
 finite = st.floats(allow_nan=False, allow_infinity=True, width=64)
 
@@ -76,3 +78,19 @@ def test_the_deferred_dense_ranking_of_short_and_long_rows(size):
     values = np.random.default_rng(size).integers(0, 7, size=size) * 0.5 - 1.0  # ties, negatives, zero
     got, expected = deferred.DeferredStats("scipy.stats").rankdata(values, "dense"), stats.rankdata(values, "dense")
     assert got.dtype == expected.dtype and got.tolist() == expected.tolist()
+
+
+@pytest.mark.subprocess
+def test_scikit_criteria_still_imports_every_deferred_module_and_ranks_with_rankdata():
+    # The stand-ins are worth keeping only while scikit-criteria imports these modules at the top of what scoring
+    # loads (the package and its scalers) and ranks with scipy.stats.rankdata(..., "dense"): when a release stops
+    # importing one, drop it from BY_SKCRITERIA; when it ranks another way, DeferredStats answers nothing any more.
+    code = (
+        "import inspect, sys, skcriteria, skcriteria.utils.rank as rank; "
+        "from skcriteria.preprocessing import scalers; "
+        f"print([m for m in {deferred.BY_SKCRITERIA!r} if m in sys.modules], "
+        "'stats.rankdata(arr, \"dense\")' in inspect.getsource(rank))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"{list(deferred.BY_SKCRITERIA)} True", done.stdout

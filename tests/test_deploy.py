@@ -143,6 +143,7 @@ def test_kubernetes_probes_ports_and_affinity_agree_with_the_app(port):
     assert backend["name"] == service["metadata"]["name"]
 
 
+@pytest.mark.subprocess
 def test_the_nginx_template_renders_to_a_valid_configuration(tmp_path):
     text = _serve.nginx_config([8501, 8502], 8080, tmp_path)
     assert "${" not in text, "a template variable was left unfilled"
@@ -157,6 +158,7 @@ def test_the_nginx_template_renders_to_a_valid_configuration(tmp_path):
     assert checked.returncode == 0, checked.stderr
 
 
+@pytest.mark.server
 def test_a_browser_stays_on_one_replica_and_browsers_spread_over_both():
     if not Path(shutil.which("nginx") or "/usr/sbin/nginx").exists():
         pytest.skip("nginx is not installed (make install adds it as root)")

@@ -98,7 +98,7 @@ def test_the_upload_checker_refuses_at_the_marked_line(name: str, fragment: str)
 
 
 @pytest.fixture(scope="module")
-def page():
+def screen():
     from streamlit.testing.v1 import AppTest
 
     app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
@@ -131,8 +131,9 @@ def _link_data(payload: bytes) -> str:
     return base64.urlsafe_b64encode(zlib.compress(payload)).rstrip(b"=").decode("ascii")
 
 
+@pytest.mark.app
 @pytest.mark.parametrize(("name", "fragment"), CASES)
-def test_every_door_refuses_with_the_same_message(name, fragment, page, tmp_path, capsys) -> None:
+def test_every_door_refuses_with_the_same_message(name, fragment, screen, tmp_path, capsys) -> None:
     path = str(HOSTILE / name)
     message = _canonical(name)
     assert fragment in message
@@ -165,11 +166,11 @@ def test_every_door_refuses_with_the_same_message(name, fragment, page, tmp_path
         assert any(_core(message) in s and profile.LINK_NAME in s for s in shown), shown
 
         mime = "text/csv" if name.endswith(".csv") else "application/x-yaml"
-        page.file_uploader(key="my-data-upload").set_value((name, (HOSTILE / name).read_bytes(), mime)).run()
-        assert not page.exception, page.exception
-        assert page.session_state["uploads"] == [], f"{name} must not be merged"
-        assert page.error, "the page says the file was refused"
-        assert message in _page_text(page)
+        screen.file_uploader(key="my-data-upload").set_value((name, (HOSTILE / name).read_bytes(), mime)).run()
+        assert not screen.exception, screen.exception
+        assert screen.session_state["uploads"] == [], f"{name} must not be merged"
+        assert screen.error, "the page says the file was refused"
+        assert message in _page_text(screen)
     noisy = [w for w in caught if issubclass(w.category, RuntimeWarning) or "numpy" in str(w.filename)]
     assert not noisy, [f"{w.filename}:{w.lineno}: {w.message}" for w in noisy]
     assert _tree_hash(KNOWLEDGE) == KNOWLEDGE_BEFORE, "knowledge/ must never be written"
@@ -193,6 +194,7 @@ def _special(kind: str, tmp_path: Path) -> tuple[str, str]:
     raise AssertionError(kind)
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs POSIX special files")
 @pytest.mark.parametrize("kind", ["device", "fifo", "directory", "missing"])
 @pytest.mark.parametrize(

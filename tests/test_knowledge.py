@@ -211,6 +211,7 @@ def test_empty_directory_is_an_issue(tmp_path: Path) -> None:
     assert "no *.yaml files found" in errors(issues)[0].message
 
 
+@pytest.mark.subprocess
 def test_alias_expansion_under_the_alias_cap_is_refused_quickly() -> None:
     # In a child process with a deadline: a loader that walks the expansion would otherwise stall the test run.
     code = (

@@ -33,7 +33,9 @@ _NUMBERING = re.compile(r"^(?:\d+(?:\.\d+)*\.?\s*|[一二三四五六七八九�
 def _records() -> dict[str, list[tuple[Path, dict[str, Any]]]]:
     tables: dict[str, list[tuple[Path, dict[str, Any]]]] = {}
     for path in sorted(KNOWLEDGE.rglob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        # PyYAML's own safe loading, independent of selector.yamlio; on LibYAML's parser where PyYAML has it (the
+        # pure-Python one takes seconds over the bundled imports)
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) or {}
         for section, records in data.items():
             tables.setdefault(section, []).extend((path, record) for record in records or [])
     return tables

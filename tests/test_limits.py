@@ -54,12 +54,13 @@ def _values(data: bytes) -> int:
 
 
 def test_values_per_row_is_what_a_full_csv_row_becomes() -> None:
-    ten, twenty = (csv_claims.csv_to_yaml(_full_csv(n), "x.csv")[0] for n in (10, 20))
+    ten, twenty = (csv_claims.convert(_full_csv(n), "x.csv").yaml for n in (10, 20))
     assert (_values(twenty) - _values(ten)) / 10 == limits.VALUES_PER_ROW
     overhead = _values(ten) - 10 * limits.VALUES_PER_ROW  # the source record and the lists
     assert limits.MAX_CSV_ROWS * limits.VALUES_PER_ROW + overhead <= limits.MAX_UPLOAD_VALUES
 
 
+@pytest.mark.slow
 def test_a_file_with_more_values_than_the_cap_stops_while_it_is_composed() -> None:
     count = limits.MAX_UPLOAD_VALUES + 10
     data = (SOURCE + "claims:\n  - about: [" + "0, " * count + "0]\n").encode()
@@ -100,7 +101,8 @@ def test_capped_keeps_short_lists_and_puts_errors_first() -> None:
     assert (out[2].level, out[2].message) == ("ERROR", "and 4 more problem(s) not listed; fix those above first")
 
 
-def test_checks_beyond_the_slots_wait_then_say_the_server_is_busy() -> None:
+def test_checks_beyond_the_slots_wait_then_say_the_server_is_busy(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(limits, "CHECK_WAIT_S", 0.05)  # an upload's check waits this long (30 s in the app)
     release = threading.Event()
     held = threading.Barrier(limits.MAX_CONCURRENT_CHECKS + 1)
 
@@ -114,7 +116,7 @@ def test_checks_beyond_the_slots_wait_then_say_the_server_is_busy() -> None:
         thread.start()
     held.wait()
     try:
-        with pytest.raises(limits.Busy, match="checking other files"), limits.checking(wait_s=0.05):
+        with pytest.raises(limits.Busy, match="checking other files"), limits.checking():
             pass
         result = intake.validate_upload("x.csv", b"entity,metric,value,unit\njetson-orin,power_w,40,W\n", KNOWLEDGE)
         assert not result.ok and "try again" in result.errors[0].message

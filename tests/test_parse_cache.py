@@ -60,6 +60,7 @@ def test_a_corrupt_entry_is_a_miss(cache):
     assert parse_cache.load("c.yaml", raw, 10**7, 10**6) is None
 
 
+@pytest.mark.slow
 def test_the_next_process_loads_the_same_knowledge_without_parsing_yaml(cache, monkeypatch):
     knowledge.parse.cache_clear()
     first, issues = knowledge.collect(KNOWLEDGE)

@@ -18,6 +18,9 @@ from selector.yamlio import parse_yaml
 from tests.conftest import FIXTURES, KNOWLEDGE
 from tests.examples import examples
 
+# Left to `make test` (marked slow: tests/conftest.py): embedded uploads re-checked against the whole knowledge.
+pytestmark = pytest.mark.slow
+
 UPLOADS = FIXTURES / "uploads"
 KB = knowledge.load()
 

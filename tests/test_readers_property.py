@@ -132,6 +132,7 @@ def test_a_csv_upload_is_accepted_or_refused_with_issues(data: bytes) -> None:
     assert all(i.message and i.file == "x.csv" for i in result.issues)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(data=st.one_of(any_bytes, mutated(SEEDS["yaml"])))
 def test_the_knowledge_loader_returns_knowledge_or_issues(data: bytes) -> None:

@@ -480,6 +480,7 @@ def _in_a_fresh_process(code: str) -> str:
     return done.stdout.strip()
 
 
+@pytest.mark.subprocess
 def test_scoring_leaves_scikit_criteria_plotting_stack_unloaded():
     code = (
         "import sys; from selector import scoring; from selector.problem import Problem; "
@@ -493,6 +494,7 @@ def test_scoring_leaves_scikit_criteria_plotting_stack_unloaded():
     assert _in_a_fresh_process(code) == "[3, 1, 2] []"
 
 
+@pytest.mark.subprocess
 def test_a_deferred_module_loads_when_used():
     # after scoring, the deferred modules still work for anyone who uses them (and become the real modules)
     code = (
@@ -506,6 +508,7 @@ def test_a_deferred_module_loads_when_used():
     assert _in_a_fresh_process(code) == "3 True module module 1.0 module"
 
 
+@pytest.mark.subprocess
 def test_the_min_max_scaler_loads_scikit_learn_when_chosen():
     # scikit-learn is deferred with its preprocessing package; choosing min-max scaling loads both, package first
     x = [[1.0, 2.0, 7.0], [2.0, 1.0, 4.0], [3.0, 3.0, 5.0]]
@@ -563,6 +566,7 @@ def test_a_result_explains_what_its_method_declares(method, matrix):
         )
 
 
+@pytest.mark.subprocess
 def test_a_walk_over_the_modules_leaves_the_deferred_ones_unloaded():
     # Streamlit's first element in a process walks sys.modules with inspect (env_util.is_repl): a server warmed up
     # before its first page must not pay the plotting stack there

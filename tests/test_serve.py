@@ -112,6 +112,7 @@ def test_a_knowledge_base_that_fails_to_load_is_not_kept(counted_loads, monkeypa
     assert len(counted_loads) == 2
 
 
+@pytest.mark.server
 def test_the_launcher_serves_the_app_on_the_port_it_is_given_and_warms_up_without_a_warning(tmp_path) -> None:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import _serve

@@ -41,6 +41,7 @@ def test_summary_says_when_targets_are_missed() -> None:
     assert fine.meets_targets and "meets" in fine.summary()
 
 
+@pytest.mark.slow
 def test_no_cell_is_imputed_where_a_bundled_snapshot_has_the_value(kb) -> None:
     """Every value an importer can take from the bundled raw snapshots, against every imputed ranked cell."""
     available: list[Claim] = []

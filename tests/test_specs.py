@@ -107,13 +107,13 @@ def test_no_raw_snapshot_gives_no_release_years_rather_than_an_error(kb, tmp_pat
 
 
 def test_a_users_measurement_outranks_the_datasheet():
-    text, issues = csv_claims.csv_to_yaml(
+    conversion = csv_claims.convert(
         b"id,entity,metric,value,unit,tier,text_en\n"
         b'u-h100-mem,h100,memory_capacity_gb,79.6,GB,measured,"H100: 79.6 GB usable, as nvidia-smi reports"\n',
         "mine.csv",
     )
-    assert text is not None, [str(i) for i in issues]
-    merged, issues = knowledge.collect(DEFAULT_KNOWLEDGE, extra=(Upload("mine.yaml", text),))
+    assert conversion.issues == [], [str(i) for i in conversion.issues]
+    merged, issues = knowledge.collect(DEFAULT_KNOWLEDGE, extra=(Upload("mine.yaml", conversion.yaml),))
     assert merged is not None, [str(i) for i in issues]
     row = _row(specs.spec_values(merged, DEFAULT_KNOWLEDGE, TODAY), "h100", "memory-capacity")
     assert (row["tier"], row["value"], row["claims"]) == ("measured", 79.6, "u-h100-mem")

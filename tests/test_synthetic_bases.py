@@ -18,6 +18,7 @@ def bundled():
     return knowledge.load()
 
 
+@pytest.mark.slow
 def test_a_base_three_times_the_bundled_one_loads_without_an_issue(bundled, tmp_path_factory):
     out = _synthetic.generate(3, tmp_path_factory.mktemp("kb") / "kb3x")
     kb, issues = knowledge.collect(out)
@@ -30,6 +31,7 @@ def test_a_base_three_times_the_bundled_one_loads_without_an_issue(bundled, tmp_
     assert shares and all(c.value <= 100 for c in shares if bundled.claims[c.id.rsplit("-x", 1)[0]].value <= 100)
 
 
+@pytest.mark.slow
 def test_a_cloned_rating_on_uncloned_evidence_says_it_rests_on_outside_facts(bundled, tmp_path_factory):
     kb = knowledge.load(_synthetic.generate(2, tmp_path_factory.mktemp("kb") / "kb2x"))
     clone = kb.claims["a-ecosystem-h100-x1"]

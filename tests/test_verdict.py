@@ -54,6 +54,7 @@ def test_recommended_is_the_best_ranked_shortlisted_else_rank_one():
         assert judged.leader == rec.ranking[0].id
 
 
+@pytest.mark.app
 @pytest.mark.parametrize("seed", [3, 11, 29])
 def test_page_export_report_cli_and_csv_say_the_same(seed, capsys):
     prefs = _random_prefs(np.random.default_rng(seed))

@@ -33,14 +33,16 @@ DIM_WEIGHTS = {"perf": 40, "cost": 25, "eco": 20, "risk": 15}
 
 
 def test_dimension_weights_keep_the_other_proportions():
-    w = Hierarchy.of(DIMS, DIM_WEIGHTS, [2, 1, 1, 1, 1, 1, 1, 1]).weights_at("cost", 0.5)
+    h = Hierarchy.of(DIMS, DIM_WEIGHTS, [2, 1, 1, 1, 1, 1, 1, 1])
+    [w] = h.at(h.index("cost"), 0.5)
     np.testing.assert_allclose(w.sum(), 1.0)
     np.testing.assert_allclose(w[3] + w[4], 0.5)
     # perf : eco : risk stay 40 : 20 : 15 and perf's sub-weights stay 2 : 1 : 1
     np.testing.assert_allclose([w[:3].sum(), w[5:7].sum(), w[7]], np.array([40, 20, 15]) / 75 * 0.5)
     np.testing.assert_allclose(w[:3] / w[:3].sum(), [0.5, 0.25, 0.25])
     # at its current share the weights are the current ones
-    current = Hierarchy.of(DIMS, DIM_WEIGHTS).weights_at("perf", 0.4)
+    h = Hierarchy.of(DIMS, DIM_WEIGHTS)
+    [current] = h.at(h.index("perf"), 0.4)
     np.testing.assert_allclose(current, [0.4 / 3] * 3 + [0.125] * 2 + [0.1] * 2 + [0.15])
 
 
@@ -52,5 +54,5 @@ def test_a_hierarchy_refuses_what_it_cannot_share_out():
     with pytest.raises(WeightError, match="negative"):
         Hierarchy.of(["perf", "cost"], {"perf": 1, "cost": -1})
     # a dimension that holds all the weight: the others share the rest evenly when it shrinks
-    w = Hierarchy.of(["a", "b", "c"], {"a": 1, "b": 0, "c": 0}).weights_at("a", 0.4)
+    [w] = Hierarchy.of(["a", "b", "c"], {"a": 1, "b": 0, "c": 0}).at(0, 0.4)
     np.testing.assert_allclose(w, [0.4, 0.3, 0.3])

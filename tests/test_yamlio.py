@@ -402,3 +402,75 @@ def test_a_key_spelled_with_an_escape_is_quoted_without_the_hidden_character() -
     assert parsed is None
     assert issues and all("\x1b" not in i.message for i in issues)
     assert any("duplicate key `k\ufffd[2J`" in i.message for i in issues), [i.message for i in issues]
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Writing: the records layout (the generated imports)
+
+
+def test_yaml11_boolean_words_are_pyyamls_own_plus_y_and_n() -> None:
+    # PyYAML's resolver and constructor are the reference: every word it reads as a boolean is listed with the value
+    # it gives, in each of the three spellings YAML 1.1 allows; y and n are the YAML 1.1 words PyYAML leaves as text.
+    resolver, constructor = yaml.resolver.Resolver(), yaml.constructor.SafeConstructor()
+    read_as_bool = set()
+    for word, value in yamlio.YAML11_BOOLEANS.items():
+        for spelling in (word, word.capitalize(), word.upper()):
+            node = yaml.ScalarNode(resolver.resolve(yaml.ScalarNode, spelling, (True, False)), spelling)
+            if node.tag == "tag:yaml.org,2002:bool":
+                read_as_bool.add(word)
+                assert constructor.construct_yaml_bool(node) is value, spelling
+    assert set(yamlio.YAML11_BOOLEANS) - read_as_bool == {"y", "n"}
+    assert set(constructor.bool_values) <= set(yamlio.YAML11_BOOLEANS)
+
+
+def test_the_records_layout_writes_one_key_per_line_and_nested_values_on_it() -> None:
+    data = {"claims": [{"id": "c-1", "about": ["a100", "h100"], "value": 3.5, "ok": True, "where": {"row": "r 1"}}]}
+    assert yamlio.dump_yaml(data, layout="records") == (
+        'claims:\n  - id: c-1\n    about: [a100, h100]\n    value: 3.5\n    ok: true\n    where: {row: "r 1"}\n'
+    )
+
+
+@pytest.mark.parametrize(
+    "text", ["y", "n", "yes", "off", "true", "null", "1e3", "0x1f", "Upper", "two words", "a:b", "#", "", "é", "-x"]
+)
+def test_the_records_layout_quotes_every_string_but_plain_lower_case_words(text: str) -> None:
+    written = yamlio.dump_yaml({"records": [{"name": text, "list": [text]}]}, layout="records")
+    quoted = '"' + text + '"'
+    assert f"name: {quoted}\n" in written and f"list: [{quoted}]" in written
+    parsed, issues = parse(written)
+    assert issues == [] and parsed.data == {"records": [{"name": text, "list": [text]}]}
+
+
+@pytest.mark.parametrize("text", ["a", "word", "snake_case", "kebab-case", "h100", "tokens_per_s"])
+def test_the_records_layout_writes_lower_case_words_bare(text: str) -> None:
+    assert yamlio.dump_yaml({"r": [{"k": text}]}, layout="records") == f"r:\n  - k: {text}\n"
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    st.lists(
+        st.dictionaries(
+            st.sampled_from(["id", "text", "value", "about", "where"]),
+            st.one_of(
+                st.text(st.characters(codec="utf-8", categories=("L", "N", "P", "S", "Zs")), max_size=12),
+                st.integers(-(10**6), 10**6),
+                st.floats(allow_nan=False, allow_infinity=False, width=32),
+                st.booleans(),
+                st.lists(st.text(string.ascii_letters + " :#-", max_size=6), max_size=3),
+                st.dictionaries(st.sampled_from(["row", "file"]), st.text(string.printable.strip(), max_size=8)),
+            ),
+            max_size=5,
+        ),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_the_records_layout_reads_back_unchanged(records: list[dict]) -> None:
+    parsed, issues = parse(yamlio.dump_yaml({"claims": records}, layout="records"))
+    assert issues == [], [str(i) for i in issues]
+    assert parsed.data == {"claims": records}
+
+
+def test_the_records_layout_has_no_fast_emitter() -> None:
+    with pytest.raises(ValueError, match="records layout has no LibYAML emitter"):
+        yamlio.dump_yaml({"r": []}, fast=True, layout="records")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from selector.commands import _context
 from selector.errors import SelectorError
+from selector.robustness.sample_counts import QUICK_SAMPLES
 
 NAME = "report"
 HELP = "write the recommendation report (decision record) of a group as Markdown, HTML or PDF"
@@ -27,7 +28,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-o", "--output", required=True, metavar="OUT", help="file to write; '-' writes md or html to stdout"
     )
-    parser.add_argument("--samples", type=int, default=2000, metavar="N", help="SMAA weight samples (2000; 0 skips)")
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=QUICK_SAMPLES,
+        metavar="N",
+        help=f"SMAA weight samples ({QUICK_SAMPLES}, as the app's verdict; 0 skips)",
+    )
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed; same seed, same report (0)")
     parser.add_argument(
         "--app-url",
@@ -57,7 +64,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         fmt = _format(args)
         if args.samples < 0:
-            raise _context.Refused(f"--samples is {args.samples}; give 0 (skip robustness) or more (2000 is typical)")
+            raise _context.Refused(
+                f"--samples is {args.samples}; give 0 (skip robustness) or more ({QUICK_SAMPLES} is typical)"
+            )
         if not args.app_url.startswith(("http://", "https://")):
             raise _context.Refused(f"--app-url {args.app_url!r} must start with http:// or https://")
         if args.output == "-" and fmt == "pdf":

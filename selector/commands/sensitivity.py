@@ -8,6 +8,7 @@ import json
 from selector import escape
 from selector.commands import _context
 from selector.errors import SelectorError
+from selector.robustness.sample_counts import FULL_SAMPLES
 
 NAME = "sensitivity"
 #: The acceptability table shows at most this many rank columns: all m of them would make the table m x m.
@@ -18,7 +19,9 @@ HELP = "robustness of a ranking: rank acceptability (SMAA-2), tipping points, me
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ranking's preferences plus the sampling options."""
     _context.add_preference_arguments(parser)
-    parser.add_argument("--samples", type=int, default=10_000, metavar="N", help="Monte Carlo samples (10000)")
+    parser.add_argument(
+        "--samples", type=int, default=FULL_SAMPLES, metavar="N", help=f"Monte Carlo samples ({FULL_SAMPLES})"
+    )
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed; same seed, same result (0)")
     parser.add_argument(
         "--spread",
@@ -41,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from selector.robustness import analysis
 
     if args.samples < 1:
-        return _context.fail(f"--samples is {args.samples}; give at least 1 (10000 is typical)")
+        return _context.fail(f"--samples is {args.samples}; give at least 1 ({FULL_SAMPLES} is typical)")
     try:
         kb, prefs = _context.load(args)
         rec = recommend.recommend(kb, prefs)

@@ -3,7 +3,7 @@
 Each dataset has one module here defining ``DATASET`` (its id in ``knowledge/datasets.yaml``) and
 ``build(raws, aliases) -> Imported``. They share the alias table (``knowledge/imports/aliases.csv``: upstream
 name -> entity id, or an explicit exclusion with its reason), the unit conversions of :mod:`selector.locators`
-and the YAML writer below, so the same raw input always gives the same bytes.
+and :mod:`selector.yamlio`'s writer (its records layout), so the same raw input always gives the same bytes.
 """
 
 from __future__ import annotations
@@ -11,8 +11,6 @@ from __future__ import annotations
 import csv
 import importlib
 import io
-import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +18,7 @@ from typing import Any
 
 from selector.errors import SelectorError
 from selector.locators import RAW_DIR, RawError, RawTable, convert, read_table
+from selector.yamlio import dump_yaml
 
 ALIASES_FILE = "imports/aliases.csv"
 ALIAS_COLUMNS = ("dataset", "upstream_name", "entity", "note")
@@ -264,37 +263,9 @@ def locator(dataset_record: Any, upstream: str, file: str, row: str, column: str
     return found
 
 
-_BARE = re.compile(r"^[a-z][a-z0-9_\-]*$")
-_YAML_WORDS = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null"})
-
-
 def _plain(text: str) -> str:
     """Upstream text on one comment line: control characters (a newline would end the comment) become spaces."""
     return "".join(c if c.isprintable() else " " for c in str(text))
-
-
-def _scalar(v: Any) -> str:  # noqa: ANN401
-    # JSON strings are valid YAML 1.2 flow scalars and never read as anything but strings; floats keep repr.
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        # YAML 1.1 reads `1e-05` as text (and the loader refuses it): write such numbers out in full.
-        text = repr(v)
-        return text if "e" not in text else f"{v:.6f}"
-    if isinstance(v, int):
-        return str(v)
-    text = str(v)
-    if _BARE.match(text) and text not in _YAML_WORDS:
-        return text
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _flow(v: Any) -> str:  # noqa: ANN401
-    if isinstance(v, Mapping):
-        return "{" + ", ".join(f"{k}: {_flow(x)}" for k, x in v.items()) + "}"
-    if isinstance(v, list | tuple):
-        return "[" + ", ".join(_flow(x) for x in v) + "]"
-    return _scalar(v)
 
 
 def render(dataset: str, dataset_record: Any, imported: Imported) -> str:  # noqa: ANN401
@@ -314,11 +285,4 @@ def render(dataset: str, dataset_record: Any, imported: Imported) -> str:  # noq
         lines.extend(
             f"#   {_plain(name)} ({n} row{'s' if n > 1 else ''})" for name, n in sorted(imported.unknown.items())
         )
-    lines.append("claims:")
-    for claim in imported.claims:
-        first = True
-        for key, v in claim.items():
-            prefix = "  - " if first else "    "
-            first = False
-            lines.append(f"{prefix}{key}: {_flow(v)}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + dump_yaml({"claims": list(imported.claims)}, layout="records")

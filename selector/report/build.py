@@ -24,12 +24,13 @@ from selector.report.model import (
     CriterionInfo,
     DimensionWeight,
     ElicitedWeights,
-    FiredRule,
     MethodRanking,
     OptionRow,
     Report,
-    Robustness,
+    RobustnessInfo,
+    RuleInfo,
 )
+from selector.robustness import sample_counts
 from selector.value import SWING_WEIGHT_MEANING
 
 DEFAULT_APP_URL = "http://127.0.0.1:8501"
@@ -65,7 +66,7 @@ def _selection(where: dict | None) -> tuple[str, ...]:
     return (f"what matches: {facts.describe(where)}",) if where else ()
 
 
-def _rules(kb: KnowledgeBase, rec: Recommendation) -> tuple[FiredRule, ...]:
+def _rules(kb: KnowledgeBase, rec: Recommendation) -> tuple[RuleInfo, ...]:
     rows = []
     for fired in rec.path.fired:
         rule = kb.rules.get(fired.id)
@@ -75,7 +76,7 @@ def _rules(kb: KnowledgeBase, rec: Recommendation) -> tuple[FiredRule, ...]:
             for q in fired.matched
         )
         rows.append(
-            FiredRule(
+            RuleInfo(
                 id=fired.id,
                 tree=fired.tree,
                 conditions=conditions,
@@ -175,7 +176,7 @@ def _options(rec: Recommendation) -> tuple[OptionRow, ...]:
     return tuple(rows)
 
 
-def _robustness(rec: Recommendation, samples: int, seed: int) -> Robustness:
+def _robustness(rec: Recommendation, samples: int, seed: int) -> RobustnessInfo:
     """SMAA, tipping points, method agreement and rank reversal, as ``python -m selector sensitivity`` computes them.
 
     :func:`selector.robustness.analysis.analyse` decides what "plausible" means (dimension weights sampled over the
@@ -190,7 +191,7 @@ def _robustness(rec: Recommendation, samples: int, seed: int) -> Robustness:
     try:
         result = analysis.analyse(rec, samples=samples, seed=seed)
     except (ScoringError, ValueError) as exc:
-        return Robustness(samples=samples, seed=seed, unavailable=(f"robustness analyses: {exc}",))
+        return RobustnessInfo(samples=samples, seed=seed, unavailable=(f"robustness analyses: {exc}",))
     smaa, agreement = result.smaa, result.agreement
     names = [r.name for r in rec.ranking]
     order = [smaa.alternatives.index(n) for n in names]  # the analyses' order -> the report's (ranking) order
@@ -212,7 +213,7 @@ def _robustness(rec: Recommendation, samples: int, seed: int) -> Robustness:
         )
     space = "dimension weights" if result.space == "dimensions" else "criterion weights"
     within = "the whole simplex" if result.spread is None else f"+/- {result.spread:g} of the current shares"
-    return Robustness(
+    return RobustnessInfo(
         samples=smaa.n_samples,
         seed=smaa.seed,
         acceptability=tuple(tuple(float(v) for v in row) for row in acceptability),
@@ -345,7 +346,7 @@ def build_report(
     kb: KnowledgeBase,
     prefs: Preferences,
     *,
-    samples: int = 2000,
+    samples: int = sample_counts.QUICK_SAMPLES,
     seed: int = 0,
     app_url: str = DEFAULT_APP_URL,
     now: datetime | None = None,
@@ -383,7 +384,7 @@ def build_report(
     rec = recommend(kb, prefs)
     moment = (now or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
     criteria, rules, dimensions = _criteria(kb, rec), _rules(kb, rec), _dimensions(kb, prefs, rec)
-    robustness = _robustness(rec, samples, seed) if samples > 0 else Robustness(0, seed)
+    robustness = _robustness(rec, samples, seed) if samples > 0 else RobustnessInfo(0, seed)
     options, robustness, imputed_cells, summarised = summary.summarise(
         _options(rec), rec.recommended, robustness, rec.matrix.imputed_cells
     )

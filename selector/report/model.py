@@ -74,7 +74,7 @@ class Answer:
 
 
 @dataclass(frozen=True)
-class FiredRule:
+class RuleInfo:
     """A decision-tree rule that fired, in readable form."""
 
     id: str
@@ -191,7 +191,7 @@ class Summarised:
 
 
 @dataclass(frozen=True)
-class Robustness:
+class RobustnessInfo:
     """How much the ranking depends on the weights, the method and the set of alternatives.
 
     ``acceptability`` is options x ranks (in :attr:`Report.options` order): the share of sampled weightings
@@ -228,7 +228,7 @@ class Report:
     group_description: str
     problem: str
     answers: tuple[Answer, ...]
-    rules: tuple[FiredRule, ...]
+    rules: tuple[RuleInfo, ...]
     shortlist: tuple[str, ...]
     other_candidates: tuple[str, ...]
     tree_excluded: tuple[str, ...]
@@ -253,7 +253,7 @@ class Report:
     notes: tuple[str, ...]
     pros_cons: tuple[ProsCons, ...]
     consequences: tuple[Point, ...]
-    robustness: Robustness
+    robustness: RobustnessInfo
     evidence: tuple[Evidence, ...]
     data_hash: str
     app_version: str

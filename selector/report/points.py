@@ -8,11 +8,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from selector.report import formats
-from selector.report.model import CriterionInfo, FiredRule, OptionRow, Point, ProsCons, Robustness
+from selector.report.model import CriterionInfo, OptionRow, Point, ProsCons, RobustnessInfo, RuleInfo
 
 
 def pros_cons(
-    options: Sequence[OptionRow], criteria: Sequence[CriterionInfo], rules: Sequence[FiredRule]
+    options: Sequence[OptionRow], criteria: Sequence[CriterionInfo], rules: Sequence[RuleInfo]
 ) -> tuple[ProsCons, ...]:
     """Per option: where it is best or worst of the group, where evidence is missing or flagged, what the tree says."""
     result = []
@@ -55,7 +55,7 @@ def consequences(
     options: Sequence[OptionRow],
     recommended_id: str,
     criteria: Sequence[CriterionInfo],
-    robustness: Robustness,
+    robustness: RobustnessInfo,
     method_label: str,
     scaler: str,
 ) -> tuple[Point, ...]:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from selector.matrix import Cell
-from selector.report.model import OptionRow, Robustness, Summarised
+from selector.report.model import OptionRow, RobustnessInfo, Summarised
 
 # A report is read, and a PDF laid out, row by row: past this many options the matrix, the robustness tables and the
 # evidence appendix (whose size grows with options x criteria, and options x ranks) cover the best-ranked ones and
@@ -24,7 +24,7 @@ def detailed(options: tuple[OptionRow, ...], recommended_id: str) -> list[int]:
     return shown
 
 
-def trim_robustness(rb: Robustness, rows: list[int]) -> Robustness:
+def trim_robustness(rb: RobustnessInfo, rows: list[int]) -> RobustnessInfo:
     """The robustness of the detailed options only: their rows, and the first len(rows) ranks of each."""
     if not rb.acceptability:
         return rb
@@ -41,9 +41,9 @@ def trim_robustness(rb: Robustness, rows: list[int]) -> Robustness:
 def summarise(
     options: tuple[OptionRow, ...],
     recommended_id: str,
-    robustness: Robustness,
+    robustness: RobustnessInfo,
     imputed_cells: Sequence[Cell],
-) -> tuple[tuple[OptionRow, ...], Robustness, tuple[Cell, ...], Summarised | None]:
+) -> tuple[tuple[OptionRow, ...], RobustnessInfo, tuple[Cell, ...], Summarised | None]:
     """The options, robustness and imputed cells the report details, and the options it lists by rank and score
     only (None when it details every option)."""
     if len(options) <= DETAILED_OPTIONS:

@@ -4,7 +4,7 @@
 - ``smaa``: rank acceptability, central weights and confidence (SMAA-2).
 - ``tipping``: dimension shares at which the leader changes; ``sweep``: scores along one dimension's share.
 - ``agreement``: the ranking under every method, with Kendall's tau; ``reversal``: rank reversal.
-- ``sampling``: weight vectors and uncertain cells; ``arrays``: read-only result arrays.
+- ``sampling``: weight vectors and uncertain cells (read-only result arrays: :mod:`selector.arrays`).
 
 Every analysis takes a :class:`selector.problem.Problem` (tipping points and sweeps also the
 :class:`selector.weights.Hierarchy` that spreads dimension shares over the criteria). SMAA, tipping points and

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 
 from selector import scoring
+from selector.arrays import read_only
 from selector.problem import METHODS, Problem, ScoringError, resolve_method
-from selector.robustness.arrays import frozen, frozen_int
 from selector.scoring import FrozenDict, to_jsonable
 
 
@@ -106,10 +106,10 @@ def method_agreement(problem: Problem, methods: Sequence[str] | None = None) -> 
         alternatives=alts,
         methods=tuple(r.method for r in results),
         scalers=tuple(r.scaler for r in results),
-        ranks=frozen_int(ranks),
-        scores=frozen([r.scores for r in results]),
+        ranks=read_only(ranks, np.int64),
+        scores=read_only([r.scores for r in results], float),
         leaders=leaders,
-        kendall_tau=frozen(tau),
+        kendall_tau=read_only(tau, float),
         skipped=FrozenDict(skipped),
     )
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from selector.problem import Problem
 from selector.recommend import Recommendation
+from selector.robustness import sample_counts
 from selector.robustness.agreement import MethodAgreement, method_agreement
 from selector.robustness.reversal import RankReversalReport, rank_reversal
 from selector.robustness.sampling import resolve_weight_bounds, sample_weights
@@ -26,7 +27,7 @@ from selector.robustness.smaa import SMAAResult, smaa
 from selector.robustness.tipping import TippingPoint, tipping_points
 
 Space = Literal["dimensions", "criteria"]
-DEFAULT_SAMPLES = 10_000
+DEFAULT_SAMPLES = sample_counts.FULL_SAMPLES
 EDGE = 0.001
 
 

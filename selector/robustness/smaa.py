@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 
 from selector import vectorised
+from selector.arrays import read_only
 from selector.problem import Problem, ScoringError, check_values
-from selector.robustness.arrays import frozen, frozen_ranks
+from selector.robustness import sample_counts
 from selector.robustness.sampling import (
     resolve_cell_ranges,
     resolve_weight_bounds,
@@ -89,7 +90,7 @@ class SMAAResult:
         for start in range(0, len(ranks), chunk):
             r = ranks[start : start + chunk]
             wins += (r[:, :, None] < r[:, None, :]).sum(axis=0)
-        return frozen(wins / self.n_samples)
+        return read_only(wins / self.n_samples, float)
 
     @property
     def first_rank_acceptability(self) -> np.ndarray:
@@ -131,7 +132,7 @@ class SMAAResult:
 def smaa(
     problem: Problem,
     *,
-    n_samples: int = 10_000,
+    n_samples: int = sample_counts.FULL_SAMPLES,
     seed: int = 0,
     weight_bounds: Any = None,
     cell_ranges: Any = None,
@@ -190,9 +191,9 @@ def smaa(
         criteria=crits,
         n_samples=len(w_all),
         seed=int(seed),
-        acceptability=frozen(counts / len(w_all)),
+        acceptability=read_only(counts / len(w_all), float),
         central_weights=tuple(None if c is None else tuple(float(v) for v in c) for c in central),
-        sample_ranks=frozen_ranks(sample_ranks),
+        sample_ranks=read_only(sample_ranks, copy=False),
         reference_weights=None if ref_w is None else tuple(float(v) for v in ref_w),
         reference_ranks=None if ref_w is None else tuple(int(r) for r in scorer.ranks(ref_w[None])[0]),
         weight_sampling=_sampling_text(weight_samples is not None, bounds, crits),

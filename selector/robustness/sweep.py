@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from selector import scoring
+from selector.arrays import read_only
 from selector.problem import Problem, ScoringError
-from selector.robustness.arrays import frozen, frozen_int
 from selector.scoring import to_jsonable
 from selector.vectorised import Scorer
 from selector.weights import Hierarchy
@@ -82,9 +82,9 @@ def weight_sweep(problem: Problem, hierarchy: Hierarchy, dimension: Any, n_point
         scaler=problem.scaler,
         higher_is_better=spec.higher_is_better,
         alternatives=alts,
-        grid=frozen(grid),
-        scores=frozen(scores),
-        ranks=frozen_int(ranks),
+        grid=read_only(grid, float),
+        scores=read_only(scores, float),
+        ranks=read_only(ranks, np.int64),
         leaders=tuple(alts[int(i)] for i in np.argmin(ranks, axis=1)),
         current_weight=float(hierarchy.shares[d]),
     )

@@ -391,30 +391,6 @@ def _claim_record(row: dict, claim_id: str, entity_id: str, source_id: str, enti
     return claim
 
 
-def csv_to_yaml(data: bytes, name: str, user: str = "user") -> tuple[bytes | None, list[Issue]]:
-    """Convert a CSV upload (layout in the module docstring) to knowledge-schema YAML.
-
-    Parameters
-    ----------
-    data
-        The CSV bytes (UTF-8, optional BOM; delimiter ``,``, ``;`` or tab, told from the header line).
-    name
-        The file name, used in issues and for the id of the generated ``user`` source.
-    user
-        Who uploads: named in the source record (``user-<user>-<file stem>``).
-
-    Returns
-    -------
-    tuple
-        The YAML bytes (None when any cell or row has an ERROR) and the conversion issues, each naming the CSV
-        line and column. Schema and cross-reference checks happen in :func:`validate_upload`.
-    """
-    conversion = convert(data, name, user)
-    if not conversion.yaml or any(i.level == "ERROR" for i in conversion.issues):
-        return None, conversion.issues
-    return conversion.yaml, conversion.issues
-
-
 def csv_template() -> bytes:
     """A CSV template: the header and two example rows (a new edge chip, and an override of an article figure)."""
     rows = [

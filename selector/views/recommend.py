@@ -118,13 +118,6 @@ def matrix_table(kb: KnowledgeBase, m: DecisionMatrix) -> pd.DataFrame:
     return pd.DataFrame(m.values.T, index=index, columns=columns)
 
 
-def matrix_status(m: DecisionMatrix) -> pd.DataFrame:
-    """Per cell of :func:`matrix_table` (same shape): "imputed", "flagged" or "", for styling and legends."""
-    return pd.DataFrame(
-        [["imputed" if c.imputed else "flagged" if c.flagged else "" for c in row] for row in m.cells]
-    ).T
-
-
 FILLED_MARK = "(filled in)"
 FLAG_MARK = "⚑"
 

@@ -19,7 +19,7 @@ TODAY = "2026-11-30"
 
 
 @pytest.fixture
-def page(app, monkeypatch):
+def screen(app, monkeypatch):
     monkeypatch.setenv("SELECTOR_TODAY", TODAY)
     ok(app.run())
     return ok(app.switch_page("app_pages/accelerators.py").run())
@@ -46,33 +46,33 @@ def _only(ids: list[str], *keys: str) -> bool:
     return len(ids) == len(keys) and all(any(i.endswith(f"-{k}") for i in ids) for k in keys)
 
 
-def _by_segment(page):
-    return opened(page, "acc-section", "By segment")
+def _by_segment(screen):
+    return opened(screen, "acc-section", "By segment")
 
 
-def test_the_page_opens_on_the_spec_explorer_and_draws_only_the_open_tab(page, claims):
-    assert [t.label for t in page.tabs][: len(SECTIONS)] == list(SECTIONS)
-    assert _only(_charts(page), "spec-explorer"), "the spec explorer's chart alone"
-    assert not any("As the articles state them" in m for m in _markdown(page))
-    efficiency = opened(page, "acc-section", "Energy efficiency")
+def test_the_page_opens_on_the_spec_explorer_and_draws_only_the_open_tab(screen, claims):
+    assert [t.label for t in screen.tabs][: len(SECTIONS)] == list(SECTIONS)
+    assert _only(_charts(screen), "spec-explorer"), "the spec explorer's chart alone"
+    assert not any("As the articles state them" in m for m in _markdown(screen))
+    efficiency = opened(screen, "acc-section", "Energy efficiency")
     assert _only(_charts(efficiency), "tops-watts", "tops-per-watt")
-    memory = opened(page, "acc-section", "Memory and bandwidth")
+    memory = opened(screen, "acc-section", "Memory and bandwidth")
     assert _only(_charts(memory), "metric-memory_capacity_gb", "metric-bandwidth_tbps")
-    evidence = opened(page, "acc-section", "Evidence of a number")
+    evidence = opened(screen, "acc-section", "Evidence of a number")
     assert not evidence.get("plotly_chart") and len(evidence.selectbox(key="acc-claim").options) == len(claims)
 
 
 @pytest.mark.parametrize("section", ["Spec explorer", "By segment"])
-def test_data_grids_are_only_in_closed_expanders(page, section):
-    at = opened(page, "acc-section", section)
+def test_data_grids_are_only_in_closed_expanders(screen, section):
+    at = opened(screen, "acc-section", section)
     assert at.dataframe, "the explorer's table and each segment's dataset numbers stay grids"
     tucked = [d for e in at.expander if not e.proto.expanded for d in e.dataframe]
     assert len(tucked) == len(at.dataframe)
 
 
-def test_each_segment_shows_every_stated_number_in_a_static_table(page, kb, claims):
+def test_each_segment_shows_every_stated_number_in_a_static_table(screen, kb, claims):
     stated = claims[~claims["tier"].isin(sorted(LOCATED_TIERS))]
-    shown = _markdown(_by_segment(page))
+    shown = _markdown(_by_segment(screen))
     tables = 0
     for segment in SEGMENT_LABELS:
         table = spec_table(stated, segment)
@@ -82,11 +82,11 @@ def test_each_segment_shows_every_stated_number_in_a_static_table(page, kb, clai
     assert tables >= 2
 
 
-def test_each_segments_dataset_numbers_are_a_grid_with_footnotes_and_ages_in_a_closed_expander(page, kb, claims):
-    page = _by_segment(page)
+def test_each_segments_dataset_numbers_are_a_grid_with_footnotes_and_ages_in_a_closed_expander(screen, kb, claims):
+    screen = _by_segment(screen)
     tucked = {
         e.label: d.value
-        for e in page.expander
+        for e in screen.expander
         if not e.proto.expanded and e.label.startswith("From public datasets")
         for d in e.dataframe
     }
@@ -96,5 +96,5 @@ def test_each_segments_dataset_numbers_are_a_grid_with_footnotes_and_ages_in_a_c
         located = dataset_numbers(kb, claims, segment)
         label = f"From public datasets: {len(located)} numbers, each with its footnote and date"
         pd.testing.assert_frame_equal(tucked[label].reset_index(drop=True), located, check_dtype=False)
-    captions = [c.value for c in page.caption]
+    captions = [c.value for c in screen.caption]
     assert any(f"older than {provenance.AGEING_MONTHS} months" in c for c in captions)

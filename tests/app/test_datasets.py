@@ -228,9 +228,9 @@ def test_the_ranking_cells_evidence_shows_the_footnote(app, kb):
 # Data sources and licences
 
 
-@pytest.mark.parametrize("page", ["recommend", "evidence", "accelerators", "export"])
-def test_every_page_ends_with_the_data_sources_footer(app, page, kb):
-    at = _page(app, page)
+@pytest.mark.parametrize("name", ["recommend", "evidence", "accelerators", "export"])
+def test_every_page_ends_with_the_data_sources_footer(app, name, kb):
+    at = _page(app, name)
     footer = [c for c in _captions(at) if c.startswith("Data:")]
     assert footer and all(d.licence in footer[0] for d in provenance.datasets(kb))
     assert any(link.proto.page == "data_sources" for link in at.get("page_link"))

@@ -13,7 +13,7 @@ from tests.app.helpers import ok, opened
 
 
 @pytest.fixture
-def page(app):
+def screen(app):
     ok(app.run())
     return ok(app.switch_page("app_pages/frameworks.py").run())
 
@@ -22,9 +22,9 @@ def _shown(at) -> str:
     return "\n".join(m.value for m in at.markdown)
 
 
-def test_every_rating_is_in_the_ratings_table_without_a_data_grid(page, kb):
-    assert not page.dataframe, "no data grid on the first screen (issue 18)"
-    (table,) = page.table
+def test_every_rating_is_in_the_ratings_table_without_a_data_grid(screen, kb):
+    assert not screen.dataframe, "no data grid on the first screen (issue 18)"
+    (table,) = screen.table
     expected = rating_table(feature_matrix(kb))
     shown = table.value.reset_index(drop=True)
     assert list(shown.columns) == list(expected.columns)
@@ -34,40 +34,40 @@ def test_every_rating_is_in_the_ratings_table_without_a_data_grid(page, kb):
         assert numbers.tolist() == pytest.approx(expected[column].tolist(), nan_ok=True)
 
 
-def test_the_heatmap_is_drawn_only_when_asked_for(page, kb):
+def test_the_heatmap_is_drawn_only_when_asked_for(screen, kb):
     def heatmaps(at) -> list:
         return [c for c in at.get("plotly_chart") if '"heatmap"' in c.proto.spec]
 
-    assert not heatmaps(page)
-    page.toggle(key="fw-show-heatmap").set_value(True).run()
-    ok(page)
-    (chart,) = heatmaps(page)
+    assert not heatmaps(screen)
+    screen.toggle(key="fw-show-heatmap").set_value(True).run()
+    ok(screen)
+    (chart,) = heatmaps(screen)
     # each cell's hover names its claims
     ids = {i for cell in feature_matrix(kb).claim_ids.to_numpy().ravel() for i in cell}
     assert ids and all(i in chart.proto.spec for i in ids)
-    assert any("Ratings of frameworks" in m.value for m in page.markdown)
+    assert any("Ratings of frameworks" in m.value for m in screen.markdown)
 
 
-def test_the_page_opens_on_the_feature_matrix_and_draws_only_the_open_tab(page):
-    assert [t.label for t in page.tabs] == ["Feature matrix", "Benchmarks", "Evidence of a value"]
-    assert page.table and not page.get("plotly_chart") and not page.selectbox
-    benchmarks = opened(page, "fw-section", "Benchmarks")
+def test_the_page_opens_on_the_feature_matrix_and_draws_only_the_open_tab(screen):
+    assert [t.label for t in screen.tabs] == ["Feature matrix", "Benchmarks", "Evidence of a value"]
+    assert screen.table and not screen.get("plotly_chart") and not screen.selectbox
+    benchmarks = opened(screen, "fw-section", "Benchmarks")
     assert benchmarks.get("plotly_chart") and not benchmarks.table and not benchmarks.selectbox
-    evidence = opened(page, "fw-section", "Evidence of a value")
+    evidence = opened(screen, "fw-section", "Evidence of a value")
     assert evidence.selectbox and not evidence.table and not evidence.get("plotly_chart")
 
 
-def test_each_benchmark_set_has_its_chart(page, kb):
+def test_each_benchmark_set_has_its_chart(screen, kb):
     comparable, _ = comparable_sets(kb)
-    bars = [c for c in opened(page, "fw-section", "Benchmarks").get("plotly_chart") if '"bar"' in c.proto.spec]
+    bars = [c for c in opened(screen, "fw-section", "Benchmarks").get("plotly_chart") if '"bar"' in c.proto.spec]
     assert len(bars) == len(comparable) >= 1
 
 
-def test_numbers_without_a_comparable_are_listed_with_value_conditions_and_quote(page, kb):
+def test_numbers_without_a_comparable_are_listed_with_value_conditions_and_quote(screen, kb):
     _, alone = comparable_sets(kb)
     claims = [c for s in alone for c in s.claims]
     assert claims
-    text = _shown(opened(page, "fw-section", "Benchmarks"))
+    text = _shown(opened(screen, "fw-section", "Benchmarks"))
     for claim in claims:
         item = next(line for line in text.split("\n- ") if f"**{streamlit_md(claim.id)}**" in line)
         assert f"**{streamlit_md(format(claim.value, '.12g'))} " in item or f"**{claim.value:.12g} " in item
@@ -75,11 +75,11 @@ def test_numbers_without_a_comparable_are_listed_with_value_conditions_and_quote
             assert streamlit_md(" ".join(claim.quote.split())) in item
 
 
-def test_every_rating_and_benchmark_number_can_be_picked_for_its_evidence(page, kb):
+def test_every_rating_and_benchmark_number_can_be_picked_for_its_evidence(screen, kb):
     features = feature_matrix(kb)
     comparable, _ = comparable_sets(kb)
     rated = sum(bool(ids) for ids in features.claim_ids.to_numpy().ravel())
-    options = opened(page, "fw-section", "Evidence of a value").selectbox(key="fw-value").options
+    options = opened(screen, "fw-section", "Evidence of a value").selectbox(key="fw-value").options
     assert len(options) == rated + sum(len(s.claims) for s in comparable)
     name, column = features.values.index[0], features.values.columns[0]
     assert f"{name} - {column}: {features.values.at[name, column]:g}" in options

@@ -99,9 +99,9 @@ _PLAUSIBLE = st.sampled_from(list(KB.groups)).flatmap(
 QUERIES = st.one_of(_PLAUSIBLE, st.fixed_dictionaries({}, optional=_VALUES))
 
 
-@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("name", PAGES)
 @settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(query=QUERIES)
-def test_no_query_string_raises_on_any_page(page: str, query: dict[str, str]) -> None:
-    at = _open(query, page)
+def test_no_query_string_raises_on_any_page(name: str, query: dict[str, str]) -> None:
+    at = _open(query, name)
     assert not at.exception, (query, [e.value for e in at.exception])

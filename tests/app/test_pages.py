@@ -7,8 +7,8 @@ import pytest
 from tests.app.helpers import PAGES, ok
 
 
-@pytest.mark.parametrize("page", PAGES)
-def test_every_page_runs(app, page):
+@pytest.mark.parametrize("name", PAGES)
+def test_every_page_runs(app, name):
     ok(app.run())
-    ok(app.switch_page(f"app_pages/{page}.py").run())
-    assert app.title, f"page {page} has a title"
+    ok(app.switch_page(f"app_pages/{name}.py").run())
+    assert app.title, f"page {name} has a title"

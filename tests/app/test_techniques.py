@@ -13,7 +13,7 @@ SERVES = streamlit_md("serves (app's grouping)")
 
 
 @pytest.fixture
-def page(app):
+def screen(app):
     ok(app.run())
     at = ok(app.switch_page("app_pages/techniques.py").run())
     at.selectbox(key="tech-scenario").set_value("all").run()
@@ -24,12 +24,12 @@ def _rows(at) -> list[str]:
     return [line for m in at.markdown for line in m.value.splitlines() if line.startswith("| ")]
 
 
-def test_every_item_is_a_row_of_its_kinds_table_without_a_data_grid(page, kb):
-    assert not page.dataframe, "no data grid (issue 18)"
+def test_every_item_is_a_row_of_its_kinds_table_without_a_data_grid(screen, kb):
+    assert not screen.dataframe, "no data grid (issue 18)"
     expected = techniques_table(kb)
     kinds = [k for k in TECHNIQUE_KINDS if (expected["kind"] == k).any()]
-    assert [t.label for t in page.tabs] == [f"{KIND_LABELS[k]} ({(expected['kind'] == k).sum()})" for k in kinds]
-    for tab, kind in zip(page.tabs, kinds, strict=True):
+    assert [t.label for t in screen.tabs] == [f"{KIND_LABELS[k]} ({(expected['kind'] == k).sum()})" for k in kinds]
+    for tab, kind in zip(screen.tabs, kinds, strict=True):
         (table,) = [m.value for m in tab.markdown if m.value.startswith("| ")]
         header, _, *rows = table.splitlines()
         assert header.endswith(f"| {SERVES} | what the articles say |")
@@ -40,9 +40,9 @@ def test_every_item_is_a_row_of_its_kinds_table_without_a_data_grid(page, kb):
             assert f"| {streamlit_md(' '.join(item.description.split()))} |" in row
 
 
-def test_a_scenario_narrows_the_tables_to_what_serves_it(page, kb):
-    page.selectbox(key="tech-scenario").set_value("target=edge").run()
-    ok(page)
+def test_a_scenario_narrows_the_tables_to_what_serves_it(screen, kb):
+    screen.selectbox(key="tech-scenario").set_value("target=edge").run()
+    ok(screen)
     expected = techniques_table(kb, scenarios=[("target", "edge")])
     assert 0 < len(expected) < len(techniques_table(kb))
-    assert len(_rows(page)) - len(page.tabs) == len(expected)  # less a header per table
+    assert len(_rows(screen)) - len(screen.tabs) == len(expected)  # less a header per table

@@ -17,6 +17,9 @@ from selector.preferences import Preferences
 from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE
 
+# Left to `make test` (marked slow: tests/conftest.py): the command end to end, with a measurement checked.
+pytestmark = pytest.mark.slow
+
 LOADGEN = FIXTURES / "measure" / "loadgen"
 SUMMARIES = sorted(LOADGEN.glob("*.mlperf_log_summary.txt"))
 
@@ -138,6 +141,7 @@ def test_a_probe_attributed_to_an_entity_says_it_ran_on_the_cpu(tmp_path: Path, 
     assert main(["measure", "run", "--entity", "intel-xeon", "--group", "edge-accelerators", "-o", str(out)]) == 2
 
 
+@pytest.mark.subprocess
 def test_ctrl_c_in_a_running_probe_exits_130_and_leaves_no_file(tmp_path: Path) -> None:
     import signal
     import subprocess

@@ -20,6 +20,9 @@ from selector.report import spreadsheet
 from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE, ROOT
 
+# Left to `make test` (marked slow: tests/conftest.py): the command end to end, the whole knowledge per call.
+pytestmark = pytest.mark.slow
+
 UPLOADS = FIXTURES / "uploads"
 KB = knowledge.load()
 EDGE = "edge-accelerators"
@@ -43,6 +46,7 @@ def core(payload: dict) -> dict:
     return rest
 
 
+@pytest.mark.subprocess
 def test_help_lists_groups_questions_answers_and_methods() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "selector", "rank", "--help"], cwd=ROOT, capture_output=True, text=True, timeout=120
@@ -60,6 +64,7 @@ def test_help_lists_groups_questions_answers_and_methods() -> None:
     assert "impute-worst" in text
 
 
+@pytest.mark.subprocess
 def test_help_epilog_is_built_only_when_help_is_shown() -> None:
     code = (
         "import sys; from selector.__main__ import build_parser, discover; build_parser(discover()); "

@@ -9,6 +9,9 @@ import pytest
 
 from selector.__main__ import main
 
+# Left to `make test` (marked slow: tests/conftest.py): the command end to end, a whole report per call.
+pytestmark = pytest.mark.slow
+
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(["report", *argv])
@@ -67,6 +70,7 @@ def test_markdown_to_stdout(capsys):
     assert "## Context and Problem Statement" in stdout
 
 
+@pytest.mark.subprocess
 def test_pdf_report(tmp_path, capsys):
     pytest.importorskip("weasyprint", reason="WeasyPrint (and its Pango libraries) is needed for PDF output")
     out = tmp_path / "decision.pdf"
@@ -129,6 +133,7 @@ _IMPORTS_OF = (
 )
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize(
     ("fmt", "imported"),
     # the PDF's WeasyPrint is imported by its worker process (selector.report.pdf.PdfWorker), not by this one

@@ -155,6 +155,7 @@ def test_command_module_interface():
     assert callable(score_cmd.add_arguments) and callable(score_cmd.run)
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(
     not (ROOT / "selector" / "__main__.py").exists(), reason="the lead's selector/__main__.py is absent"
 )

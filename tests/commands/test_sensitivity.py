@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
 
 
@@ -15,6 +17,7 @@ def _run(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.subprocess
 def test_json_output_carries_every_analysis():
     done = _run("--group", "edge-accelerators", "--samples", "500", "--seed", "3", "--format", "json")
     assert done.returncode == 0, done.stderr
@@ -28,6 +31,7 @@ def test_json_output_carries_every_analysis():
     assert again["smaa"]["acceptability"] == out["smaa"]["acceptability"]
 
 
+@pytest.mark.subprocess
 def test_table_output_names_the_leader_and_tipping_points():
     done = _run("--group", "datacenter-accelerators", "--method", "topsis", "--samples", "300")
     assert done.returncode == 0, done.stderr
@@ -36,6 +40,7 @@ def test_table_output_names_the_leader_and_tipping_points():
     assert "of plausible weightings" in done.stdout
 
 
+@pytest.mark.subprocess
 def test_bad_input_exits_2_with_a_message():
     done = _run("--group", "nope")
     assert done.returncode == 2

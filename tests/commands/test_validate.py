@@ -20,6 +20,7 @@ def selector(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.subprocess
 def test_help_lists_the_commands() -> None:
     done = selector("--help")
     assert done.returncode == 0
@@ -43,6 +44,7 @@ def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture) -> None:
     assert "COMMAND" in capsys.readouterr().err
 
 
+@pytest.mark.subprocess
 def test_listing_commands_imports_nothing_heavy() -> None:
     # Every command module is imported to build --help; pandas, skcriteria and friends belong inside run().
     code = (
@@ -55,6 +57,7 @@ def test_listing_commands_imports_nothing_heavy() -> None:
     assert done.stdout.strip() == ""
 
 
+@pytest.mark.subprocess
 def test_validate_accepts_the_bundled_knowledge() -> None:
     done = selector("validate")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -63,6 +66,7 @@ def test_validate_accepts_the_bundled_knowledge() -> None:
     assert " claims (" in summary and "flagged)" in summary and "data hash " in summary
 
 
+@pytest.mark.subprocess
 def test_validate_reports_a_broken_extra_file_and_exits_2() -> None:
     fixture = BROKEN / "three_reference_errors.yaml"
     done = selector("validate", "--extra", str(fixture))
@@ -74,6 +78,7 @@ def test_validate_reports_a_broken_extra_file_and_exits_2() -> None:
     assert any("source `999` is not defined" in line for line in lines)
 
 
+@pytest.mark.subprocess
 def test_validate_json_lists_issues_as_objects() -> None:
     fixture = BROKEN / "unknown_source.yaml"
     done = selector("validate", "--extra", str(fixture), "--format", "json")
@@ -91,6 +96,7 @@ def test_validate_json_lists_issues_as_objects() -> None:
     assert "source `999`" in issue["message"]
 
 
+@pytest.mark.subprocess
 def test_validate_json_on_valid_knowledge_counts_records() -> None:
     done = selector("validate", "--format", "json")
     assert done.returncode == 0, done.stdout
@@ -101,6 +107,7 @@ def test_validate_json_on_valid_knowledge_counts_records() -> None:
     assert len(report["data_hash"]) == 16
 
 
+@pytest.mark.subprocess
 def test_validate_with_a_valid_extra_file_counts_it() -> None:
     without = json.loads(selector("validate", "--format", "json").stdout)
     extra = FIXTURES / "uploads" / "good_new_chip.yaml"
@@ -116,6 +123,7 @@ def test_validate_with_a_valid_extra_file_counts_it() -> None:
     assert report["data_hash"] != without["data_hash"]
 
 
+@pytest.mark.subprocess
 def test_validate_extra_refuses_what_an_upload_may_not_hold() -> None:
     # rules are the articles' decision model: a file adding one is knowledge, not an upload (use --knowledge DIR)
     done = selector("validate", "--extra", str(FIXTURES / "valid_extra.yaml"))
@@ -129,6 +137,7 @@ def _fixtures() -> list[Path]:
     return [*found, FIXTURES / "valid_extra.yaml"]
 
 
+@pytest.mark.slow
 def test_validate_rank_and_my_data_accept_and_refuse_the_same_files(tmp_path: Path, capsys) -> None:
     from selector import knowledge
     from selector.uploads import csv_claims, intake
@@ -149,6 +158,7 @@ def test_validate_rank_and_my_data_accept_and_refuse_the_same_files(tmp_path: Pa
     assert any(v == (False, False, False) for v in verdicts.values())
 
 
+@pytest.mark.subprocess
 def test_validate_knowledge_option_reads_another_directory(knowledge_copy: Path) -> None:
     assert selector("validate", "--knowledge", str(knowledge_copy)).returncode == 0
     shutil.copy(BROKEN / "duplicate_id.yaml", knowledge_copy / "entities" / "zz_duplicate.yaml")
@@ -157,12 +167,14 @@ def test_validate_knowledge_option_reads_another_directory(knowledge_copy: Path)
     assert "ERROR knowledge/entities/zz_duplicate.yaml:3 record `pytorch`" in done.stdout
 
 
+@pytest.mark.subprocess
 def test_validate_missing_directory_exits_2(tmp_path: Path) -> None:
     done = selector("validate", "--knowledge", str(tmp_path / "nowhere"))
     assert done.returncode == 2
     assert "does not exist" in done.stdout
 
 
+@pytest.mark.subprocess
 def test_validate_several_extra_files(base_knowledge: Path) -> None:
     done = selector(
         "validate",
@@ -186,6 +198,7 @@ def test_parser_exposes_validate_options() -> None:
     assert args.knowledge is None
 
 
+@pytest.mark.subprocess
 def test_validate_lists_disagreeing_claims_without_failing(tmp_path: Path) -> None:
     extra = tmp_path / "lab.yaml"
     extra.write_text(

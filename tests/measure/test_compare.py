@@ -119,6 +119,7 @@ def test_an_invalid_loadgen_upload_names_file_and_line() -> None:
     assert issue.file == summary.name and issue.line == line and "VALID" in issue.message
 
 
+@pytest.mark.app
 def test_my_data_shows_measured_beside_published(mine: intake.UploadResult) -> None:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.session_state["uploads"] = [Upload("my_runs.yaml", MINE)]
@@ -146,6 +147,7 @@ def test_the_report_marks_measured_cells_and_lists_measured_beside_published(min
     assert "your measurement" not in bundled
 
 
+@pytest.mark.app
 def test_recommend_lists_measured_cells_and_the_comparison() -> None:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.session_state["uploads"] = [Upload("my_runs.yaml", MINE)]

@@ -27,6 +27,7 @@ def test_resnet50_like_has_resnet50s_layers_and_parameters(resnet: onnx.ModelPro
     assert 25_000_000 < parameters < 26_000_000  # ResNet-50 has 25.6 M (batch norm folded here)
 
 
+@pytest.mark.slow
 def test_bert_like_is_twelve_attention_layers() -> None:
     model = models.bert_base(layers=2)
     onnx.checker.check_model(model)
@@ -40,6 +41,7 @@ def test_provider_choice_prefers_an_accelerator_and_never_azure() -> None:
     assert probe.choose_provider(["CPUExecutionProvider", "CUDAExecutionProvider"]) == "CUDAExecutionProvider"
 
 
+@pytest.mark.slow
 def test_a_short_probe_gives_consistent_figures_and_a_valid_upload() -> None:
     lines: list[str] = []
     result = probe.run("resnet50-like", batch=1, seconds=0.3, progress=lines.append)

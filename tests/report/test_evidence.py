@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 from selector.models import Claim, KnowledgeBase
 from selector.report import evidence
-from selector.report.model import CellInfo, CriterionInfo, DimensionWeight, FiredRule, OptionRow
+from selector.report.model import CellInfo, CriterionInfo, DimensionWeight, OptionRow, RuleInfo
 from selector.sources import Source
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
@@ -133,7 +133,7 @@ def criterion(cid: str, name: str) -> CriterionInfo:
 def parts(**changes: object) -> dict:
     found = {
         "dimensions": [DimensionWeight("perf", "Performance", "性能", 50, 50, 1.0, ("c-quote",))],
-        "rules": [FiredRule("r-edge", "tree", "goal: edge", ("Orin",), (), "Because.", ("c-quote", "c-rating"))],
+        "rules": [RuleInfo("r-edge", "tree", "goal: edge", ("Orin",), (), "Because.", ("c-quote", "c-rating"))],
         "criteria": [criterion("peak", "Peak"), criterion("open", "Openness")],
         "options": [
             OptionRow("h100", "H100", 1, 0.9, True, (CellInfo(2000, ("c-bench",)), CellInfo(3, ()))),
@@ -162,12 +162,12 @@ def test_uses_follow_based_on_to_the_bottom():
 
 
 def test_a_use_is_listed_once_however_often_it_occurs():
-    twice = [FiredRule("r1", "t", "", (), (), "", ("c-quote", "c-quote"))] * 2
+    twice = [RuleInfo("r1", "t", "", (), (), "", ("c-quote", "c-quote"))] * 2
     assert evidence.uses(kb(), parts(dimensions=[], rules=twice, options=[])) == {"c-quote": ["decision rule r1"]}
 
 
 def test_a_claim_the_knowledge_lacks_is_kept_as_used_but_not_followed():
-    rules = [FiredRule("r1", "t", "", (), (), "", ("gone",))]
+    rules = [RuleInfo("r1", "t", "", (), (), "", ("gone",))]
     uses = evidence.uses(kb(), parts(dimensions=[], options=[], rules=rules))
     assert uses == {"gone": ["decision rule r1"]}
 

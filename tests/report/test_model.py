@@ -9,14 +9,14 @@ import pytest
 
 from selector.errors import SelectorError
 from selector.report import model
-from selector.report.model import Evidence, Point, Report, ReportError, Robustness
+from selector.report.model import Evidence, Point, Report, ReportError, RobustnessInfo
 
 
 def report(**changes: object) -> Report:
     """A report with every required field empty (a string, tuple, number or flag as its type says)."""
-    empty = {"str": "", "bool": False, "Robustness": Robustness(samples=0, seed=0)}
+    empty = {"str": "", "bool": False, "RobustnessInfo": RobustnessInfo(samples=0, seed=0)}
     required = [f for f in dataclasses.fields(Report) if f.default is dataclasses.MISSING]
-    # The annotations are strings (postponed evaluation): "str", "bool", "Robustness" or "tuple[...]".
+    # The annotations are strings (postponed evaluation): "str", "bool", "RobustnessInfo" or "tuple[...]".
     values = {f.name: () if f.type.startswith("tuple") else empty[f.type] for f in required}
     return Report(**(values | changes))
 
@@ -27,7 +27,7 @@ def evidence(claim_id: str) -> Evidence:
 
 def test_every_model_type_is_frozen():
     types = [t for t in vars(model).values() if dataclasses.is_dataclass(t) and t.__module__ == model.__name__]
-    assert {t.__name__ for t in types} >= {"Report", "Evidence", "OptionRow", "CellInfo", "Robustness", "Point"}
+    assert {t.__name__ for t in types} >= {"Report", "Evidence", "OptionRow", "CellInfo", "RobustnessInfo", "Point"}
     for kind in types:
         assert kind.__dataclass_params__.frozen, kind.__name__
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -46,7 +46,7 @@ def test_the_scaling_is_said_in_words(scaler, words):
 
 
 def test_robustness_not_run_is_zero_samples_and_nothing_else():
-    robust = Robustness(samples=0, seed=0)
+    robust = RobustnessInfo(samples=0, seed=0)
     assert robust.first_share == () and robust.methods == () and robust.leader_acceptability is None
     assert report().robustness == robust
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from selector.report import pdf
-from selector.report.model import ReportError, Robustness
+from selector.report.model import ReportError, RobustnessInfo
 from tests.report.conftest import ADR_HEADINGS
 
 
@@ -40,6 +40,7 @@ def _pdftotext(path: Path, *options: str) -> str:
     return subprocess.run(["pdftotext", *options, str(path), "-"], check=True, capture_output=True, text=True).stdout
 
 
+@pytest.mark.subprocess
 @needs_pdf
 def test_pdf_is_a4_with_page_numbers_and_contents(pdf_file):
     assert pdf_file.read_bytes()[:5] == b"%PDF-"
@@ -56,6 +57,7 @@ def test_pdf_is_a4_with_page_numbers_and_contents(pdf_file):
         assert match and 2 <= int(match.group(1)) <= pages, f"contents entry for {title!r}"
 
 
+@pytest.mark.subprocess
 @needs_pdf
 def test_pdf_text_has_the_leader_the_weights_and_a_chinese_quote(built, pdf_file):
     text = _pdftotext(pdf_file, "-layout")
@@ -68,6 +70,7 @@ def test_pdf_text_has_the_leader_the_weights_and_a_chinese_quote(built, pdf_file
     assert "".join(quotes[-1].split()) in flat
 
 
+@pytest.mark.subprocess
 @needs_pdf
 def test_pdf_first_page_is_not_blank(pdf_file, tmp_path):
     from PIL import Image
@@ -81,10 +84,11 @@ def test_pdf_first_page_is_not_blank(pdf_file, tmp_path):
     assert dark / (image.width * image.height) > 0.01
 
 
+@pytest.mark.subprocess
 @needs_pdf
 def test_pdf_of_a_hostile_name_renders_it_as_text(hostile, tmp_path):
     path = tmp_path / "hostile.pdf"
-    path.write_bytes(pdf.render_pdf(dataclasses.replace(hostile, robustness=Robustness(0, 0))))
+    path.write_bytes(pdf.render_pdf(dataclasses.replace(hostile, robustness=RobustnessInfo(0, 0))))
     assert "<img src=x onerror=alert(1)>" in _pdftotext(path)
 
 
@@ -103,6 +107,7 @@ def test_pdf_without_weasyprint_says_what_to_install(built, monkeypatch):
         pdf.render_pdf(built)
 
 
+@pytest.mark.subprocess
 @needs_pdf
 def test_a_worker_lays_out_the_same_pdf(built, pdf_file, tmp_path):
     # the CLI's path: WeasyPrint imported and the page laid out in a second process
@@ -113,6 +118,7 @@ def test_a_worker_lays_out_the_same_pdf(built, pdf_file, tmp_path):
     assert _pdftotext(path, "-layout") == _pdftotext(pdf_file, "-layout")
 
 
+@pytest.mark.subprocess
 @needs_pdf
 def test_a_worker_that_stops_leaves_the_pdf_to_this_process(built, monkeypatch):
     from concurrent.futures.process import BrokenProcessPool

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from selector.report.model import CellInfo, CriterionInfo, FiredRule, MethodRanking, OptionRow, Point, Robustness
+from selector.report.model import CellInfo, CriterionInfo, MethodRanking, OptionRow, Point, RobustnessInfo, RuleInfo
 from selector.report.points import consequences, pros_cons
 
 SPEED = CriterionInfo("speed", "speed", "perf", "max", "img/s", 1.0, 0.5)
@@ -68,9 +68,7 @@ def test_a_criterion_on_which_all_options_agree_is_neutral():
 
 def test_the_trees_recommendation_and_exclusion_are_points_citing_the_rules_claims():
     rules = (
-        FiredRule(
-            "r1", "t", "", ("A",), ("C",), "fits the edge", ("c-rule",), recommend_ids=("a",), exclude_ids=("c",)
-        ),
+        RuleInfo("r1", "t", "", ("A",), ("C",), "fits the edge", ("c-rule",), recommend_ids=("a",), exclude_ids=("c",)),
     )
     a, _, c = pros_cons(OPTIONS, (SPEED, PRICE), rules)
     assert a.points[0] == Point("good", "the decision trees recommend it: fits the edge", ("c-rule",))
@@ -95,7 +93,7 @@ def ranking(method: str, leader: str) -> MethodRanking:
 
 
 def test_the_leader_chosen_with_a_strong_first_share_is_good_news():
-    robust = Robustness(samples=1000, seed=1, first_share=(0.8, 0.15, 0.05), methods=(ranking("wsm", "A"),))
+    robust = RobustnessInfo(samples=1000, seed=1, first_share=(0.8, 0.15, 0.05), methods=(ranking("wsm", "A"),))
     points = consequences(OPTIONS, "a", (SPEED, PRICE), robust, "TOPSIS", "vector")
     assert texts(points) == [
         ("good", "A has the best score under TOPSIS, vector scaling."),
@@ -106,14 +104,14 @@ def test_the_leader_chosen_with_a_strong_first_share_is_good_news():
 
 @pytest.mark.parametrize(("share", "verdict"), [(0.75, "good"), (0.74, "neutral"), (0.5, "neutral"), (0.49, "bad")])
 def test_the_first_share_sets_the_verdict_at_three_quarters_and_a_half(share, verdict):
-    robust = Robustness(samples=10, seed=1, first_share=(share, 1 - share, 0.0))
+    robust = RobustnessInfo(samples=10, seed=1, first_share=(share, 1 - share, 0.0))
     second = consequences(OPTIONS, "a", (SPEED, PRICE), robust, "TOPSIS", "none")[1]
     assert second.verdict == verdict
     assert f"in {share:.0%} of 10" in second.text
 
 
 def test_a_shortlisted_option_below_the_leader_is_explained_with_its_gaps_and_flags():
-    robust = Robustness(
+    robust = RobustnessInfo(
         samples=100,
         seed=1,
         first_share=(0.6, 0.3, 0.1),
@@ -137,6 +135,6 @@ def test_a_shortlisted_option_below_the_leader_is_explained_with_its_gaps_and_fl
 
 
 def test_flagged_evidence_of_the_choice_is_named():
-    points = consequences(OPTIONS, "b", (SPEED, PRICE), Robustness(samples=0, seed=0), "WSM", "sum")
+    points = consequences(OPTIONS, "b", (SPEED, PRICE), RobustnessInfo(samples=0, seed=0), "WSM", "sum")
     assert Point("bad", "part of B's evidence is flagged as doubtful; check it.", ("c-b-price",)) in points
     assert not any("SMAA" in p.text or "MCDA" in p.text for p in points)  # robustness not run: nothing claimed

@@ -121,6 +121,7 @@ def test_xlsx_neutralises_formulas(hostile):
             assert not cell.value.startswith(FORMULA_PREFIXES), cell.coordinate
 
 
+@pytest.mark.app
 def test_export_page_offers_every_download_and_builds_the_pdf_on_request():
     from streamlit.testing.v1 import AppTest
 

@@ -19,7 +19,8 @@ def test_weight_sweep_matches_scoring_at_grid_points():
     assert sweep.scores.shape == (11, 5) and sweep.grid[0] == 0 and sweep.grid[-1] == 1
     assert sweep.current_weight == pytest.approx(0.25)
     for g in (0, 4, 10):
-        w = Hierarchy.of(DIMS, DIM_WEIGHTS).weights_at("cost", sweep.grid[g])
+        h = Hierarchy.of(DIMS, DIM_WEIGHTS)
+        [w] = h.at(h.index("cost"), sweep.grid[g])
         ref = scoring.score(make_problem(x, OBJ8, w, "topsis"))
         np.testing.assert_allclose(sweep.scores[g], ref.scores, atol=1e-12)
         assert sweep.leaders[g] == ref.leader

@@ -42,8 +42,8 @@ def test_leader_really_changes_at_each_tipping_point(method, scaler):
             eps = 1e-6
             if any(abs(o - tp.weight) < 3 * eps for o in neighbours) or not eps < tp.weight < 1 - eps:
                 continue
-            below = Hierarchy.of(DIMS, DIM_WEIGHTS).weights_at(tp.dimension, tp.weight - eps)
-            above = Hierarchy.of(DIMS, DIM_WEIGHTS).weights_at(tp.dimension, tp.weight + eps)
+            h = Hierarchy.of(DIMS, DIM_WEIGHTS)
+            below, above = h.at(h.index(tp.dimension), [tp.weight - eps, tp.weight + eps])
             assert scoring.score(make_problem(x, OBJ8, below, method, scaler)).leader == tp.before, tp
             assert scoring.score(make_problem(x, OBJ8, above, method, scaler)).leader == tp.after, tp
             found += 1

@@ -11,6 +11,9 @@ from selector.uploads import comparison, intake
 from tests.conftest import KNOWLEDGE
 from tests.uploads.conftest import EDGE, UPLOADS, check
 
+# Left to `make test` (marked slow: tests/conftest.py): every test checks an upload against the whole knowledge.
+pytestmark = pytest.mark.slow
+
 
 def test_conflicts_report_the_article_figure_and_the_relative_difference() -> None:
     result = check(UPLOADS / "good_orin_override.csv")

@@ -18,8 +18,9 @@ from tests.uploads.conftest import UPLOADS, errors, marked_lines
 
 
 def test_csv_converts_to_schema_yaml_that_the_guarded_reader_accepts() -> None:
-    data, issues = csv_claims.csv_to_yaml((UPLOADS / "good_new_chip.csv").read_bytes(), "good_new_chip.csv")
-    assert data is not None and issues == []
+    conversion = csv_claims.convert((UPLOADS / "good_new_chip.csv").read_bytes(), "good_new_chip.csv")
+    data = conversion.yaml
+    assert data and conversion.issues == []
     parsed, problems = parse_yaml(data, "converted.yaml")
     assert problems == [] and parsed is not None
     content = parsed.data
@@ -32,16 +33,16 @@ def test_csv_converts_to_schema_yaml_that_the_guarded_reader_accepts() -> None:
 
 
 def test_csv_user_names_the_source() -> None:
-    data, _ = csv_claims.csv_to_yaml((UPLOADS / "good_orin_override.csv").read_bytes(), "orin.csv", user="Ada Lovelace")
+    data = csv_claims.convert((UPLOADS / "good_orin_override.csv").read_bytes(), "orin.csv", user="Ada Lovelace").yaml
     source = yaml.safe_load(data)["sources"][0]
     assert source["id"] == "user-ada-lovelace-orin"
     assert source["author"] == "Ada Lovelace"
 
 
-def test_csv_to_yaml_returns_none_on_any_error() -> None:
-    data, issues = csv_claims.csv_to_yaml((UPLOADS / "formula_cells.csv").read_bytes(), "formula_cells.csv")
-    assert data is None
-    assert len(issues) == len(marked_lines(UPLOADS / "formula_cells.csv"))
+def test_every_formula_cell_is_an_error_on_its_line() -> None:
+    issues = csv_claims.convert((UPLOADS / "formula_cells.csv").read_bytes(), "formula_cells.csv").issues
+    assert {i.level for i in issues} == {"ERROR"}
+    assert sorted(i.line for i in issues) == marked_lines(UPLOADS / "formula_cells.csv")
 
 
 def test_csv_schema_errors_point_at_the_csv_line_and_column() -> None:
@@ -127,9 +128,10 @@ _cells = st.lists(st.sampled_from(_cell_parts), max_size=6).map("".join)
 def test_csv_conversion_never_raises_and_its_yaml_always_reads_back(header: list[str], rows: list[list[str]]) -> None:
     out = io.StringIO()
     csv.writer(out).writerows([header, *rows])
-    data, issues = csv_claims.csv_to_yaml(out.getvalue().encode("utf-8"), "fuzz.csv")
-    assert all(i.file == "fuzz.csv" for i in issues)
-    if data is not None:
+    conversion = csv_claims.convert(out.getvalue().encode("utf-8"), "fuzz.csv")
+    assert all(i.file == "fuzz.csv" for i in conversion.issues)
+    data = conversion.yaml
+    if data:  # rows with errors are left out; what was converted reads back
         parsed, problems = parse_yaml(data, "fuzz.yaml")
         assert problems == [], [str(p) for p in problems]
         assert parsed.data["sources"][0]["kind"] == "user"

@@ -18,6 +18,9 @@ from selector.uploads import intake
 from tests.conftest import KNOWLEDGE, ROOT
 from tests.uploads.conftest import EDGE, GOOD, HOSTILE, LIMIT_FIXTURES, UPLOADS, check, errors, marked_lines
 
+# Left to `make test` (marked slow: tests/conftest.py): every test checks uploads against the whole knowledge.
+pytestmark = pytest.mark.slow
+
 
 def test_every_upload_fixture_is_covered() -> None:
     on_disk = {p.name for p in UPLOADS.iterdir()}

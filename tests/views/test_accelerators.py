@@ -20,6 +20,9 @@ from selector.views.accelerators import (
 )
 from selector.views.labels import SEGMENT_LABELS
 
+# Left to `make test` (marked slow: tests/conftest.py): every number of every accelerator.
+pytestmark = pytest.mark.slow
+
 OLD = dt.date(2026, 11, 30)  # the cloud price list (2025-04-21) is 19 months old
 YOUNG = dt.date(2025, 12, 31)
 

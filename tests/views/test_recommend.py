@@ -17,7 +17,6 @@ from selector.views.recommend import (
     contributions_frame,
     criterion_profile,
     matrix_display,
-    matrix_status,
     matrix_table,
     ranking_markdown,
     ranking_table,
@@ -38,9 +37,7 @@ def test_matrix_table_is_the_decision_matrix_transposed(kb):
     table = matrix_table(kb, m)
     assert table.shape == (len(m.criteria), len(m.alternatives))
     np.testing.assert_array_equal(table.to_numpy(), m.values.T)
-    status = matrix_status(m)
-    assert status.shape == table.shape
-    assert (status.to_numpy() == "imputed").sum() == len(m.imputed_cells)
+    assert sum(cell.imputed for row in m.cells for cell in row) == len(m.imputed_cells)
 
 
 def test_criterion_profile_gives_the_best_of_a_column_its_weight():
@@ -73,14 +70,14 @@ def _tiny_matrix(values, objectives, weights) -> matrix.DecisionMatrix:
 def test_matrix_display_marks_filled_in_and_flagged_cells(kb):
     m = matrix.build(kb, Preferences(group="training-frameworks"))
     shown = matrix_display(kb, m)
-    status = matrix_status(m).to_numpy()
     table = matrix_table(kb, m)
-    for (i, j), state in np.ndenumerate(status):
-        text = shown.iat[i, j]
+    assert shown.shape == table.shape == (len(m.criteria), len(m.alternatives))
+    for (i, j), text in np.ndenumerate(shown.to_numpy()):
+        cell = m.cells[j][i]  # the table is the matrix transposed: criteria down, alternatives across
         assert text.startswith(f"{table.iat[i, j]:g}")
-        assert text.endswith(FILLED_MARK) == (state == "imputed")
-        assert text.endswith(FLAG_MARK) == (state == "flagged")
-    assert (status == "imputed").any()
+        assert text.endswith(FILLED_MARK) == cell.imputed
+        assert text.endswith(FLAG_MARK) == (cell.flagged and not cell.imputed)
+    assert any(cell.imputed for row in m.cells for cell in row)
 
 
 def test_ranking_table_lists_the_ranking_in_rank_order(kb):
