@@ -91,14 +91,24 @@ def test_vendor_and_single_exclusions():
 
 
 def test_constraints_come_before_the_missing_value_policy():
-    # the column worst is taken over the alternatives left: a removed chip's figure no longer sets it
+    # removed alternatives are never ranked, and no figure of theirs fills a cell of those left
     prefs = Preferences(group="datacenter-accelerators", constraints=["tdp-w<=700"], keep_unknown=True)
     rec = recommend.recommend(KB, prefs)
     removed = {e.id for e in rec.matrix.excluded_alternatives}
     assert removed == {a for a in KB.groups["datacenter-accelerators"].members if (_tdp(a) or 0) > 700}
-    column = rec.matrix.criteria.index("tdp-w")
-    filled = [row[column].value for row in rec.matrix.cells if row[column].imputed]
-    assert filled and max(filled) <= 700
+    assert removed.isdisjoint(rec.matrix.alternatives)
+    filled = [c for row in rec.matrix.cells for c in row if c.imputed]
+    assert filled
+    for cell in filled:  # the default fills at the scale's worst end, whoever is left
+        lo, hi = KB.criteria[cell.criterion].scale
+        assert cell.value == (hi if KB.criteria[cell.criterion].objective == "min" else lo)
+    # the column-worst policy takes the worst over the alternatives left, not over the removed ones
+    rec = recommend.recommend(KB, prefs.model_copy(update={"missing": "impute-column-worst"}))
+    m = rec.matrix
+    for j, criterion in enumerate(m.criteria):
+        known = [row[j].value for row in m.cells if not row[j].imputed]
+        worst = max(known) if m.objectives[j] == "min" else min(known)
+        assert all(row[j].value == worst for row in m.cells if row[j].imputed), criterion
 
 
 def test_removing_everything_is_a_clear_error():

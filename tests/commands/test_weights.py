@@ -94,6 +94,7 @@ def test_bad_answers_exit_2_with_a_message(argv, message, capsys):
     assert captured.out == ""
 
 
+@pytest.mark.subprocess
 def test_fractions_pass_through_the_shell():
     answers = [a.replace("performance/cost=2", "cost/performance=1/2") for a in CONSISTENT]
     done = subprocess.run(
