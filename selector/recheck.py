@@ -113,6 +113,7 @@ class Recheck:
     datasets: tuple[str, ...]  # snapshot changes, in words
     notes: tuple[str, ...] = ()
     link: str = ""  # today's ranking in the app, for the same settings
+    query: str = ""  # those settings as the app's query string
     ids: dict[str, str] = field(default_factory=dict)  # recommended/leader ids then and now
 
     @property
@@ -134,7 +135,8 @@ class Recheck:
     def headline(self) -> str:
         if self.holds:
             under = f"; {len(self.cells)} cell(s) changed under it" if self.cells else ", on the same evidence"
-            return f"The decision holds: {self.recommended_now} is still recommended and {self.leader_now} leads{under}."
+            leads = "leads the ranking" if self.leader_now == self.recommended_now else f"{self.leader_now} leads"
+            return f"The decision holds: {self.recommended_now} is still recommended and {leads}{under}."
         parts = []
         if self.ids["recommended_then"] != self.ids["recommended_now"]:
             parts.append(f"{self.recommended_now} is recommended now, not {self.recommended_then}")
@@ -169,6 +171,19 @@ class Recheck:
         if self.link:
             out.append(f"Today's ranking in the app: {self.link}")
         return out
+
+    def cell_rows(self) -> list[dict[str, str]]:
+        """The changed cells as table rows of plain text (option, criterion, then and now)."""
+        return [
+            {
+                "option": c.alternative_name,
+                "criterion": c.criterion_name,
+                "changed": ", ".join(c.what),
+                "then": _cell_text(c.before),
+                "now": _cell_text(c.after),
+            }
+            for c in self.cells
+        ]
 
     def to_dict(self) -> dict:
         return {
@@ -210,7 +225,8 @@ def _rule_text(rule: RuleRecord | None) -> str:
     if rule is None:
         return "-"
     when = ", ".join(f"{q}={o}" for q, o in sorted(rule.matched.items())) or "always"
-    return f"when {when} recommends {', '.join(rule.recommend) or 'nothing'}, excludes {', '.join(rule.exclude) or 'nothing'}"
+    recommends, excludes = ", ".join(rule.recommend) or "nothing", ", ".join(rule.exclude) or "nothing"
+    return f"when {when} recommends {recommends}, excludes {excludes}"
 
 
 def _cells(then: DecisionRecord, now: DecisionRecord) -> tuple[CellChange, ...]:
@@ -256,7 +272,7 @@ def _upload_notes(then: DecisionRecord, now: DecisionRecord) -> tuple[str, ...]:
     )
 
 
-def compare(then: DecisionRecord, now: DecisionRecord, name: str, link: str = "") -> Recheck:
+def compare(then: DecisionRecord, now: DecisionRecord, name: str, link: str = "", query: str = "") -> Recheck:
     """The recorded decision ``then`` beside ``now`` (the same settings ranked today), as plain data."""
     old = {o.id for o in then.ranking}
     new = {o.id for o in now.ranking}
@@ -280,6 +296,7 @@ def compare(then: DecisionRecord, now: DecisionRecord, name: str, link: str = ""
         datasets=_datasets(then, now),
         notes=_upload_notes(then, now),
         link=link,
+        query=query,
         ids={
             "recommended_then": then.recommended,
             "recommended_now": now.recommended,
@@ -316,29 +333,15 @@ def recheck(
     now = records.build(
         kb,
         rec,
-        leader_first=_leader_first(rec, then.robustness.samples, then.robustness.seed),
+        leader_first=records.leader_first(rec, then.robustness.samples, then.robustness.seed),
         samples=then.robustness.samples,
         seed=then.robustness.seed,
         generated_at=generated_at,
         app_version=__version__,
         uploads=uploads,
     )
-    link = app_url.rstrip("/") + "/?" + urlencode(to_query(prefs)) if app_url else ""
-    return compare(then, now, name, link)
-
-
-def _leader_first(rec, samples: int, seed: int) -> float | None:  # noqa: ANN001 - a Recommendation
-    """The leader's share of first ranks, sampled as the report's robustness analysis samples it."""
-    if samples <= 0 or len(rec.ranking) < 2:
-        return None
-    from selector.problem import ScoringError
-    from selector.robustness import analysis
-
-    try:
-        smaa = analysis.acceptability(rec, samples=samples, seed=seed)
-    except (ScoringError, ValueError):
-        return None
-    return float(smaa.acceptability[smaa.alternatives.index(rec.leader.name)][0])
+    query = urlencode(to_query(prefs))
+    return compare(then, now, name, app_url.rstrip("/") + "/?" + query if app_url else "", query)
 
 
 @dataclass(frozen=True)

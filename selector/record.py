@@ -216,6 +216,21 @@ def build(
     return DecisionRecord.model_validate(_seal(data))
 
 
+def leader_first(rec: Recommendation, samples: int, seed: int) -> float | None:
+    """The leader's share of first ranks over ``samples`` sampled weightings, sampled as the report's robustness
+    analysis samples them (so a report's figure and a re-check's agree); None when not computable."""
+    if samples <= 0 or len(rec.ranking) < 2:
+        return None
+    from selector.problem import ScoringError
+    from selector.robustness import analysis
+
+    try:
+        smaa = analysis.acceptability(rec, samples=samples, seed=seed)
+    except (ScoringError, ValueError):
+        return None
+    return float(smaa.acceptability[smaa.alternatives.index(rec.leader.name)][0])
+
+
 def to_text(record: DecisionRecord) -> str:
     """The record as JSON text safe inside an HTML element and a Markdown fence (read back by :func:`parse`)."""
     text = json.dumps(record.model_dump(mode="json"), sort_keys=True, indent=1, ensure_ascii=False, allow_nan=False)

@@ -139,11 +139,12 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "specs",
         "basis",
     ),
-    "analysis of a ranking: robustness and the verdict": ("robustness", "verdict"),
+    "analysis of a ranking: robustness, the verdict and the decision record": ("robustness", "verdict", "record"),
     "what users bring and see: uploads, measurements, profiles, views, charts and the report": (
         "uploads",
         "measure",
         "profile",
+        "recheck",
         "views",
         "charts",
         "report",

@@ -1,4 +1,4 @@
-"""The ``recheck`` command: re-rank a saved decision (a report or a profile) on today's knowledge and say what changed."""
+"""The ``recheck`` command: re-rank a saved decision (report or profile) on today's knowledge, say what changed."""
 
 from __future__ import annotations
 
@@ -82,7 +82,9 @@ def _recheck(args: argparse.Namespace):  # noqa: ANN202 - selector.recheck.Reche
     extras, files = _extras(args.extra, directory, list(found.uploads))
     kb, issues = knowledge.collect(directory, extra=extras)
     if kb is None:
-        raise _context.Refused("the knowledge does not load:\n" + "\n".join(str(i) for i in issues if i.level == "ERROR"))
+        raise _context.Refused(
+            "the knowledge does not load:\n" + "\n".join(str(i) for i in issues if i.level == "ERROR")
+        )
     return recheck.recheck(
         found.record, kb, name=str(args.file), uploads=[*found.upload_files, *files], app_url=args.app_url
     )

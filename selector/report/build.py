@@ -355,7 +355,7 @@ def build_report(
     now: datetime | None = None,
     uploads: Sequence[tuple[str, bytes]] = (),
 ) -> Report:
-    """Rank ``prefs.group`` under ``prefs`` and gather everything a reader needs to audit the ranking.
+    """Rank ``prefs.group`` under ``prefs``; the :class:`Report` gathers everything a reader needs to audit it.
 
     Parameters
     ----------
@@ -373,10 +373,6 @@ def build_report(
         Timestamp printed in the footer (default: the current time); pass one for reproducible output.
     uploads
         The user's files merged into ``kb``, as (name, bytes): the decision record keeps their names and digest.
-
-    Returns
-    -------
-    Report
 
     Raises
     ------
