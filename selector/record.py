@@ -115,7 +115,7 @@ class DecisionRecord(_Frozen):
     knowledge: KnowledgeRecord
     method: str
     scaler: str
-    criteria: dict[str, str]  # id -> name, in the matrix's order
+    criteria: dict[str, str]  # id -> name
     ranking: tuple[OptionRecord, ...]
     recommended: str
     leader: str
