@@ -85,15 +85,28 @@ def _recheck(args: argparse.Namespace):  # noqa: ANN202 - selector.recheck.Reche
         raise _context.Refused(
             "the knowledge does not load:\n" + "\n".join(str(i) for i in issues if i.level == "ERROR")
         )
-    return recheck.recheck(
-        found.record, kb, name=str(args.file), uploads=[*found.upload_files, *files], app_url=args.app_url
-    )
+    from selector.preferences import PreferenceError
+    from selector.problem import ScoringError
+
+    try:
+        return recheck.recheck(
+            found.record, kb, name=str(args.file), uploads=[*found.upload_files, *files], app_url=args.app_url
+        )
+    except (PreferenceError, ScoringError) as exc:
+        raise _Unrankable(str(exc)) from None
+
+
+class _Unrankable(SelectorError):
+    """The recorded settings no longer fit today's knowledge: the decision does not hold as recorded."""
 
 
 def run(args: argparse.Namespace) -> int:
     """Re-check and print; 0 when the decision holds, 1 when it changed, 2 when the input cannot be used."""
     try:
         result = _recheck(args)
+    except _Unrankable as exc:
+        print(f"The decision changed: its settings cannot be ranked on today's knowledge: {exc}")
+        return 1
     except SelectorError as exc:
         return _context.fail(str(exc))
     if args.format == "json":
