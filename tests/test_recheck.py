@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from selector import knowledge, profile, record, recheck
+from selector import knowledge, profile, recheck, record
 from selector.preferences import Preferences
 from selector.recommend import recommend
 from selector.record import CellRecord, OptionRecord, RuleRecord
