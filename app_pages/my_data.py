@@ -289,11 +289,17 @@ filed = st.file_uploader(
     key="my-data-recheck",
 )
 if filed is not None:
-    try:
-        with st.spinner("Ranking the decision again on today's knowledge..."):
-            found, result = recheck_upload(filed.name, filed.getvalue())
-    except SelectorError as exc:
-        st.error(f"This file cannot be re-checked: {md(exc)}")
+    # kept per file and knowledge: the page reruns on every widget change, the re-ranking need not
+    done_key = (filed.file_id, kb.data_hash)
+    if ss.get("my-data-recheck-done", (None,))[0] != done_key:
+        try:
+            with st.spinner("Ranking the decision again on today's knowledge..."):
+                ss["my-data-recheck-done"] = (done_key, *recheck_upload(filed.name, filed.getvalue()), None)
+        except SelectorError as exc:
+            ss["my-data-recheck-done"] = (done_key, None, None, str(exc))
+    _, found, result, problem = ss["my-data-recheck-done"]
+    if problem is not None:
+        st.error(f"This file cannot be re-checked: {md(problem)}")
     else:
         (st.success if result.holds else st.warning)(md(result.headline))
         st.markdown(md(result.robustness_sentence))
@@ -319,5 +325,8 @@ if filed is not None:
             st.markdown("No ranked cell, option or decision rule changed.")
         st.markdown(f"[Open today's ranking for these settings](./?{result.query})")
         if st.button("Use these settings in this session", key="my-data-recheck-apply"):
-            set_prefs(found.record.preferences)
+            if found.kind == "profile":
+                apply_profile(filed.name, filed.getvalue())  # its files too, as "Load a profile" does
+            else:
+                set_prefs(found.record.preferences)
             st.rerun()

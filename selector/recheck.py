@@ -19,6 +19,8 @@ from selector.preferences import to_query
 from selector.record import CellRecord, DecisionRecord, RuleRecord
 
 HOLDS, CHANGED = 0, 1
+#: The largest report or profile re-checked: a PDF with its fonts is the largest kind, far below this.
+MAX_FILE_BYTES = 64 * 1024 * 1024
 #: Two values closer than this (relative) are the same number written twice, not a change.
 _REL_TOL = 1e-9
 
@@ -365,6 +367,10 @@ def read_file(data: bytes, name: str, kb_dir) -> Recorded:  # noqa: ANN001 - a P
     """
     from selector import profile
 
+    if len(data) > MAX_FILE_BYTES:
+        raise records.RecordError(
+            f"{name}: it is {len(data):,} bytes; a report or profile to re-check has at most {MAX_FILE_BYTES:,}"
+        )
     text = records.find(data, name)
     if text is not None:
         return Recorded(records.parse(text, name))

@@ -40,8 +40,13 @@ MAX_RECORD_CHARS = 2_000_000
 #: A PDF's embedded files are inflated at most this far while looking for the record.
 MAX_INFLATED_BYTES = MAX_RECORD_CHARS * 4
 _ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "`": "\\u0060", "\u2028": "\\u2028", "\u2029": "\\u2029"}
-_FENCE = re.compile(r"^```json " + MARK + r"[ \t]*\n(.*?)\n```[ \t]*$", re.M | re.S)
-_ELEMENT = re.compile(r'<script type="application/json" id="' + MARK + r'">(.*?)</script>', re.S)
+#: Where each text format's record starts and ends (plain substrings: a search stays linear in the file's size).
+_CARRIERS = (
+    ('<script type="application/json" id="' + MARK + '">', "</script>"),
+    ("\n```json " + MARK + "\n", "\n```"),
+)
+#: A PDF of ours embeds one file; a crafted one with thousands is not inflated past this many.
+MAX_ATTACHMENTS = 16
 _EMBEDDED = re.compile(rb"/Type\s*/EmbeddedFile\b")
 _STREAM = re.compile(rb">>\s*stream\r?\n")
 PREVIOUS_FORMAT = (
@@ -278,7 +283,9 @@ def parse(text: str, name: str) -> DecisionRecord:
 def _pdf_attachments(data: bytes) -> list[str]:
     """The texts of a PDF's embedded files (WeasyPrint writes each as one Flate stream)."""
     texts = []
-    for found in _EMBEDDED.finditer(data):
+    for count, found in enumerate(_EMBEDDED.finditer(data)):
+        if count == MAX_ATTACHMENTS:
+            break
         stream = _STREAM.search(data, found.end(), found.end() + 2000)
         if stream is None:
             continue
@@ -295,11 +302,12 @@ def find(data: bytes, name: str) -> str | None:
     """The record's JSON text in a report (Markdown, HTML, PDF) or profile's bytes, None when it carries none."""
     if data.startswith(b"%PDF"):
         return next((t for t in _pdf_attachments(data) if f'"format": "{FORMAT}"' in t), None)
-    text = data.decode("utf-8", errors="replace")
-    for pattern in (_ELEMENT, _FENCE):
-        match = pattern.search(text)
-        if match:
-            return match.group(1)
+    text = data.decode("utf-8", errors="replace").replace("\r\n", "\n")  # a file saved with Windows line ends
+    for start, end in _CARRIERS:
+        begin = text.find(start)
+        if begin >= 0:
+            stop = text.find(end, begin + len(start))
+            return text[begin + len(start) : stop if stop >= 0 else len(text)]
     return None
 
 

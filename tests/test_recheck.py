@@ -135,3 +135,9 @@ def test_read_file_takes_a_profile_with_its_record_and_refuses_one_without(kb, t
         recheck.read_file(plain.encode(), "p.yaml", bundled_knowledge)
     with pytest.raises(profile.ProfileError):
         recheck.read_file(b"version: 1\npreferences: 3\n", "bad.yaml", bundled_knowledge)
+
+
+def test_a_file_over_the_size_limit_is_refused_before_it_is_searched(monkeypatch, bundled_knowledge):
+    monkeypatch.setattr(recheck, "MAX_FILE_BYTES", 100)
+    with pytest.raises(record.RecordError, match=r"big\.md: it is 101 bytes; .* at most 100"):
+        recheck.read_file(b"x" * 101, "big.md", bundled_knowledge)

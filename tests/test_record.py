@@ -173,3 +173,8 @@ def test_a_report_without_a_record_is_the_previous_format_and_is_refused_clearly
     ):
         record.read(old.encode(), "old.md")
     assert record.find(b"%PDF-1.7 nothing embedded", "x.pdf") is None
+
+
+def test_a_markdown_report_saved_with_windows_line_ends_still_reads(built, sealed):
+    data = render.render_markdown(built).replace("\n", "\r\n").encode()
+    assert record.read(data, "r.md") == sealed
