@@ -105,7 +105,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = _recheck(args)
     except _Unrankable as exc:
-        print(f"The decision changed: its settings cannot be ranked on today's knowledge: {exc}")
+        headline = f"The decision changed: its settings cannot be ranked on today's knowledge: {exc}"
+        print(json.dumps({"holds": False, "headline": headline, "exit": 1}) if args.format == "json" else headline)
         return 1
     except SelectorError as exc:
         return _context.fail(str(exc))

@@ -160,3 +160,20 @@ def test_recheck_refuses_a_report_of_the_previous_format_clearly() -> None:
     app.file_uploader(key="my-data-recheck").set_value(("old.md", old, "text/markdown")).run()
     assert not app.exception, app.exception
     assert any("cannot be re-checked" in e.value and "carries no decision record" in e.value for e in app.error)
+
+
+def test_recheck_applies_the_recorded_settings_on_request() -> None:
+    from selector import knowledge
+    from selector.report import build, render
+
+    prefs = Preferences(group="edge-accelerators", method="topsis", dimension_weights={"performance": 70})
+    built = build.build_report(knowledge.load(), prefs, samples=0)
+    app = _page()
+    data = render.render_markdown(built).encode("utf-8")
+    app.file_uploader(key="my-data-recheck").set_value(("r.md", data, "text/markdown")).run()
+    assert not app.exception, app.exception
+    assert app.session_state["prefs"] != prefs
+    app.button(key="my-data-recheck-apply").click().run()
+    assert not app.exception, app.exception
+    assert app.session_state["prefs"] == prefs
+    assert app.query_params["method"] == "topsis"
