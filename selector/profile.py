@@ -129,7 +129,7 @@ class Profile(BaseModel):
     uploads: tuple[EmbeddedUpload, ...] = Field(default=(), max_length=MAX_EMBEDDED_UPLOADS)
     # The decision record of the ranking when the profile was saved (selector.record.to_text), for `recheck`;
     # checked (digest included) only when re-checked, so that loading a profile never depends on it.
-    record: Annotated[str, StringConstraints(max_length=MAX_RECORD_CHARS)] | None = None
+    record: Annotated[str, StringConstraints(max_length=MAX_RECORD_CHARS), AfterValidator(_visible)] | None = None
 
     @field_validator("uploads")
     @classmethod

@@ -26,6 +26,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from selector import textpolicy
 from selector.errors import SelectorError
 from selector.models import KnowledgeBase
 from selector.preferences import Preferences
@@ -272,12 +273,36 @@ def parse(text: str, name: str) -> DecisionRecord:
             f"{name}: its decision record was altered after it was written (the digest does not match its content); "
             "re-check the file as it was saved, or write a new report"
         )
+    problem = _hidden(data)
+    if problem is not None:
+        raise RecordError(f"{name}: its decision record holds a character this app refuses in any text: {problem}")
     try:
         return DecisionRecord.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "record"
         raise RecordError(f"{name}: its decision record is not valid at `{where}`: {first['msg']}") from None
+
+
+def _hidden(data: object) -> str | None:
+    """The first refused character (selector.textpolicy) in any key or text of ``data``, or None.
+
+    A record is written from knowledge that refuses them, so one found here was put there by hand (a digest can be
+    recomputed): bidirectional overrides would make a shown name read differently from what it is.
+    """
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            problem = textpolicy.first_hidden(item)
+            if problem is not None:
+                return problem
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
 
 
 def _pdf_attachments(data: bytes) -> list[str]:

@@ -178,3 +178,10 @@ def test_a_report_without_a_record_is_the_previous_format_and_is_refused_clearly
 def test_a_markdown_report_saved_with_windows_line_ends_still_reads(built, sealed):
     data = render.render_markdown(built).replace("\n", "\r\n").encode()
     assert record.read(data, "r.md") == sealed
+
+
+def test_a_resealed_record_with_a_hidden_character_in_a_name_is_refused(sealed):
+    data = sealed.model_dump(mode="json")
+    data["ranking"][0]["name"] = "Jetson\u202eniro"  # a right-to-left override: the name would read reversed
+    with pytest.raises(record.RecordError, match=r"x\.md: its decision record holds a character this app refuses"):
+        record.parse(json.dumps(record._seal(data)), "x.md")
