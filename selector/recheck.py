@@ -228,7 +228,8 @@ def _rule_text(rule: RuleRecord | None) -> str:
         return "-"
     when = ", ".join(f"{q}={o}" for q, o in sorted(rule.matched.items())) or "always"
     recommends, excludes = ", ".join(rule.recommend) or "nothing", ", ".join(rule.exclude) or "nothing"
-    return f"when {when} recommends {recommends}, excludes {excludes}"
+    cites = f" (claims {', '.join(rule.claims)})" if rule.claims else ""
+    return f"when {when} recommends {recommends}, excludes {excludes}{cites}"
 
 
 def _cells(then: DecisionRecord, now: DecisionRecord) -> tuple[CellChange, ...]:

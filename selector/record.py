@@ -83,12 +83,13 @@ class OptionRecord(_Frozen):
 
 
 class RuleRecord(_Frozen):
-    """A decision rule that fired: the answers it matched and what it recommended and excluded."""
+    """A decision rule that fired: the answers it matched, what it recommended and excluded, the claims behind it."""
 
     id: str
     matched: dict[str, str]
     recommend: tuple[str, ...]
     exclude: tuple[str, ...]
+    claims: tuple[str, ...] = ()
 
 
 class UploadsRecord(_Frozen):
@@ -214,7 +215,13 @@ def build(
         "leader": rec.leader.id,
         "robustness": {"samples": samples, "seed": seed, "leader_first": leader_first},
         "rules": [
-            {"id": f.id, "matched": dict(f.matched), "recommend": list(f.recommend), "exclude": list(f.exclude)}
+            {
+                "id": f.id,
+                "matched": dict(f.matched),
+                "recommend": list(f.recommend),
+                "exclude": list(f.exclude),
+                "claims": list(f.claims),
+            }
             for f in rec.path.fired
         ],
         "cells": _cells(rec),

@@ -105,6 +105,10 @@ def test_rules_added_removed_and_changed(then):
     assert changes == {"r-a": "changed", "r-b": "removed", "r-c": "added"}
     text = [r.sentence for r in recheck.compare(before, after, "r").rules]
     assert any("excludes nothing then" in t and "excludes z now" in t for t in text)
+    # a rule that fires alike but rests on other evidence has changed too
+    cited = then.model_copy(update={"rules": (a.model_copy(update={"claims": ("c-new",)}),)})
+    (change,) = recheck.compare(then.model_copy(update={"rules": (a,)}), cited, "r").rules
+    assert change.change == "changed" and "(claims c-new) now" in change.sentence
 
 
 def test_dataset_snapshots_and_uploads_that_differ_are_said(then):

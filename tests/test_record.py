@@ -65,7 +65,7 @@ def test_the_record_says_the_settings_answers_knowledge_and_robustness_the_repor
     assert sealed.robustness.leader_first == built.robustness.leader_acceptability
     assert (sealed.robustness.samples, sealed.robustness.seed) == (300, 3)
     assert sealed.recommended == built.recommended_id and sealed.name_of(sealed.leader) == built.leader
-    assert [r.id for r in sealed.rules] == [r.id for r in built.rules]
+    assert sealed.rules and [(r.id, r.claims) for r in sealed.rules] == [(r.id, r.claims) for r in built.rules]
     assert sealed.uploads.digest == "" and sealed.uploads.files == ()
 
 
