@@ -75,7 +75,9 @@ stem = f"ai-stack-{built.group_id}"
 st.subheader("Recommendation report")
 st.caption(
     "The decision record (context, drivers, options, outcome, pros and cons, consequences) with robustness and an "
-    "evidence appendix quoting every claim in Chinese and English."
+    "evidence appendix quoting every claim in Chinese and English. Each format also carries what decided the "
+    "ranking (claims, values, settings, data versions): re-check it later against new evidence on My data "
+    '("Re-check a decision") or with `python -m selector recheck FILE`.'
 )
 md_col = html_col = pdf_col = st.container(horizontal=True)  # buttons at their label's width
 with md_col:
