@@ -136,7 +136,14 @@ class Recheck:
     @property
     def headline(self) -> str:
         if self.holds:
-            under = f"; {len(self.cells)} cell(s) changed under it" if self.cells else ", on the same evidence"
+            counts = ((len(self.cells), "cell(s)"), (len(self.added) + len(self.removed), "option(s)"))
+            changes = [f"{n} {what}" for n, what in (*counts, (len(self.rules), "rule(s)")) if n]
+            if changes:
+                under = f"; {', '.join(changes)} changed under it"
+            elif self.data_hash_then == self.data_hash_now:
+                under = ", on the same evidence"
+            else:
+                under = ", on the same ranked evidence (other parts of the knowledge changed)"
             leads = "leads the ranking" if self.leader_now == self.recommended_now else f"{self.leader_now} leads"
             return f"The decision holds: {self.recommended_now} is still recommended and {leads}{under}."
         parts = []

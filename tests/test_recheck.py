@@ -87,6 +87,9 @@ def test_options_added_and_removed_are_listed_not_their_cells(then):
     now = then.model_copy(update={"ranking": (*then.ranking[:-1], new), "cells": cells})
     result = recheck.compare(then, now, "r")
     assert result.added == ("New Chip",) and result.removed == (gone.name,) and result.cells == ()
+    assert result.headline.endswith("; 2 option(s) changed under it.")
+    other = then.model_copy(update={"knowledge": then.knowledge.model_copy(update={"data_hash": "0" * 16})})
+    assert recheck.compare(then, other, "r").headline.endswith("(other parts of the knowledge changed).")
 
 
 def test_rules_added_removed_and_changed(then):
