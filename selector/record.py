@@ -10,8 +10,9 @@ The digest is a SHA-256 of the record's canonical JSON: it tells an edited or da
 not who wrote it (anyone can recompute it), so it guards against accidents and hand edits, not against a forger.
 
 Carriers: Markdown holds the JSON in a fenced block tagged ``decision-record``; HTML in a
-``<script type="application/json" id="decision-record">`` element (data, never executed); PDF as an embedded file
-(WeasyPrint writes it from a ``<link rel="attachment">``); a profile in its ``record`` key. The JSON text escapes
+``<script type="application/json" id="decision-record">`` element (data, never executed); PDF as the embedded file
+``decision-record.json`` (the same element's text, attached by :func:`selector.report.pdf.page_to_pdf`); a profile
+in its ``record`` key. The JSON text escapes
 ``<``, ``>``, ``&`` and backticks, so it can neither close the HTML element nor the Markdown fence.
 """
 
@@ -46,6 +47,8 @@ _CARRIERS = (
     ('<script type="application/json" id="' + MARK + '">', "</script>"),
     ("\n```json " + MARK + "\n", "\n```"),
 )
+#: The file name a PDF report's record has among its attachments.
+ATTACHMENT_NAME = MARK + ".json"
 #: A PDF of ours embeds one file; a crafted one with thousands is not inflated past this many.
 MAX_ATTACHMENTS = 16
 _EMBEDDED = re.compile(rb"/Type\s*/EmbeddedFile\b")

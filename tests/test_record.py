@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
+import subprocess
 from html.parser import HTMLParser
 
 import pytest
@@ -125,7 +127,7 @@ def test_a_hostile_name_cannot_close_the_html_element_or_the_markdown_fence(buil
     assert json.loads(fenced)["ranking"][0]["name"] == hostile
 
 
-def test_a_pdf_carries_the_record_as_an_embedded_file(built, sealed):
+def test_a_pdf_carries_the_record_as_an_embedded_file(built, sealed, tmp_path):
     pytest.importorskip("weasyprint")
     from selector.report import pdf
 
@@ -134,6 +136,11 @@ def test_a_pdf_carries_the_record_as_an_embedded_file(built, sealed):
     except ReportError as exc:  # no Pango on this machine
         pytest.skip(f"PDF rendering unavailable: {exc}")
     assert record.read(data, "r.pdf") == sealed
+    if shutil.which("pdfdetach"):  # poppler lists the attachment under its own name, as a PDF reader shows it
+        path = tmp_path / "r.pdf"
+        path.write_bytes(data)
+        listed = subprocess.run(["pdfdetach", "-list", str(path)], capture_output=True, text=True, check=True)
+        assert listed.stdout.splitlines()[1:] == ["1: decision-record.json"]
 
 
 def test_an_altered_record_is_refused_naming_the_file(built):

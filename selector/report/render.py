@@ -64,10 +64,6 @@ def _record_markup(text: str) -> Markup:
     return Markup(text)
 
 
-def _data_uri(text: str) -> str:
-    return "data:application/json;base64," + base64.b64encode(text.encode("utf-8")).decode("ascii")
-
-
 def _md_finalize(value: object) -> str:
     return "" if value is None else md_escape(value)
 
@@ -89,7 +85,7 @@ def environment(markdown: bool) -> Environment:
         )
     else:
         env = Environment(autoescape=select_autoescape(["html", "j2"]), **options)
-        env.filters.update(_COMMON_FILTERS, cite=_html_cite, anchor=anchor, record=_record_markup, data_uri=_data_uri)
+        env.filters.update(_COMMON_FILTERS, cite=_html_cite, anchor=anchor, record=_record_markup)
     return env
 
 
