@@ -192,3 +192,26 @@ def test_a_resealed_record_with_a_hidden_character_in_a_name_is_refused(sealed):
     data["ranking"][0]["name"] = "Jetson\u202eniro"  # a right-to-left override: the name would read reversed
     with pytest.raises(record.RecordError, match=r"x\.md: its decision record holds a character this app refuses"):
         record.parse(json.dumps(record._seal(data)), "x.md")
+
+
+def test_a_crafted_pdf_is_inflated_only_so_far_and_only_for_so_many_attachments(monkeypatch):
+    import zlib
+
+    bomb = zlib.compress(b"\0" * (4 * record.MAX_INFLATED_BYTES), 9)  # small on disk, 32 MB inflated
+    entry = b"<</Type /EmbeddedFile /Filter /FlateDecode>>\nstream\n" + bomb + b"\nendstream\n"
+    inflated: list[int] = []
+    real = zlib.decompressobj
+
+    class Counting:
+        def __init__(self) -> None:
+            self._inner = real()
+
+        def decompress(self, data: bytes, max_length: int = 0) -> bytes:
+            out = self._inner.decompress(data, max_length)
+            inflated.append(len(out))
+            return out
+
+    monkeypatch.setattr(record.zlib, "decompressobj", Counting)
+    assert record.find(b"%PDF-1.7\n" + entry * (record.MAX_ATTACHMENTS + 5), "x.pdf") is None
+    assert len(inflated) == record.MAX_ATTACHMENTS
+    assert max(inflated) <= record.MAX_INFLATED_BYTES
