@@ -173,13 +173,43 @@ REPORT_SEED = 0
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def report_for(_kb: KnowledgeBase, data_hash: str, prefs_json: str, app_url: str) -> Report:
-    """:func:`selector.report.build.build_report` once per knowledge, preferences and app address (frozen)."""
+def report_for(_kb: KnowledgeBase, data_hash: str, prefs_json: str, app_url: str, _uploads: tuple = ()) -> Report:
+    """:func:`selector.report.build.build_report` once per knowledge, preferences and app address (frozen).
+
+    ``_uploads``, the session's files as (name, bytes), only feed the decision record's digest: the knowledge's
+    ``data_hash`` already differs when they do.
+    """
     from selector.report import build  # the report's modules load with the Export page, not with every page
 
     return build.build_report(
-        _kb, Preferences.model_validate_json(prefs_json), samples=REPORT_SAMPLES, seed=REPORT_SEED, app_url=app_url
+        _kb,
+        Preferences.model_validate_json(prefs_json),
+        samples=REPORT_SAMPLES,
+        seed=REPORT_SEED,
+        app_url=app_url,
+        uploads=_uploads,
     )
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def decision_record(_kb: KnowledgeBase, data_hash: str, prefs_json: str, _uploads: tuple = ()) -> str:
+    """The decision record a saved profile carries (selector.record), robustness sampled as the report's."""
+    import datetime as _dt
+
+    from selector import __version__, record
+
+    rec = recommend.recommend(_kb, Preferences.model_validate_json(prefs_json))
+    sealed = record.build(
+        _kb,
+        rec,
+        leader_first=record.leader_first(rec, REPORT_SAMPLES, REPORT_SEED),
+        samples=REPORT_SAMPLES,
+        seed=REPORT_SEED,
+        generated_at=_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        app_version=__version__,
+        uploads=_uploads,
+    )
+    return record.to_text(sealed)
 
 
 def claims_csv(table: pd.DataFrame, data_hash: str, today: dt.date, ids: Sequence[str]) -> bytes:
@@ -197,12 +227,14 @@ def _claims_csv(_table: pd.DataFrame, data_hash: str, today: dt.date, selection:
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def export_files(_kb: KnowledgeBase, data_hash: str, prefs_json: str, app_url: str) -> dict[str, bytes]:
+def export_files(
+    _kb: KnowledgeBase, data_hash: str, prefs_json: str, app_url: str, _uploads: tuple = ()
+) -> dict[str, bytes]:
     """The Export page's downloads of :func:`report_for`'s report: Markdown and HTML, and the ranking as CSV and
     XLSX (keys ``md``, ``html``, ``csv``, ``xlsx``), made once per knowledge, preferences and app address."""
     from selector.report import render, spreadsheet
 
-    built = report_for(_kb, data_hash, prefs_json, app_url)
+    built = report_for(_kb, data_hash, prefs_json, app_url, _uploads)
     rec = recommend.recommend(_kb, Preferences.model_validate_json(prefs_json))
     return {
         "md": render.render_markdown(built).encode("utf-8"),

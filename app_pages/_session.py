@@ -10,6 +10,7 @@ import streamlit as st
 
 from app_pages import _cached, _link
 from selector import knowledge, limits, profile
+from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
 from selector.issues import Issue
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
@@ -278,7 +279,23 @@ def profile_text(prefs: Preferences) -> str:
     """
     originals = st.session_state.get("upload_originals", {})
     files = [originals.get(u.name, u) for u in st.session_state.get("uploads") or ()]
-    return profile.dump(profile.make(prefs, filters_in_force(), files))
+    saved = profile.make(prefs, filters_in_force(), files)
+    try:
+        kb = session_kb()
+        text = _cached.decision_record(kb, kb.data_hash, prefs.model_dump_json(), tuple(profile.upload_files(saved)))
+    except SelectorError:
+        text = None  # settings that cannot be ranked are still saved, without a record to re-check
+    return profile.dump(saved.model_copy(update={"record": text}))
+
+
+def session_upload_files() -> tuple[tuple[str, bytes], ...]:
+    """The session's files as (name, bytes), as a profile embeds them: what a decision record digests."""
+    originals = st.session_state.get("upload_originals", {})
+    files = [originals.get(u.name, u) for u in st.session_state.get("uploads") or ()]
+    try:
+        return tuple((e.name, e.text.encode("utf-8")) for e in map(profile.EmbeddedUpload.from_upload, files))
+    except (ValueError, UnicodeDecodeError):
+        return tuple((f.name, f.data) for f in files)
 
 
 def profile_download(prefs: Preferences, *, label: str, file_name: str, key: str) -> None:

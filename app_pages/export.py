@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 from app_pages._cached import export_files, report_for
-from app_pages._session import current_prefs, link_note, profile_download, session_kb
+from app_pages._session import current_prefs, link_note, profile_download, session_kb, session_upload_files
 from selector import recommend
 from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
@@ -40,8 +40,8 @@ st.caption(
 prefs_json = prefs.model_dump_json()
 try:
     with st.spinner("Building the report..."):
-        built = report_for(kb, kb.data_hash, prefs_json, app_url())
-        files = export_files(kb, kb.data_hash, prefs_json, app_url())
+        built = report_for(kb, kb.data_hash, prefs_json, app_url(), session_upload_files())
+        files = export_files(kb, kb.data_hash, prefs_json, app_url(), session_upload_files())
     rec = recommend.recommend(kb, prefs)
 except SelectorError as exc:
     st.error(f"These settings cannot be reported: {md(exc)}. Change them on the Recommend page.")
@@ -75,7 +75,9 @@ stem = f"ai-stack-{built.group_id}"
 st.subheader("Recommendation report")
 st.caption(
     "The decision record (context, drivers, options, outcome, pros and cons, consequences) with robustness and an "
-    "evidence appendix quoting every claim in Chinese and English."
+    "evidence appendix quoting every claim in Chinese and English. Each format also carries what decided the "
+    "ranking (claims, values, settings, data versions): re-check it later against new evidence on My data "
+    '("Re-check a decision") or with `python -m selector recheck FILE`.'
 )
 md_col = html_col = pdf_col = st.container(horizontal=True)  # buttons at their label's width
 with md_col:

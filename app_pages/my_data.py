@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_pages._cached import bundled_kb, uses_uploads
+from app_pages._cached import bundled_kb, merged_kb, uses_uploads
 from app_pages._session import (
     EVIDENCE_FILTERS,
     SCALAR_FILTERS,
@@ -15,15 +15,19 @@ from app_pages._session import (
     load_session_kb,
     profile_download,
     session_kb,
+    session_upload_files,
     set_filters,
     set_prefs,
+    uploads_digest,
 )
 from app_pages._widgets import markdown_table
-from selector import measure, profile
+from selector import measure, profile, recheck
+from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
 from selector.knowledge import DEFAULT_KNOWLEDGE
 from selector.measure import compare
 from selector.preferences import PreferenceError
+from selector.record import RecordError
 from selector.uploads import comparison, csv_claims, intake
 
 ss = st.session_state
@@ -257,3 +261,72 @@ with load_col:
             st.error("The profile was not loaded" + (f": {md(message)}" if message else "; the problems:"))
             if issues:
                 issues_table(issues)
+
+
+# ----------------------------------------------------------------------------------------------------------
+def recheck_upload(name: str, data: bytes):  # noqa: ANN201 - (selector.recheck.Recorded, selector.recheck.Recheck)
+    """Re-check a report with this session's knowledge and files, a profile with the bundled knowledge and its own."""
+    found = recheck.read_file(data, name, DEFAULT_KNOWLEDGE)
+    if found.kind == "profile":
+        now_kb = merged_kb(uploads_digest(found.uploads), found.uploads)[0] if found.uploads else bundled_kb()
+        files = found.upload_files
+    else:
+        now_kb, files = kb, session_upload_files()
+    if now_kb is None:
+        raise RecordError(f"{name}: its embedded files do not merge with today's knowledge")
+    return found, recheck.recheck(found.record, now_kb, name=name, uploads=files)
+
+
+st.subheader("Re-check a decision")
+st.caption(
+    "Give a report (Markdown, HTML or PDF) or a profile saved earlier: its settings are ranked again on today's "
+    "knowledge and compared with what decided it then (the same as `python -m selector recheck FILE`). A report is "
+    "re-checked with the files you uploaded above, a profile with its own."
+)
+filed = st.file_uploader(
+    "A report or a profile to re-check",
+    type=["md", "markdown", "html", "htm", "pdf", "yaml", "yml"],
+    key="my-data-recheck",
+)
+if filed is not None:
+    # kept per file and knowledge: the page reruns on every widget change, the re-ranking need not
+    done_key = (filed.file_id, kb.data_hash)
+    if ss.get("my-data-recheck-done", (None,))[0] != done_key:
+        try:
+            with st.spinner("Ranking the decision again on today's knowledge..."):
+                ss["my-data-recheck-done"] = (done_key, *recheck_upload(filed.name, filed.getvalue()), None)
+        except SelectorError as exc:
+            ss["my-data-recheck-done"] = (done_key, None, None, str(exc))
+    _, found, result, problem = ss["my-data-recheck-done"]
+    if problem is not None:
+        st.error(f"This file cannot be re-checked: {md(problem)}")
+    else:
+        (st.success if result.holds else st.warning)(md(result.headline))
+        st.markdown(md(result.robustness_sentence))
+        st.caption(
+            md(
+                f"Knowledge data {result.data_hash_then} then (recorded {result.generated_at}), "
+                f"{result.data_hash_now} now."
+            )
+        )
+        if result.cells:
+            st.markdown("**Cells whose value, tier or evidence changed**")
+            markdown_table(pd.DataFrame(result.cell_rows()))
+        for label, items in (
+            ("Option added", result.added),
+            ("Option removed", result.removed),
+            ("Rule", [r.sentence for r in result.rules]),
+            ("Dataset", result.datasets),
+            ("Note", result.notes),
+        ):
+            for item in items:
+                st.markdown(f"- {label}: {md(item)}")
+        if not result.evidence_changed:
+            st.markdown("No ranked cell, option or decision rule changed.")
+        st.markdown(f"[Open today's ranking for these settings](./?{result.query})")
+        if st.button("Use these settings in this session", key="my-data-recheck-apply"):
+            if found.kind == "profile":
+                apply_profile(filed.name, filed.getvalue())  # its files too, as "Load a profile" does
+            else:
+                set_prefs(found.record.preferences)
+            st.rerun()

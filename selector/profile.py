@@ -33,6 +33,7 @@ from selector.errors import SelectorError
 from selector.issues import Issue, schema_issues
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.preferences import PreferenceError, Preferences, from_query, to_query
+from selector.record import MAX_RECORD_CHARS
 from selector.uploads.intake import MAX_UPLOAD_BYTES, UploadResult, validate_upload
 from selector.yamlio import dump_yaml, parse_yaml
 
@@ -126,6 +127,9 @@ class Profile(BaseModel):
     preferences: Preferences
     filters: dict[FilterKey, tuple[FilterValue, ...]] = Field(default_factory=dict)
     uploads: tuple[EmbeddedUpload, ...] = Field(default=(), max_length=MAX_EMBEDDED_UPLOADS)
+    # The decision record of the ranking when the profile was saved (selector.record.to_text), for `recheck`;
+    # checked (digest included) only when re-checked, so that loading a profile never depends on it.
+    record: Annotated[str, StringConstraints(max_length=MAX_RECORD_CHARS), AfterValidator(_visible)] | None = None
 
     @field_validator("uploads")
     @classmethod
@@ -145,13 +149,20 @@ def make(
     preferences: Preferences,
     filters: dict[str, Sequence[str]] | None = None,
     uploads: Sequence[Upload] = (),
+    record: str | None = None,
 ) -> Profile:
-    """Build a profile from what a session holds (the uploads as the user gave them)."""
+    """Build a profile from what a session holds (the uploads as the user gave them, the ranking's record)."""
     return Profile(
         preferences=preferences,
         filters={k: tuple(v) for k, v in (filters or {}).items()},
         uploads=tuple(EmbeddedUpload.from_upload(u) for u in uploads),
+        record=record,
     )
+
+
+def upload_files(profile: Profile) -> list[tuple[str, bytes]]:
+    """The embedded uploads as (name, bytes), as a decision record digests them (selector.record.uploads_digest)."""
+    return [(u.name, u.text.encode("utf-8")) for u in profile.uploads]
 
 
 def dump(profile: Profile) -> str:
@@ -163,6 +174,8 @@ def dump(profile: Profile) -> str:
     data = profile.model_dump(mode="json")
     if data["preferences"]["elicitation"] is None:
         del data["preferences"]["elicitation"]  # a profile without elicitation reads exactly as before it existed
+    if data["record"] is None:
+        del data["record"]  # likewise a profile saved without a decision record
     return header + dump_yaml(data, sort_keys=True)
 
 
@@ -199,7 +212,7 @@ def load(
     try:
         profile = Profile.model_validate(parsed.data)
     except ValidationError as exc:
-        hint = "a profile has version, preferences, filters and uploads"
+        hint = "a profile has version, preferences, filters, uploads and record"
         raise ProfileError(schema_issues(exc, name, parsed.line_of, hint, whole="profile")) from None
     if check_uploads:
         check(profile, kb_dir, name)

@@ -57,6 +57,22 @@ def _format(args: argparse.Namespace) -> str:
     )
 
 
+def _upload_files(args: argparse.Namespace) -> list[tuple[str, bytes]]:
+    """The user's files the knowledge was merged with (the profile's, then --extra), for the decision record's
+    digest; read again after :func:`_context.load` checked them, as `recheck` reads them."""
+    from selector import fileio, profile
+    from selector.uploads.intake import MAX_UPLOAD_BYTES
+
+    files: list[tuple[str, bytes]] = []
+    if args.profile is not None:
+        text, _ = fileio.read_bytes(args.profile, profile.MAX_PROFILE_BYTES)
+        files += profile.upload_files(profile.load(text or b"", check_uploads=False, name=str(args.profile)))
+    for path in args.extra:
+        data, _ = fileio.read_bytes(path, MAX_UPLOAD_BYTES)
+        files.append((path.name, data or b""))
+    return files
+
+
 def run(args: argparse.Namespace) -> int:
     """Build and write the report; 0 on success, 2 when the input or the output cannot be used."""
     from selector.report import build, pdf, render
@@ -74,7 +90,9 @@ def run(args: argparse.Namespace) -> int:
         # WeasyPrint is imported in a worker process while this one loads the knowledge and ranks
         with pdf.PdfWorker() if fmt == "pdf" else contextlib.nullcontext() as worker:
             kb, prefs = _context.load(args)
-            built = build.build_report(kb, prefs, samples=args.samples, seed=args.seed, app_url=args.app_url)
+            built = build.build_report(
+                kb, prefs, samples=args.samples, seed=args.seed, app_url=args.app_url, uploads=_upload_files(args)
+            )
             if fmt == "md":
                 data = render.render_markdown(built).encode("utf-8")
             elif fmt == "html":

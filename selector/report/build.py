@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 import numpy as np
 
 import selector
-from selector import basis, elicitation, facts, verdict
+from selector import basis, elicitation, facts, record, verdict
 from selector.matrix import Cell
 from selector.measure import compare
 from selector.models import Criterion, KnowledgeBase
@@ -342,6 +342,23 @@ def _provenance(
     }
 
 
+def _record(
+    kb: KnowledgeBase, rec: Recommendation, robustness: RobustnessInfo, generated_at: str, uploads: Sequence
+) -> str:
+    """The decision record the report embeds (selector.record), with the robustness the report states."""
+    sealed = record.build(
+        kb,
+        rec,
+        leader_first=robustness.leader_acceptability,
+        samples=robustness.samples,
+        seed=robustness.seed,
+        generated_at=generated_at,
+        app_version=_version(),
+        uploads=uploads,
+    )
+    return record.to_text(sealed)
+
+
 def build_report(
     kb: KnowledgeBase,
     prefs: Preferences,
@@ -350,8 +367,9 @@ def build_report(
     seed: int = 0,
     app_url: str = DEFAULT_APP_URL,
     now: datetime | None = None,
+    uploads: Sequence[tuple[str, bytes]] = (),
 ) -> Report:
-    """Rank ``prefs.group`` under ``prefs`` and gather everything a reader needs to audit the ranking.
+    """Rank ``prefs.group`` under ``prefs``; the :class:`Report` gathers everything a reader needs to audit it.
 
     Parameters
     ----------
@@ -367,10 +385,8 @@ def build_report(
         Base URL of the app; the report links to ``app_url/?<preferences>`` to reproduce the ranking.
     now
         Timestamp printed in the footer (default: the current time); pass one for reproducible output.
-
-    Returns
-    -------
-    Report
+    uploads
+        The user's files merged into ``kb``, as (name, bytes): the decision record keeps their names and digest.
 
     Raises
     ------
@@ -420,4 +436,5 @@ def build_report(
         verdict_details=judged.details,
         verdict_badge=judged.badge,
         elicited=_elicited(kb, prefs),
+        decision_record=_record(kb, rec, robustness, moment.strftime("%Y-%m-%dT%H:%M:%SZ"), uploads),
     )

@@ -273,6 +273,8 @@ class Report:
     dimension_basis: tuple[str, ...] = ()  # what each dimension ranks in this group (selector.basis)
     group_rationale: str = ""  # why the group ranks on these criteria and sub-weights
     elicited: ElicitedWeights | None = None  # how the dimension weights were elicited; None: set by hand
+    # The machine-readable decision record (selector.record.to_text) every format embeds for `recheck`.
+    decision_record: str = ""
 
     @property
     def evidence_ids(self) -> frozenset[str]:

@@ -70,9 +70,14 @@ def page_to_pdf(page: str) -> bytes:
     ImportError, OSError
         When WeasyPrint or its Pango libraries cannot be loaded.
     """
-    from weasyprint import HTML
+    from weasyprint import HTML, Attachment
 
-    return HTML(string=page, base_url=str(TEMPLATES)).write_pdf()
+    from selector import record
+
+    # The decision record the page holds travels as the PDF's embedded file decision-record.json (`recheck`).
+    text = record.find(page.encode("utf-8"), "page")
+    attachments = [] if text is None else [Attachment(string=text, name=record.ATTACHMENT_NAME)]
+    return HTML(string=page, base_url=str(TEMPLATES)).write_pdf(attachments=attachments)
 
 
 def _import_weasyprint() -> None:

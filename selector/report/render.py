@@ -57,6 +57,13 @@ def _md_url(url: str) -> MdSafe:
 _COMMON_FILTERS = {"num": number, "pct": percent, "score": score, "tau": tau, "verdict": lambda v: _VERDICTS[v]}
 
 
+def _record_markup(text: str) -> Markup:
+    # selector.record.to_text escapes <, > and &: the JSON cannot end the element that holds it.
+    if any(c in text for c in "<>&"):
+        raise ValueError("a decision record must come from selector.record.to_text (it escapes <, > and &)")
+    return Markup(text)
+
+
 def _md_finalize(value: object) -> str:
     return "" if value is None else md_escape(value)
 
@@ -73,10 +80,12 @@ def environment(markdown: bool) -> Environment:
     }
     if markdown:
         env = Environment(autoescape=False, finalize=_md_finalize, **options)
-        env.filters.update(_COMMON_FILTERS, cite=_md_cite, url=_md_url, anchor=lambda i: MdSafe(anchor(i)))
+        env.filters.update(
+            _COMMON_FILTERS, cite=_md_cite, url=_md_url, anchor=lambda i: MdSafe(anchor(i)), record=MdSafe
+        )
     else:
         env = Environment(autoescape=select_autoescape(["html", "j2"]), **options)
-        env.filters.update(_COMMON_FILTERS, cite=_html_cite, anchor=anchor)
+        env.filters.update(_COMMON_FILTERS, cite=_html_cite, anchor=anchor, record=_record_markup)
     return env
 
 

@@ -115,3 +115,22 @@ def test_settings_that_cannot_be_reported_say_so_and_offer_no_download(app, monk
         "page."
     ]
     assert not at.get("download_button") and not at.metric
+
+
+def test_the_reports_and_the_profile_offered_carry_a_decision_record_that_rechecks(app, kb, media):
+    from selector import recheck, record
+
+    files = downloads(export_page(app), media[-1])
+    report = record.read(files["md"][2], "r.md")
+    saved = recheck.read_file(files["profile"][2], "p.yaml", kb_dir=build_kb_dir())
+    assert report.recommended == saved.record.recommended and report.cells == saved.record.cells
+    assert report.robustness == saved.record.robustness  # sampled alike: same samples, seed and share
+    assert report.knowledge.data_hash == kb.data_hash and report.uploads.digest == ""
+    result = recheck.recheck(saved.record, kb, name="p.yaml")
+    assert result.holds and not result.evidence_changed
+
+
+def build_kb_dir():
+    from selector.knowledge import DEFAULT_KNOWLEDGE
+
+    return DEFAULT_KNOWLEDGE

@@ -110,3 +110,70 @@ def test_a_refused_files_issues_are_listed_whole_in_a_static_table() -> None:
     assert list(shown["message"]) == [" ".join(i.message.split()) for i in issues]  # on one line
     assert list(shown["file"]) == [i.file for i in issues]
     assert not app.dataframe and not app.table
+
+
+def _recheck_report() -> bytes:
+    from selector import knowledge
+    from selector.report import build, render
+
+    built = build.build_report(knowledge.load(), Preferences(group="edge-accelerators"), samples=100)
+    return render.render_markdown(built).encode("utf-8")
+
+
+def test_recheck_shows_that_a_decision_holds_with_a_link_to_todays_ranking() -> None:
+    app = _page()
+    app.file_uploader(key="my-data-recheck").set_value(("r.md", _recheck_report(), "text/markdown")).run()
+    assert not app.exception, app.exception
+    assert [s.value.replace("\\", "") for s in app.success] == [
+        "The decision holds: NVIDIA Jetson Orin is still recommended and leads the ranking, on the same evidence."
+    ]
+    shown = "\n".join(m.value for m in app.markdown)
+    assert "No ranked cell, option or decision rule changed." in shown
+    assert "[Open today's ranking for these settings](./?group=edge-accelerators)" in shown
+
+
+def test_recheck_with_a_session_file_shows_the_changed_cell_and_the_files_that_differ() -> None:
+    from selector import knowledge, recheck, record
+    from selector.uploads import intake
+
+    report = _recheck_report()
+    app = _page()
+    _upload(app, "good_orin_power.csv", (UPLOADS / "good_orin_power.csv").read_bytes())
+    app.file_uploader(key="my-data-recheck").set_value(("r.md", report, "text/markdown")).run()
+    assert not app.exception, app.exception
+    # the same comparison as the pure module makes with the same knowledge
+    upload = intake.validate_upload(
+        "good_orin_power.csv", (UPLOADS / "good_orin_power.csv").read_bytes(), ROOT / "knowledge"
+    ).upload
+    kb, _ = knowledge.collect(ROOT / "knowledge", extra=[upload])
+    expected = recheck.recheck(record.read(report, "r.md"), kb, name="r.md")
+    assert expected.cells
+    table = next(t for t in markdown_tables(app) if "criterion" in t.columns)
+    assert table.to_dict("records") == expected.cell_rows()
+    shown = "\n".join(m.value for m in app.markdown)
+    assert "your files differ" in shown.replace("\\", "")
+
+
+def test_recheck_refuses_a_report_of_the_previous_format_clearly() -> None:
+    old = _recheck_report().split(b"\n## Decision record")[0]
+    app = _page()
+    app.file_uploader(key="my-data-recheck").set_value(("old.md", old, "text/markdown")).run()
+    assert not app.exception, app.exception
+    assert any("cannot be re-checked" in e.value and "carries no decision record" in e.value for e in app.error)
+
+
+def test_recheck_applies_the_recorded_settings_on_request() -> None:
+    from selector import knowledge
+    from selector.report import build, render
+
+    prefs = Preferences(group="edge-accelerators", method="topsis", dimension_weights={"performance": 70})
+    built = build.build_report(knowledge.load(), prefs, samples=0)
+    app = _page()
+    data = render.render_markdown(built).encode("utf-8")
+    app.file_uploader(key="my-data-recheck").set_value(("r.md", data, "text/markdown")).run()
+    assert not app.exception, app.exception
+    assert app.session_state["prefs"] != prefs
+    app.button(key="my-data-recheck-apply").click().run()
+    assert not app.exception, app.exception
+    assert app.session_state["prefs"] == prefs
+    assert app.query_params["method"] == "topsis"

@@ -112,7 +112,10 @@ def test_html_fetches_nothing_from_outside(html_page):
 
 def test_html_draws_every_chart_inline_as_svg_without_scripts(built, html_page):
     parser = _parse(html_page)
-    assert not [t for t, _ in parser.tags if t == "script"]  # nothing runs: the charts are drawings
+    # nothing runs: the charts are drawings; the one script element is the decision record, JSON data a browser
+    # never executes (no src, type application/json)
+    scripts = [a for t, a in parser.tags if t == "script"]
+    assert scripts == [{"type": "application/json", "id": "decision-record"}]
     figures = {attrs.get("id"): i for i, (tag, attrs) in enumerate(parser.tags) if tag == "figure"}
     assert set(figures) == {"chart-weights", "chart-scores", "chart-acceptability"}
     assert built.robustness.acceptability
