@@ -288,7 +288,6 @@ OVER_THE_CAP: dict[tuple[str, str], int] = {
     ("selector/commands/sensitivity.py", "_table"): 17,
     ("selector/commands/validate.py", "run"): 26,
     ("selector/conflicts.py", "_derived"): 19,
-    ("selector/crosscheck.py", "Checker.assessments"): 19,
     ("selector/crosscheck.py", "Checker.decision_data"): 19,
     ("selector/decision_tree.py", "_evaluate"): 25,
     ("selector/locators.py", "read_table"): 22,
