@@ -290,7 +290,6 @@ OVER_THE_CAP: dict[tuple[str, str], int] = {
     ("selector/decision_tree.py", "_evaluate"): 25,
     ("selector/locators.py", "read_table"): 22,
     ("selector/matrix.py", "_layout"): 23,
-    ("selector/matrix.py", "apply_limits"): 20,
     ("selector/measure/llamabench.py", "read"): 29,
     ("selector/models.py", "Claim._consistent"): 23,
     ("selector/report/build.py", "_robustness"): 20,
