@@ -291,7 +291,6 @@ OVER_THE_CAP: dict[tuple[str, str], int] = {
     ("selector/locators.py", "read_table"): 22,
     ("selector/matrix.py", "_layout"): 23,
     ("selector/measure/llamabench.py", "read"): 29,
-    ("selector/models.py", "Claim._consistent"): 23,
     ("selector/report/build.py", "_robustness"): 20,
     ("selector/report/points.py", "consequences"): 22,
     ("selector/report/spreadsheet.py", "ranking_xlsx"): 19,
