@@ -75,14 +75,26 @@ ReadOnlyWhere = Annotated[
 def check_facts(entity: Any) -> None:
     """Raise ValueError when an entity's facts do not fit its kind or each other (a deprecated one without a
     successor, platforms on hardware, ...)."""
+    _check_fields_fit_the_kind(entity)
+    if len(set(entity.platforms)) != len(entity.platforms):
+        raise ValueError("`platforms` lists each platform once")
+    _check_lifecycle(entity)
+
+
+def _check_fields_fit_the_kind(entity: Any) -> None:
+    """Raise ValueError when an entity states the jurisdiction, form factor, export control or platforms that
+    another kind has."""
     if entity.jurisdiction is not None and entity.kind != "organization":
         raise ValueError("only an organization has a `jurisdiction` (an entity's is its vendor's)")
     if entity.kind != "accelerator" and (entity.form_factor is not None or entity.export_control is not None):
         raise ValueError("only accelerators have a `form_factor` and an `export_control`")
     if entity.platforms and entity.kind != "framework":
         raise ValueError("only software (kind framework) has `platforms`")
-    if len(set(entity.platforms)) != len(entity.platforms):
-        raise ValueError("`platforms` lists each platform once")
+
+
+def _check_lifecycle(entity: Any) -> None:
+    """Raise ValueError when an entity's lifecycle, successor and lifecycle_since do not fit its kind or each
+    other."""
     lifecycle_stated = entity.lifecycle != "active" or entity.successor or entity.lifecycle_since
     if entity.kind not in VENDOR_KINDS and lifecycle_stated:
         raise ValueError("only frameworks and accelerators have a `lifecycle`")

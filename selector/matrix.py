@@ -318,31 +318,14 @@ def apply_limits(
     note says so.
     """
     group = kb.groups[group_id]
-    reasons: dict[str, list[str]] = {a: [] for a in group.members}
-    notes: list[str] = []
-    for alt in group.members:
-        vendor = kb.entities[alt].vendor
-        if vendor and vendor in limits.exclude_vendors:
-            reasons[alt].append(f"vendor {kb.entity_name(vendor)} is excluded")
-        if alt in limits.exclude:
-            reasons[alt].append("excluded by you")
-    for alt, why in limits.rule_exclusions:
-        if alt in reasons:
-            reasons[alt].append(why)
-    notes.extend(_exclusions_removing_nothing(kb, group.members, limits))
+    reasons = _exclusion_reasons(kb, group.members, limits)
+    notes = _exclusions_removing_nothing(kb, group.members, limits)
     for text in limits.constraints:
-        rule = hard.parse(text)
-        criterion = kb.criteria[rule.criterion]
-        cells = {a: _cell(kb, criterion, a, use_flagged) for a in group.members}
-        if all(c.value is None for c in cells.values()):
-            notes.append(f"constraint {text} not applied: no member of this group has evidence for {criterion.name_en}")
-            continue
-        for alt, cell in cells.items():
-            if cell.value is None:
-                if not limits.keep_unknown:
-                    reasons[alt].append(f"fails {text}: {criterion.name_en} unknown (no evidence); removed as unknown")
-            elif not rule.holds(cell.value):
-                reasons[alt].append(f"fails {text}: {_evidence_text(kb, cell)}")
+        failures, note = _constraint_failures(kb, group.members, text, use_flagged, limits.keep_unknown)
+        for alt, why in failures:
+            reasons[alt].append(why)
+        if note is not None:
+            notes.append(note)
     kept = [a for a in group.members if not reasons[a]]
     removed = [Exclusion(a, "; ".join(r)) for a, r in reasons.items() if r]
     if not kept:
@@ -353,6 +336,41 @@ def apply_limits(
             "answer or choose another group."
         )
     return kept, removed, notes
+
+
+def _exclusion_reasons(kb: KnowledgeBase, members: tuple[str, ...], limits: Limits) -> dict[str, list[str]]:
+    """Member -> why it is excluded before any constraint (its vendor, you, a rule your answers fire); [] if not."""
+    reasons: dict[str, list[str]] = {a: [] for a in members}
+    for alt in members:
+        vendor = kb.entities[alt].vendor
+        if vendor and vendor in limits.exclude_vendors:
+            reasons[alt].append(f"vendor {kb.entity_name(vendor)} is excluded")
+        if alt in limits.exclude:
+            reasons[alt].append("excluded by you")
+    for alt, why in limits.rule_exclusions:
+        if alt in reasons:
+            reasons[alt].append(why)
+    return reasons
+
+
+def _constraint_failures(
+    kb: KnowledgeBase, members: tuple[str, ...], text: str, use_flagged: bool, keep_unknown: bool
+) -> tuple[list[tuple[str, str]], str | None]:
+    """The (member, why) pairs that fail hard constraint `text` on their own evidence, and a note instead when no
+    member has evidence for its criterion (the constraint is then not applied)."""
+    rule = hard.parse(text)
+    criterion = kb.criteria[rule.criterion]
+    cells = {a: _cell(kb, criterion, a, use_flagged) for a in members}
+    if all(c.value is None for c in cells.values()):
+        return [], f"constraint {text} not applied: no member of this group has evidence for {criterion.name_en}"
+    failures: list[tuple[str, str]] = []
+    for alt, cell in cells.items():
+        if cell.value is None:
+            if not keep_unknown:
+                failures.append((alt, f"fails {text}: {criterion.name_en} unknown (no evidence); removed as unknown"))
+        elif not rule.holds(cell.value):
+            failures.append((alt, f"fails {text}: {_evidence_text(kb, cell)}"))
+    return failures, None
 
 
 def _exclusions_removing_nothing(kb: KnowledgeBase, members: tuple[str, ...], limits: Limits) -> list[str]:

@@ -225,6 +225,13 @@ class Claim(Record):
 
     @model_validator(mode="after")
     def _consistent(self) -> Claim:
+        self._check_value()
+        self._check_tier_needs()
+        self._check_locator()
+        return self
+
+    def _check_value(self) -> None:
+        """Raise ValueError unless a value comes with its unit, metric and (about several entities) subject."""
         if self.value is not None:
             if not self.unit:
                 raise ValueError("a claim with a value needs a `unit`")
@@ -236,6 +243,9 @@ class Claim(Record):
             raise ValueError("`unit` and `metric` only make sense with a `value`")
         if self.subject is not None and self.subject not in self.about:
             raise ValueError(f"`subject` {self.subject!r} must be one of `about`")
+
+    def _check_tier_needs(self) -> None:
+        """Raise ValueError when a `claimed` record lacks its quote or an `assessed` one its rationale or basis."""
         if self.tier == "claimed" and (self.quote is None or self.section is None):
             raise ValueError("a `claimed` record needs a verbatim `quote` and its `section`")
         if self.tier == "assessed" and not self.rationale:
@@ -245,6 +255,10 @@ class Claim(Record):
                 "an `assessed` record needs the claims it is `based_on`, or a rationale that says it rests on "
                 f"{OUTSIDE_FACTS!r}"
             )
+
+    def _check_locator(self) -> None:
+        """Raise ValueError unless the located tiers carry a value and a locator into their source, a reference
+        fact without a locator states no value, and no other record carries a locator."""
         if self.tier == "reference" and self.kind == "fact" and self.locator is None:
             if self.value is not None:
                 raise ValueError("a `fact` claim states a fact in `text_en`, without a `value`")
@@ -255,7 +269,6 @@ class Claim(Record):
                 raise ValueError(f"`locator.dataset` {self.locator.dataset!r} must equal `source` {self.source!r}")
         elif self.locator is not None:
             raise ValueError("only `benchmarked` and `reference` records carry a `locator`")
-        return self
 
     @property
     def rests_on_outside_facts(self) -> bool:

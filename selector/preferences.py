@@ -254,32 +254,50 @@ def _format_number(value: float) -> str:
 
 def to_query(prefs: Preferences) -> dict[str, str]:
     """The preferences as URL query parameters (only what differs from the defaults, so links stay short)."""
-    query = {"group": prefs.group}
-    if prefs.answers:
-        query["answers"] = ",".join(f"{k}={v}" for k, v in sorted(prefs.answers.items()))
-    if prefs.dimension_weights:
-        query["w"] = ",".join(f"{k}={_format_number(v)}" for k, v in sorted(prefs.dimension_weights.items()))
-    if prefs.criterion_weights:
-        query["cw"] = ",".join(f"{k}={_format_number(v)}" for k, v in sorted(prefs.criterion_weights.items()))
-    if prefs.method != DEFAULT_METHOD:
-        query["method"] = prefs.method
-    if prefs.scaler:
-        query["scaler"] = prefs.scaler
-    if prefs.missing != DEFAULT_MISSING:
-        query["missing"] = prefs.missing
-    if not prefs.use_flagged:
-        query["flagged"] = "exclude"
-    if prefs.constraints:
-        query["must"] = ",".join(prefs.constraints)
-    if prefs.exclude_vendors:
-        query["xv"] = ",".join(prefs.exclude_vendors)
-    if prefs.exclude:
-        query["x"] = ",".join(prefs.exclude)
-    if prefs.keep_unknown:
-        query["unknown"] = "keep"
+    query = {"group": prefs.group, **_choice_params(prefs), **_method_params(prefs), **_limit_params(prefs)}
     if prefs.elicitation is not None:
         query["el"] = prefs.elicitation.to_param()
     return query
+
+
+def _choice_params(prefs: Preferences) -> dict[str, str]:
+    """The answers and the weights set, as query parameters."""
+    params = {}
+    if prefs.answers:
+        params["answers"] = ",".join(f"{k}={v}" for k, v in sorted(prefs.answers.items()))
+    if prefs.dimension_weights:
+        params["w"] = ",".join(f"{k}={_format_number(v)}" for k, v in sorted(prefs.dimension_weights.items()))
+    if prefs.criterion_weights:
+        params["cw"] = ",".join(f"{k}={_format_number(v)}" for k, v in sorted(prefs.criterion_weights.items()))
+    return params
+
+
+def _method_params(prefs: Preferences) -> dict[str, str]:
+    """The method, scaler, missing-value policy and flagged-claims choice that differ from the defaults."""
+    params = {}
+    if prefs.method != DEFAULT_METHOD:
+        params["method"] = prefs.method
+    if prefs.scaler:
+        params["scaler"] = prefs.scaler
+    if prefs.missing != DEFAULT_MISSING:
+        params["missing"] = prefs.missing
+    if not prefs.use_flagged:
+        params["flagged"] = "exclude"
+    return params
+
+
+def _limit_params(prefs: Preferences) -> dict[str, str]:
+    """The hard constraints, the exclusions and whether unknown values are kept."""
+    params = {}
+    if prefs.constraints:
+        params["must"] = ",".join(prefs.constraints)
+    if prefs.exclude_vendors:
+        params["xv"] = ",".join(prefs.exclude_vendors)
+    if prefs.exclude:
+        params["x"] = ",".join(prefs.exclude)
+    if prefs.keep_unknown:
+        params["unknown"] = "keep"
+    return params
 
 
 def _list(text: str | None) -> tuple[str, ...]:

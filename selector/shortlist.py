@@ -88,23 +88,16 @@ def _successor_text(kb: KnowledgeBase, entity: Entity, members: Sequence[str]) -
 def effect(kb: KnowledgeBase, rule, group: str, use_flagged: bool) -> RuleEffect:  # noqa: ANN001 - FiredRule
     """What `rule` does in `group`: its ids and fact selections among the members, less what it cannot advise."""
     members = kb.groups[group].members
-    named = tuple(dict.fromkeys((*rule.recommend, *rule.exclude)))
-    absent = [e for e in named if e not in members and e in kb.entities]
     notes = []
-    if absent:
-        which = "which is not a member" if len(absent) == 1 else "which are not members"
-        notes.append(f"rule {rule.id} names {_names(kb, absent)}, {which} of this group")
-    if not use_flagged and rule.claims and all(kb.claims[c].flags for c in rule.claims if c in kb.claims):
-        kinds = sorted({f.kind for c in rule.claims for f in kb.claims[c].flags})
-        notes.append(
-            f"rule {rule.id} does not act: every claim it rests on ({', '.join(rule.claims)}) is flagged "
-            f"({', '.join(kinds)}) and flagged claims are left out"
-        )
+    absent = _absent_note(kb, rule, members)
+    if absent is not None:
+        notes.append(absent)
+    silenced = _silenced_note(kb, rule, use_flagged)
+    if silenced is not None:
+        notes.append(silenced)
         return RuleEffect(rule.id, (), (), tuple(notes), acts=False)
-    recommend = [e for e in rule.recommend if e in members]
-    recommend += [e for e in facts.select(kb.entities, members, rule.recommend_where) if e not in recommend]
-    exclude = [e for e in rule.exclude if e in members]
-    exclude += [e for e in facts.select(kb.entities, members, rule.exclude_where) if e not in exclude]
+    recommend = _members_chosen(kb, members, rule.recommend, rule.recommend_where)
+    exclude = _members_chosen(kb, members, rule.exclude, rule.exclude_where)
     kept = []
     for e in recommend:
         entity = kb.entities[e]
@@ -113,6 +106,36 @@ def effect(kb: KnowledgeBase, rule, group: str, use_flagged: bool) -> RuleEffect
         else:
             kept.append(e)
     return RuleEffect(rule.id, tuple(kept), tuple(exclude), tuple(notes), acts=bool(kept or exclude))
+
+
+def _absent_note(kb: KnowledgeBase, rule, members: Sequence[str]) -> str | None:  # noqa: ANN001 - FiredRule
+    """A note naming the known entities `rule` recommends or excludes that are not members of the group."""
+    named = tuple(dict.fromkeys((*rule.recommend, *rule.exclude)))
+    absent = [e for e in named if e not in members and e in kb.entities]
+    if not absent:
+        return None
+    which = "which is not a member" if len(absent) == 1 else "which are not members"
+    return f"rule {rule.id} names {_names(kb, absent)}, {which} of this group"
+
+
+def _silenced_note(kb: KnowledgeBase, rule, use_flagged: bool) -> str | None:  # noqa: ANN001 - FiredRule
+    """Why `rule` does not act when every claim it rests on is flagged and flagged claims are left out; else None."""
+    if use_flagged or not rule.claims or not all(kb.claims[c].flags for c in rule.claims if c in kb.claims):
+        return None
+    kinds = sorted({f.kind for c in rule.claims for f in kb.claims[c].flags})
+    return (
+        f"rule {rule.id} does not act: every claim it rests on ({', '.join(rule.claims)}) is flagged "
+        f"({', '.join(kinds)}) and flagged claims are left out"
+    )
+
+
+def _members_chosen(
+    kb: KnowledgeBase, members: Sequence[str], ids: Sequence[str], where: Mapping[str, Sequence[str]] | None
+) -> list[str]:
+    """The members among `ids`, then those the fact selection `where` picks that `ids` did not name."""
+    chosen = [e for e in ids if e in members]
+    chosen += [e for e in facts.select(kb.entities, members, where) if e not in chosen]
+    return chosen
 
 
 def combine(kb: KnowledgeBase, group: str, effects: Sequence[RuleEffect]) -> GroupAdvice:

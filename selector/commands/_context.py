@@ -138,17 +138,17 @@ def _uploads(args: argparse.Namespace, directory: Path, embedded: list) -> list:
 def preferences(args: argparse.Namespace, base):  # noqa: ANN001, ANN202 - Preferences
     from selector.preferences import DEFAULT_METHOD, MISSING_POLICIES, Preferences, parse_pairs, parse_weights
 
-    answers = dict(base.answers) if base else {}
+    answers = dict(_saved(base, "answers", {}))
     for text in args.answer:
         answers.update(parse_pairs(text, "--answer"))
-    dims = dict(base.dimension_weights) if base else {}
+    dims = dict(_saved(base, "dimension_weights", {}))
     dims.update(parse_weights(args.weights, "--weights"))
-    crits = dict(base.criterion_weights) if base else {}
+    crits = dict(_saved(base, "criterion_weights", {}))
     crits.update(parse_weights(args.criterion_weights, "--criterion-weights"))
-    group = args.group or (base.group if base else None)
+    group = args.group or _saved(base, "group", None)
     if not group:
         raise Refused("give --group GROUP (see `python -m selector rank --help` for the groups) or --profile FILE")
-    missing = args.missing or (base.missing if base else MISSING_POLICIES[0])
+    missing = args.missing or _saved(base, "missing", MISSING_POLICIES[0])
     if missing not in MISSING_POLICIES:
         raise Refused(f"--missing `{missing}` is not a policy; choose one of {', '.join(MISSING_POLICIES)}")
     return Preferences(
@@ -156,17 +156,22 @@ def preferences(args: argparse.Namespace, base):  # noqa: ANN001, ANN202 - Prefe
         answers=answers,
         dimension_weights=dims,
         criterion_weights=crits,
-        method=args.method or (base.method if base else DEFAULT_METHOD),
-        scaler=args.scaler or (base.scaler if base else None),
+        method=args.method or _saved(base, "method", DEFAULT_METHOD),
+        scaler=args.scaler or _saved(base, "scaler", None),
         missing=missing,
-        use_flagged=False if args.exclude_flagged else (base.use_flagged if base else True),
-        constraints=(*(base.constraints if base else ()), *args.constraint),
-        exclude_vendors=(*(base.exclude_vendors if base else ()), *_split(args.exclude_vendor)),
-        exclude=(*(base.exclude if base else ()), *_split(args.exclude)),
-        keep_unknown=args.keep_unknown or (base.keep_unknown if base else False),
+        use_flagged=False if args.exclude_flagged else _saved(base, "use_flagged", True),
+        constraints=(*_saved(base, "constraints", ()), *args.constraint),
+        exclude_vendors=(*_saved(base, "exclude_vendors", ()), *_split(args.exclude_vendor)),
+        exclude=(*_saved(base, "exclude", ()), *_split(args.exclude)),
+        keep_unknown=args.keep_unknown or _saved(base, "keep_unknown", False),
         # the profile's record of how its weights were elicited holds while --weights does not replace them
-        elicitation=base.elicitation if base and not args.weights else None,
+        elicitation=None if args.weights else _saved(base, "elicitation", None),
     )
+
+
+def _saved(base, field: str, default):  # noqa: ANN001, ANN202 - Preferences or None; the field's value
+    """What the profile's preferences BASE hold in FIELD, or DEFAULT when no --profile was given."""
+    return getattr(base, field) if base else default
 
 
 def _split(values: list[str]) -> list[str]:

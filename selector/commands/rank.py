@@ -64,6 +64,22 @@ def _with_provenance(kb, rec) -> dict:  # noqa: ANN001 - KnowledgeBase, Recommen
 
 
 def _table(kb, rec, judged) -> str:  # noqa: ANN001 - KnowledgeBase, Recommendation, Verdict
+    lines = [
+        *_ranking_lines(kb, rec),
+        "",
+        *_path_lines(kb, rec),
+        judged.headline,
+        *(f"  {d}" for d in judged.details),
+        f"Robustness: {judged.badge}",
+        f"Why: {rec.why}",
+        *_matrix_lines(kb, rec.matrix),
+        f"Knowledge data hash: {rec.data_hash}",
+    ]
+    return escape.printable_lines(lines)
+
+
+def _ranking_lines(kb, rec) -> list[str]:  # noqa: ANN001 - KnowledgeBase, Recommendation
+    """The settings, the ranked table and what each weight ranks."""
     from selector import basis
     from selector.value import SWING_WEIGHT_MEANING
 
@@ -86,27 +102,34 @@ def _table(kb, rec, judged) -> str:  # noqa: ANN001 - KnowledgeBase, Recommendat
         lines.append(SWING_WEIGHT_MEANING)
     lines.append("What each weight ranks here:")
     lines.extend(f"  {b.text}" for b in basis.dimension_basis(kb, m))
-    lines.append("")
+    return lines
+
+
+def _path_lines(kb, rec) -> list[str]:  # noqa: ANN001 - KnowledgeBase, Recommendation
+    """The rules that fired (for this group and elsewhere), the group's advice, the questions that would sharpen it."""
     from selector import decision_tree
 
-    lines.append("Decision path:")
+    group = rec.matrix.group
+    lines = ["Decision path:"]
     if not rec.path.fired:
         lines.append("  no rule fired for these answers")
-    for fired in rec.path.rules_for(m.group):
+    for fired in rec.path.rules_for(group):
         matched = ", ".join(f"{q}={a}" for q, a in fired.matched.items())
         lines.append(f"  {fired.id} ({matched}): {fired.rationale}")
-    for fired in rec.path.rules_elsewhere(m.group):
+    for fired in rec.path.rules_elsewhere(group):
         matched = ", ".join(f"{q}={a}" for q, a in fired.matched.items())
         lines.append(f"  {fired.id} ({matched}): applies to {', '.join(fired.groups) or 'no ranked group'}")
-    lines.append(f"Advice for this group: {rec.path.advice(m.group, kb.entity_name)}")
-    lines.extend(f"  Rule note: {note}" for note in rec.path.group_advice(m.group).notes)
-    sharpen = decision_tree.sharpening_questions(kb, rec.prefs.answers, m.group)
+    lines.append(f"Advice for this group: {rec.path.advice(group, kb.entity_name)}")
+    lines.extend(f"  Rule note: {note}" for note in rec.path.group_advice(group).notes)
+    sharpen = decision_tree.sharpening_questions(kb, rec.prefs.answers, group)
     if sharpen:
         lines.append(f"Questions that would sharpen the advice: {', '.join(sharpen)}")
-    lines.append(judged.headline)
-    lines.extend(f"  {d}" for d in judged.details)
-    lines.append(f"Robustness: {judged.badge}")
-    lines.append(f"Why: {rec.why}")
+    return lines
+
+
+def _matrix_lines(kb, m) -> list[str]:  # noqa: ANN001 - KnowledgeBase, DecisionMatrix
+    """What the matrix filled in, removed and left out, and its notes."""
+    lines = []
     imputed = m.imputed_cells
     if imputed:
         lines.append("Filled-in cells (no evidence of their own; not data):")
@@ -114,11 +137,7 @@ def _table(kb, rec, judged) -> str:  # noqa: ANN001 - KnowledgeBase, Recommendat
             criterion = kb.criteria[cell.criterion]
             where = f"{kb.entity_name(cell.alternative)} / {criterion.name_en}"
             lines.append(f"  {where}: {cell.value:g} {criterion.unit} ({cell.note})")
-    for excluded in m.excluded_alternatives:
-        lines.append(f"Removed: {kb.entity_name(excluded.id)}: {excluded.reason}")
-    for excluded in m.excluded_criteria:
-        lines.append(f"Left out: {excluded.id}: {excluded.reason}")
-    for note in m.notes:
-        lines.append(f"Note: {note}")
-    lines.append(f"Knowledge data hash: {rec.data_hash}")
-    return escape.printable_lines(lines)
+    lines.extend(f"Removed: {kb.entity_name(excluded.id)}: {excluded.reason}" for excluded in m.excluded_alternatives)
+    lines.extend(f"Left out: {excluded.id}: {excluded.reason}" for excluded in m.excluded_criteria)
+    lines.extend(f"Note: {note}" for note in m.notes)
+    return lines
