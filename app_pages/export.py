@@ -11,7 +11,7 @@ from app_pages._session import current_prefs, link_note, profile_download, sessi
 from selector import recommend
 from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
-from selector.problem import METHODS
+from selector.problem import METHODS, VALUE_SCALER
 from selector.report import build, pdf
 from selector.report.model import ReportError
 
@@ -56,7 +56,10 @@ if built.verdict_details:
 # method and the labels short.
 with st.container(horizontal=True, gap="large"):
     st.metric("Recommended", built.recommended, help=md(f"{built.leader}: {built.verdict_badge}"), width="content")
-    st.metric("Method", f"{METHODS[rec.result.method].label}, {rec.result.scaler} scaling", width="content")
+    # the value model has one scaler, its fixed value scales: the method's name says it all
+    method = METHODS[rec.result.method]
+    shown = method.label if rec.result.scaler == VALUE_SCALER else f"{method.label}, {rec.result.scaler} scaling"
+    st.metric("Method", shown, width="content")
     st.metric(
         "Score leader first in",
         first,

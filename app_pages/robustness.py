@@ -13,6 +13,7 @@ from selector.charts.robustness import acceptability_heatmap, weight_sweep_chart
 from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
 from selector.problem import METHODS, ScoringError
+from selector.report import formats
 from selector.robustness import analysis
 from selector.robustness.smaa import CONFIDENCE_LIMIT
 from selector.robustness.sweep import weight_sweep
@@ -49,7 +50,7 @@ def _dimension_name(dimension: str) -> str:
 
 st.caption(
     md(
-        f"{group.name_en}, {METHODS[method].label} with {scaler} scaling, "
+        f"{group.name_en}, {METHODS[method].label} with {formats.scaling(scaler)}, "
         + ", ".join(f"{_dimension_name(d)} {w:.0%}" for d, w in m.dimension_weights.items())
         + ". Change these on the Recommend page."
     )
