@@ -108,6 +108,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "escape",
         "errors",
         "issues",
+        "releases",
         "locators",
         "constraints",
     ),
