@@ -152,6 +152,12 @@ def _dates(kb: KnowledgeBase, claim_ids: tuple[str, ...]) -> str:
     return f", as of {' / '.join(dates)}" if dates else ""
 
 
+def _basis(kb: KnowledgeBase, claim_ids: tuple[str, ...]) -> str:
+    """The price basis the claims state (``conditions.scope``: on demand, provider class), for a derived cell."""
+    scopes = sorted({kb.claims[i].conditions.scope or "" for i in claim_ids} - {""})
+    return f"; {' / '.join(scopes)}" if scopes else ""
+
+
 def _derived_cell(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_flagged: bool) -> Cell:
     """A cell computed from two other criteria's cells; its evidence and weaker tier are theirs."""
     how = criterion.derived
@@ -162,7 +168,8 @@ def _derived_cell(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_f
         return Cell(entity_id, criterion.id, None, (), note=f"no evidence for {', '.join(lacking)}")
     value = price.value / (throughput.value * 3600) * 1e6
     note = (
-        f"derived: USD {price.value:g} per accelerator-hour ({how.price}, {price.tier}{_dates(kb, price.evidence)}) "
+        f"derived: USD {price.value:g} per accelerator-hour ({how.price}, {price.tier}{_dates(kb, price.evidence)}"
+        f"{_basis(kb, price.evidence)}) "
         f"/ ({throughput.value:,.1f} tokens/s ({how.throughput}, {throughput.tier}) x 3600) x 10^6"
     )
     return Cell(

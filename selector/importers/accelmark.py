@@ -212,8 +212,9 @@ def _about(run: _Run) -> list[str]:
 
 def provider_class(row: Mapping, price: float) -> tuple[str, str]:
     """(class, provider names) of the providers whose price is the reference price: the basis it is on."""
-    providers = [p for p in row.get("providers") or () if isinstance(p, Mapping) and p.get("price_usd_per_hr") == price]
-    names = [str(p.get("name", "")) for p in providers]
+    listed = [p for p in row.get("providers") or () if isinstance(p, Mapping)]
+    providers = [p for p in listed if p.get("price_usd_per_hr") == price]
+    names = [str(p.get("name", "")) for p in providers or listed]
     classes = sorted(
         {
             "hyperscaler"
@@ -224,7 +225,10 @@ def provider_class(row: Mapping, price: float) -> tuple[str, str]:
             for n in names
         }
     )
-    return (" / ".join(classes) or "unstated"), "; ".join(names) or "no provider lists it"
+    basis = " / ".join(classes) or "unstated"
+    if not providers and listed:
+        basis = f"estimated from {basis} listings"  # AccelMark's reference price is none of the listed offers
+    return basis, "; ".join(names) or "no provider lists it"
 
 
 def _prices(
