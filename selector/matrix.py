@@ -158,10 +158,43 @@ def _basis(kb: KnowledgeBase, claim_ids: tuple[str, ...]) -> str:
     return f"; {' / '.join(scopes)}" if scopes else ""
 
 
+def price_claims(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_flagged: bool = True) -> list[Claim]:
+    """The claims that fill a derived criterion's price input `criterion` for `entity_id`, best first.
+
+    A price criterion's conditions keep bundled price lists of different dates and provider classes apart; a
+    price the user measured is the user's own basis and replaces them whatever it states (README, "Price is a
+    cost"), so the user's measured prices of the metric come first, else the criterion's own claims.
+    """
+    own = [
+        c
+        for c in kb.numeric_claims.get((criterion.metric, entity_id), ())
+        if c.tier == "measured" and (use_flagged or not c.flags)
+    ]
+    return sorted(own, key=lambda c: c.id) or claims_for_cell(kb, criterion, entity_id, use_flagged)
+
+
+def _own_price(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_flagged: bool) -> Cell | None:
+    """The cell of the user's own price for a derived criterion's price input, None when there is none."""
+    own = [c for c in price_claims(kb, criterion, entity_id, use_flagged) if c.tier == "measured"]
+    if not own:
+        return None
+    return Cell(
+        entity_id,
+        criterion.id,
+        float(statistics.median(c.value for c in own)),
+        tuple(c.id for c in own),
+        tier="measured",
+        flagged=any(c.flags for c in own),
+        note="your own price",
+    )
+
+
 def _derived_cell(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_flagged: bool) -> Cell:
     """A cell computed from two other criteria's cells; its evidence and weaker tier are theirs."""
     how = criterion.derived
-    price = _cell(kb, kb.criteria[how.price], entity_id, use_flagged)
+    price = _own_price(kb, kb.criteria[how.price], entity_id, use_flagged) or _cell(
+        kb, kb.criteria[how.price], entity_id, use_flagged
+    )
     throughput = _cell(kb, kb.criteria[how.throughput], entity_id, use_flagged)
     if price.value is None or throughput.value is None or throughput.value <= 0:
         lacking = [c.criterion for c in (price, throughput) if c.value is None or c.value <= 0]
