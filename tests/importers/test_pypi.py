@@ -38,11 +38,12 @@ def test_every_mapped_project_gives_upkeep_claims_and_platforms_only_from_platfo
     assert imported.unknown == {}  # every bundled project is in the alias table
 
 
-def test_a_stalled_project_shows_as_stalled(imported) -> None:
+def test_a_retired_package_is_left_out_with_its_reason_and_the_live_one_counts(imported) -> None:
     claims = by_id(imported)
-    # tflite-runtime's last release was 2.14.0 in October 2023: no release in the year, over 1,000 days.
-    assert claims["pypi-tflite-tflite-runtime-releases-12m"]["value"] == 0
-    assert claims["pypi-tflite-tflite-runtime-days-since-release"]["value"] > 1000
+    # tflite-runtime's last release was 2.14.0 in October 2023; TF Lite ships as ai-edge-litert since.
+    assert "2.14.0" in imported.excluded["tflite-runtime"]
+    assert claims["pypi-tflite-ai-edge-litert-releases-12m"]["value"] > 0
+    assert not [c for c in claims if "tflite-runtime" in c]
     assert claims["pypi-pytorch-torch-days-since-release"]["value"] < 120
 
 
