@@ -50,6 +50,14 @@ class Shares:
             f"targets assessed <= {MAX_ASSESSED:.0%}, imputed <= {MAX_IMPUTED:.0%}"
         )
 
+    def weighted_lines(self) -> list[str]:
+        """Per group, the share of the default ranking's weight resting on assessed and on filled-in cells."""
+        return [
+            f"  {group}: {w.get('assessed', 0.0):.0%} of the ranking's weight on assessed cells, "
+            f"{w.get('imputed', 0.0):.0%} on filled-in cells"
+            for group, w in self.weighted.items()
+        ]
+
     def to_dict(self) -> dict:
         return {
             "groups": list(self.groups),

@@ -49,7 +49,9 @@ def test_weighted_shares_weigh_each_cell_by_its_columns_weight(kb) -> None:
     # A cell's share is its column's weight, not one cell in the count: the training-speed column (sub-weight 2 of
     # the performance dimension) weighs more than a count would say.
     assert weighted["assessed"] > measured.per_group["training-frameworks"]["assessed"] / measured.total
-    assert shares.Shares(("g",), {"assessed": 1}, {}, {"g": {"assessed": 1.0}}).to_dict()["weighted_per_group"]
+    one = shares.Shares(("g",), {"assessed": 1}, {}, {"g": {"assessed": 0.6, "imputed": 0.05}})
+    assert one.to_dict()["weighted_per_group"] == {"g": {"assessed": 0.6, "imputed": 0.05}}
+    assert one.weighted_lines() == ["  g: 60% of the ranking's weight on assessed cells, 5% on filled-in cells"]
 
 
 def test_summary_says_when_targets_are_missed() -> None:

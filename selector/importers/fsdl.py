@@ -60,12 +60,13 @@ def _dates(raw: Path, knowledge_dir: Path, prices: RawTable) -> dict[str, tuple[
 
 
 def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapping[str, Alias]) -> Imported:  # noqa: ANN401
-    """Claims from ``cloud-gpus.csv`` (exactly one raw file).
+    """Claims from ``cloud-gpus.csv`` and its ``row-dates.csv`` (exactly these two raw files).
 
     Raises
     ------
     ImportFailure
-        On a missing column, a non-numeric price or GPU count, or two used rows with the same key.
+        On a missing column, a non-numeric price or GPU count, two used rows with the same key, or a dates table
+        that does not date every price row with the same offer.
     """
     names = sorted(p.name for p in raws)
     if names != [PRICES, DATES]:
