@@ -101,7 +101,7 @@ CONVERSIONS: dict[str, tuple[Callable[[Mapping[str, Any], str, str], float], str
     ),
     "pypi_days_since_release": (
         _release_figure(releases.days_since_release),
-        "days from the newest final release's first upload to the fetch date",
+        "days from the newest final release's first upload to the fetch date, inclusive (never 0)",
     ),
     "pypi_os_count": (
         _release_figure(releases.os_count),

@@ -115,7 +115,10 @@ def releases_in_window(row: Mapping[str, Any], where: str) -> float:
 
 
 def days_since_release(row: Mapping[str, Any], where: str) -> float:
-    """Days from the newest release's first upload to the fetch date.
+    """Days from the newest release's first upload to the fetch date, counted inclusively.
+
+    A release uploaded on the fetch date is 1 day old, so the figure is never 0: a cost column is inverted (1/x)
+    by several methods, and a zero would break them.
 
     Raises
     ------
@@ -125,7 +128,7 @@ def days_since_release(row: Mapping[str, Any], where: str) -> float:
     fetched, first = release_dates(row, where)
     if not first:
         raise ReleaseError(f"{where}: no final release among the files kept")
-    return float((fetched - max(first.values())).days)
+    return float((fetched - max(first.values())).days + 1)
 
 
 def platforms(row: Mapping[str, Any], where: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:

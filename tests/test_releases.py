@@ -60,9 +60,14 @@ def test_a_file_belongs_to_the_listed_version_its_name_carries() -> None:
 def test_releases_in_the_year_up_to_the_fetch_date() -> None:
     # 1.1 (364 days), 2.0 (183 days), 2.1 (30 days); 1.0 is older, 2.0rc1 a pre-release.
     assert releases.releases_in_window(DEMO, "demo") == 3
-    assert releases.days_since_release(DEMO, "demo") == 30
+    assert releases.days_since_release(DEMO, "demo") == 31  # 2.1 was uploaded 30 days before: day 31, inclusive
     fetched, first = releases.release_dates(DEMO, "demo")
     assert fetched == dt.date(2026, 12, 1) and first["1.1"] == dt.date(2025, 12, 2)  # dated by its first file
+
+
+def test_a_release_on_the_fetch_day_is_one_day_old_never_zero() -> None:
+    today = record([("demo-1.0.tar.gz", "2026-12-01")], ["1.0"])
+    assert releases.days_since_release(today, "demo") == 1  # a cost column's 1/x never meets a zero
 
 
 def test_yanked_files_and_files_after_the_fetch_do_not_count() -> None:
@@ -110,7 +115,7 @@ def test_the_bundled_snapshot_agrees_with_its_own_files() -> None:
             first[version] = min(day, first.get(version, day))
     in_year = [v for v, day in first.items() if 0 <= (fetched - day).days < 365]
     assert releases.releases_in_window(torch, "torch") == len(in_year) > 0
-    assert releases.days_since_release(torch, "torch") == (fetched - max(first.values())).days
+    assert releases.days_since_release(torch, "torch") == (fetched - max(first.values())).days + 1
     version, systems, _ = releases.platforms(torch, "torch")
     assert version == max(first, key=lambda v: tuple(int(p) for p in v.split(".")))
     assert systems == ("linux", "macos", "windows")
