@@ -80,8 +80,13 @@ Name = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterVali
 Title = Annotated[str, StringConstraints(min_length=1, max_length=4000), AfterValidator(_plain_name)]
 
 
-# `owner/name@<40 hex>:path`: where upstream a bundled raw file came from, pinned to a commit.
-UPSTREAM_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]*/[A-Za-z0-9][A-Za-z0-9_.\-]*@[0-9a-f]{40}:[^\s]+$"
+# `owner/name@<40 hex>:path`: where upstream a bundled raw file came from, pinned to a commit; or, for a service
+# that has no commits (a package index's API), `https://host/path@YYYY-MM-DD`: the address, pinned to the day
+# its answers were fetched.
+UPSTREAM_PATTERN = (
+    r"^(?:[A-Za-z0-9][A-Za-z0-9_.\-]*/[A-Za-z0-9][A-Za-z0-9_.\-]*@[0-9a-f]{40}:[^\s]+"
+    r"|https://[A-Za-z0-9][A-Za-z0-9.\-]*/[^\s@]*@[0-9]{4}-[0-9]{2}-[0-9]{2})$"
+)
 Upstream = Annotated[str, StringConstraints(pattern=UPSTREAM_PATTERN, max_length=300)]
 IsoDate = Annotated[str, StringConstraints(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
 # A path inside knowledge/imports/raw/: relative, every part starting with a letter, digit or `_` (so no `..`

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from selector import releases
 from selector.errors import SelectorError
 
 # Bundled raw files live here, one folder per dataset id, beside the licence files they came with.
@@ -68,15 +69,47 @@ def _per_accelerator(row: Mapping[str, Any], column: str, where: str) -> float:
     return total / (per_node * nodes)
 
 
+def _release_figure(
+    figure: Callable[[Mapping[str, Any], str], float],
+) -> Callable[[Mapping[str, Any], str, str], float]:
+    """A figure of a package-index project's release history (:mod:`selector.releases`); `column` holds its files."""
+
+    def convert(row: Mapping[str, Any], column: str, where: str) -> float:
+        lookup(row, column, where)
+        try:
+            return figure(row, where)
+        except releases.ReleaseError as exc:
+            raise RawError(str(exc)) from None
+
+    return convert
+
+
 # conversion id -> (how the raw number becomes the stored one, what that means in words)
 CONVERSIONS: dict[str, tuple[Callable[[Mapping[str, Any], str, str], float], str]] = {
     "none": (_scaled(1.0), "the raw number unchanged"),
     "flops_to_tflops": (_scaled(1e12), "FLOP/s (or OP/s) / 10^12 = TFLOPS (TOPS)"),
     "bytes_to_gb": (_scaled(1e9), "bytes / 10^9 = GB"),
+    "gib_to_gb": (_scaled(1e9 / 2**30), "GiB x 2^30 / 10^9 = GB (a figure labelled GB that is binary GiB)"),
     "bytes_per_s_to_tb_per_s": (_scaled(1e12), "bytes/s / 10^12 = TB/s"),
     "per_accelerator": (
         _per_accelerator,
         "system result / (accelerators per node `a#` x `Nodes`): a derived per-accelerator figure",
+    ),
+    "pypi_releases_12m": (
+        _release_figure(releases.releases_in_window),
+        "final releases (no pre-release, not yanked) first uploaded in the 365 days up to the fetch date",
+    ),
+    "pypi_days_since_release": (
+        _release_figure(releases.days_since_release),
+        "days from the newest final release's first upload to the fetch date, inclusive (never 0)",
+    ),
+    "pypi_os_count": (
+        _release_figure(releases.os_count),
+        "operating systems the newest release with platform wheels has wheels for",
+    ),
+    "pypi_arch_count": (
+        _release_figure(releases.arch_count),
+        "CPU architectures the newest release with platform wheels has wheels for",
     ),
 }
 

@@ -167,11 +167,50 @@ def _dates(kb: KnowledgeBase, claim_ids: tuple[str, ...]) -> str:
     return f", as of {' / '.join(dates)}" if dates else ""
 
 
+def _basis(kb: KnowledgeBase, claim_ids: tuple[str, ...]) -> str:
+    """The price basis the claims state (``conditions.scope``: on demand, provider class), for a derived cell."""
+    scopes = sorted({kb.claims[i].conditions.scope or "" for i in claim_ids} - {""})
+    return f"; {' / '.join(scopes)}" if scopes else ""
+
+
+def price_claims(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_flagged: bool = True) -> list[Claim]:
+    """The claims that fill a derived criterion's price input `criterion` for `entity_id`, best first.
+
+    A price criterion's conditions keep bundled price lists of different dates and provider classes apart; a
+    price the user measured is the user's own basis and replaces them whatever it states (README, "Price is a
+    cost"), so the user's measured prices of the metric come first, else the criterion's own claims.
+    """
+    own = [
+        c
+        for c in kb.numeric_claims.get((criterion.metric, entity_id), ())
+        if c.tier == "measured" and (use_flagged or not c.flags)
+    ]
+    return sorted(own, key=lambda c: c.id) or claims_for_cell(kb, criterion, entity_id, use_flagged)
+
+
+def _own_price(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_flagged: bool) -> Cell | None:
+    """The cell of the user's own price for a derived criterion's price input, None when there is none."""
+    own = [c for c in price_claims(kb, criterion, entity_id, use_flagged) if c.tier == "measured"]
+    if not own:
+        return None
+    return Cell(
+        entity_id,
+        criterion.id,
+        float(statistics.median(c.value for c in own)),
+        tuple(c.id for c in own),
+        tier="measured",
+        flagged=any(c.flags for c in own),
+        note="your own price",
+    )
+
+
 def _derived_cell(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_flagged: bool) -> Cell:
     """A cell computed from two other criteria's cells; its evidence and weaker tier are theirs."""
     how = criterion.derived
     (role, first_id), (_, throughput_id) = how.inputs
     first = _cell(kb, kb.criteria[first_id], entity_id, use_flagged)
+    if role == "price":  # the user's own price wins over the bundled basis (see _own_price)
+        first = _own_price(kb, kb.criteria[first_id], entity_id, use_flagged) or first
     throughput = _cell(kb, kb.criteria[throughput_id], entity_id, use_flagged)
     if first.value is None or throughput.value is None or throughput.value <= 0:
         lacking = [c.criterion for c in (first, throughput) if c.value is None or c.value <= 0]
@@ -181,7 +220,8 @@ def _derived_cell(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_f
     if role == "price":
         value = first.value / (throughput.value * 3600) * 1e6
         note = (
-            f"derived: USD {first.value:g} per accelerator-hour ({first_id}, {first.tier}{_dates(kb, first.evidence)}) "
+            f"derived: USD {first.value:g} per accelerator-hour ({first_id}, {first.tier}{_dates(kb, first.evidence)}"
+            f"{_basis(kb, first.evidence)}) "
             f"/ ({rate} x 3600) x 10^6"
         )
     elif how.formula == "kwh_per_million_tokens":

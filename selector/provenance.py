@@ -145,6 +145,7 @@ LICENCE_URLS = {
     "CC-BY-4.0": "https://creativecommons.org/licenses/by/4.0/",
     "Apache-2.0": "https://www.apache.org/licenses/LICENSE-2.0",
     "MIT": "https://opensource.org/license/mit",
+    "PyPI Terms of Use": "https://policies.python.org/pypi.org/Terms-of-Use/",
 }
 
 # A NOTICE file is shown in full; one larger than this is cut (bundled files are a few kB).

@@ -25,6 +25,9 @@ class Shares:
     groups: tuple[str, ...]
     counts: dict[str, int]
     per_group: dict[str, dict[str, int]] = field(default_factory=dict)
+    # group -> tier (or ``imputed``) -> share of the default ranking's weight resting on such cells: each cell
+    # weighs its column's weight / the number of alternatives, so low-weight columns cannot dilute the share.
+    weighted: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
@@ -47,6 +50,14 @@ class Shares:
             f"targets assessed <= {MAX_ASSESSED:.0%}, imputed <= {MAX_IMPUTED:.0%}"
         )
 
+    def weighted_lines(self) -> list[str]:
+        """Per group, the share of the default ranking's weight resting on assessed and on filled-in cells."""
+        return [
+            f"  {group}: {w.get('assessed', 0.0):.0%} of the ranking's weight on assessed cells, "
+            f"{w.get('imputed', 0.0):.0%} on filled-in cells"
+            for group, w in self.weighted.items()
+        ]
+
     def to_dict(self) -> dict:
         return {
             "groups": list(self.groups),
@@ -54,6 +65,7 @@ class Shares:
             "counts": dict(self.counts),
             "shares": {key: self.share(key) for key in self.counts},
             "per_group": {g: dict(c) for g, c in self.per_group.items()},
+            "weighted_per_group": {g: dict(w) for g, w in self.weighted.items()},
             "targets": {"assessed": MAX_ASSESSED, "imputed": MAX_IMPUTED},
             "meets_targets": self.meets_targets,
         }
@@ -64,6 +76,7 @@ def cell_shares(kb: KnowledgeBase, groups: tuple[str, ...] | None = None) -> Sha
     groups = tuple(kb.groups) if groups is None else groups
     total: Counter[str] = Counter()
     per_group: dict[str, dict[str, int]] = {}
+    weighted: dict[str, dict[str, float]] = {}
     measured = []
     for group_id in groups:
         try:
@@ -72,6 +85,11 @@ def cell_shares(kb: KnowledgeBase, groups: tuple[str, ...] | None = None) -> Sha
             continue  # nothing rankable under default preferences: no cells to count
         counts = Counter("imputed" if c.imputed else (c.tier or "imputed") for row in m.cells for c in row)
         per_group[group_id] = dict(counts)
+        weight: Counter[str] = Counter()
+        for row in m.cells:
+            for j, c in enumerate(row):
+                weight["imputed" if c.imputed else (c.tier or "imputed")] += float(m.weights[j]) / len(m.cells)
+        weighted[group_id] = dict(weight)
         total.update(counts)
         measured.append(group_id)
-    return Shares(tuple(measured), dict(total), per_group)
+    return Shares(tuple(measured), dict(total), per_group, weighted)

@@ -97,8 +97,13 @@ Conversion = Literal[
     "none",  # the raw number as it stands
     "flops_to_tflops",  # FLOP/s or OP/s -> 10^12 per second
     "bytes_to_gb",  # bytes -> 10^9 bytes
+    "gib_to_gb",  # binary GiB -> 10^9 bytes (a figure labelled GB that is GiB)
     "bytes_per_s_to_tb_per_s",  # bytes/s -> 10^12 bytes/s
     "per_accelerator",  # a system's result / (accelerators per node x nodes): a derived figure
+    "pypi_releases_12m",  # final releases in the year up to the fetch date (selector.releases)
+    "pypi_days_since_release",  # days since the newest final release
+    "pypi_os_count",  # operating systems the newest release's platform wheels cover
+    "pypi_arch_count",  # CPU architectures the newest release's platform wheels cover
 ]
 
 

@@ -112,6 +112,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "escape",
         "errors",
         "issues",
+        "releases",
         "locators",
         "constraints",
         "value",

@@ -149,6 +149,17 @@ def test_an_upstream_is_owner_name_at_a_full_commit_and_a_path():
     assert Sample(upstream=value).upstream == value
 
 
+def test_an_upstream_service_is_an_https_address_pinned_to_the_day_fetched():
+    value = "https://pypi.org/simple/@2026-12-01"
+    assert Sample(upstream=value).upstream == value
+    for undated in (
+        "https://pypi.org/simple/",
+        "http://pypi.org/simple/@2026-12-01",
+        "https://pypi.org/simple/@2026-12",
+    ):
+        assert "pattern" in refusal(upstream=undated)
+
+
 @pytest.mark.parametrize(
     "value",
     [

@@ -59,8 +59,11 @@ def test_units_are_converted_once(regenerated: dict[str, str]) -> None:
 def test_unknown_names_are_listed_not_guessed(regenerated: dict[str, str]) -> None:
     text = regenerated["imports/epoch-ml-hardware.yaml"]
     header = text.split("claims:", 1)[0]
-    assert "#   NVIDIA H100 PCIe (1 row)" in header  # a near-miss name stays unmapped
-    assert "h100-pcie" not in text
+    # A near-miss name stays unmapped: the 40 GB PCIe A100 is not the a100 (SXM4 80 GB) nor the a100-pcie (80 GB).
+    assert "#   NVIDIA A100 PCIe (1 row)" in header
+    assert "epoch-a100-pcie-" not in text
+    # The H100 PCIe row has its own entity, never the SXM part's.
+    assert "epoch-h100-pcie-memory" in text and "NVIDIA H100 PCIe" not in header
 
 
 def test_mlperf_per_accelerator_figures_are_derived_and_scoped(regenerated: dict[str, str]) -> None:

@@ -149,6 +149,9 @@ def test_a_dataset_source_needs_licence_and_attribution(base_knowledge: Path) ->
         ("flops_to_tflops", "989400000000000.0", 989.4),
         ("bytes_to_gb", "80000000000.0", 80.0),
         ("bytes_per_s_to_tb_per_s", "3350000000000.0", 3.35),
+        # nvidia-smi reports an H200's 143,771 MiB; AccelMark writes 140.4 ("GB", really GiB): 150.754 GB.
+        ("gib_to_gb", "140.4", 150.753352),
+        ("gib_to_gb", str(143771 / 1024), 150.75482),  # = 143,771 x 2^20 bytes / 10^9
     ],
 )
 def test_conversions(conversion: str, raw: str, expected: float) -> None:

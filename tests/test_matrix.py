@@ -265,10 +265,27 @@ def test_cost_per_million_tokens_is_derived_from_its_input_cells_and_stored_unra
     m = _matrix.build(kb, _Prefs(group="llm-inference-accelerators"))
     assert "usd-per-million-tokens-llama2-70b" not in m.criteria
     stored = {c.alternative: c for c in _matrix.unranked_cells(kb, m) if c.criterion.startswith("usd-per-million")}
-    price = _matrix._cell(kb, kb.criteria["cloud-usd-per-gpu-hour"], "h100", True)
+    price = _matrix._cell(kb, kb.criteria["cloud-usd-per-gpu-hour-2026"], "h100", True)
     tps = m.cells[m.alternatives.index("h100")][m.criteria.index("mlperf-llama2-70b-offline")]
     assert stored["h100"].value == pytest.approx(price.value / (tps.value * 3600) * 1e6)
     assert set(stored["h100"].evidence) == set(price.evidence) | set(tps.evidence)
     assert stored["h100"].tier == "reference"  # the weaker of reference (price) and benchmarked (throughput)
-    assert "x 3600" in stored["h100"].note and "as of 2025-04-21" in stored["h100"].note
-    assert stored["b200"].value is None and "cloud-usd-per-gpu-hour" in stored["b200"].note
+    assert "x 3600" in stored["h100"].note and "as of 2026-05-19; on demand, neocloud" in stored["h100"].note
+    assert stored["b200"].value is None and "cloud-usd-per-gpu-hour-2026" in stored["b200"].note
+
+
+def test_a_cost_per_token_column_uses_one_price_basis() -> None:
+    """Issue 32: FSDL's 2022-24 list prices never meet AccelMark's April 2026 rates in a cost-per-token cell."""
+    kb = knowledge.load()
+    mixed = matrix._cell(kb, kb.criteria["cloud-usd-per-gpu-hour"], "h100", True)
+    one = matrix._cell(kb, kb.criteria["cloud-usd-per-gpu-hour-2026"], "h100", True)
+    assert any(kb.claims[c].source == "fsdl-cloud-gpus" for c in mixed.evidence)
+    assert one.evidence == ("accelmark-price-h100",) and one.value == 2.49 < mixed.value
+    for criterion in ("usd-per-million-tokens-llama2-70b", "usd-per-million-tokens-accelmark-suite-a"):
+        assert kb.criteria[criterion].derived.price == "cloud-usd-per-gpu-hour-2026"
+    versions = {
+        kb.claims[c].conditions.version
+        for c in kb.claims
+        if kb.claims[c].source == "accelmark" and kb.claims[c].metric == "cloud_usd_per_gpu_hour"
+    }
+    assert versions == {kb.criteria["cloud-usd-per-gpu-hour-2026"].conditions.version}

@@ -34,6 +34,26 @@ def test_shares_count_exactly_the_cells_rank_ranks(kb) -> None:
     assert measured.counts.get("assessed", 0) == sum(c.tier == "assessed" and not c.imputed for c in cells)
 
 
+def test_weighted_shares_weigh_each_cell_by_its_columns_weight(kb) -> None:
+    measured = shares.cell_shares(kb, ("training-frameworks",))
+    m = matrix.build(kb, Preferences(group="training-frameworks"))
+    weighted = measured.weighted["training-frameworks"]
+    assert sum(weighted.values()) == pytest.approx(1.0)
+    by_hand = sum(
+        m.weights[j] / len(m.cells)
+        for row in m.cells
+        for j, c in enumerate(row)
+        if c.tier == "assessed" and not c.imputed
+    )
+    assert weighted["assessed"] == pytest.approx(by_hand)
+    # A cell's share is its column's weight, not one cell in the count: the training-speed column (sub-weight 2 of
+    # the performance dimension) weighs more than a count would say.
+    assert weighted["assessed"] > measured.per_group["training-frameworks"]["assessed"] / measured.total
+    one = shares.Shares(("g",), {"assessed": 1}, {}, {"g": {"assessed": 0.6, "imputed": 0.05}})
+    assert one.to_dict()["weighted_per_group"] == {"g": {"assessed": 0.6, "imputed": 0.05}}
+    assert one.weighted_lines() == ["  g: 60% of the ranking's weight on assessed cells, 5% on filled-in cells"]
+
+
 def test_summary_says_when_targets_are_missed() -> None:
     over = shares.Shares(("g",), {"assessed": 3, "claimed": 1})
     assert not over.meets_targets and "MISSES" in over.summary() and "assessed 75.0%" in over.summary()

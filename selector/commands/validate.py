@@ -95,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
             print("conflict check: " + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())))
         if shares is not None:
             print(shares.summary())
+            print("\n".join(shares.weighted_lines()))
         print(_summary(kb, counts, errors, warnings))
     return 0 if kb is not None else EXIT_INVALID
 

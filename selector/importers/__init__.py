@@ -27,6 +27,7 @@ MODULES = {
     "mlperf-inference-v5.1": "mlperf",
     "fsdl-cloud-gpus": "fsdl",
     "accelmark": "accelmark",
+    "pypi-simple": "pypi",
 }
 # Where each bundled import is written, relative to knowledge/ (the regeneration test compares these bytes), and
 # the bundled raw files it is made from (relative to knowledge/imports/raw/; a folder means every result.json in it).
@@ -34,8 +35,9 @@ OUTPUTS = {dataset: f"imports/{dataset}.yaml" for dataset in MODULES}
 RAWS = {
     "epoch-ml-hardware": ("epoch-ml-hardware/ml_hardware.csv",),
     "mlperf-inference-v5.1": ("mlperf-inference-v5.1/summary_results.json",),
-    "fsdl-cloud-gpus": ("fsdl-cloud-gpus/cloud-gpus.csv",),
+    "fsdl-cloud-gpus": ("fsdl-cloud-gpus/cloud-gpus.csv", "fsdl-cloud-gpus/row-dates.csv"),
     "accelmark": ("accelmark/results", "accelmark/schema/cloud_pricing.json"),
+    "pypi-simple": ("pypi-simple/projects.json",),
 }
 
 
@@ -219,6 +221,10 @@ def run(dataset: str, raws: Sequence[Path], knowledge_dir: Path) -> tuple[str, I
         raise ImportFailure(f"{knowledge_dir / ALIASES_FILE}: " + "; ".join(problems))
     module = importlib.import_module(f"{__name__}.{MODULES[dataset]}")
     imported = module.build([Path(p) for p in raws], knowledge_dir, records[dataset], alias_map(table, dataset))
+    # Loaded like the dataset modules: it names ImportFailure from this package.
+    audit_flags = importlib.import_module(f"{__name__}.audit_flags")
+    flags_path = knowledge_dir / audit_flags.FLAGS_FILE
+    audit_flags.apply(dataset, imported.claims, audit_flags.read(flags_path), flags_path)
     return render(dataset, records[dataset], imported), imported
 
 

@@ -3,8 +3,12 @@
 Two suites are imported, both run on one accelerator: suite A (Meta-Llama-3-8B-Instruct) and suite F
 (Qwen2.5-0.5B-Instruct), offline throughput per chip at the suite's highest client concurrency. AccelMark's own
 tier (``verified``: reproduced within 5 %; ``community``: not yet reproduced) is kept in each locator and text.
-The per-chip figure is AccelMark's own field, not derived here. ``schema/cloud_pricing.json`` gives on-demand
-prices per accelerator-hour; those AccelMark marks as estimated are imported with a flag.
+The per-chip figure is AccelMark's own field, not derived here. The engine a run used (vLLM, SGLang, mlx-lm) is
+named in the claim's ``about`` when the alias table maps it (the chip stays the subject). The device memory a run
+reports (``chip.memory_gb``) is binary GiB as the drivers report it (nvidia-smi's MiB / 1024: an H200 shows
+140.4), so it is converted to GB. ``schema/cloud_pricing.json`` gives on-demand prices per accelerator-hour,
+each stated with its basis: the April 2026 list and the provider class its reference price comes from
+(neocloud, hyperscaler, or China-market cloud); those AccelMark marks as estimated are imported with a flag.
 """
 
 from __future__ import annotations
@@ -23,8 +27,14 @@ TIERS = ("verified", "community")
 METRIC = "tokens_per_s_per_chip"
 MEMORY_METRIC = "device_memory_gb"
 MEMORY_COLUMN = "chip.memory_gb"
+MEMORY_CONVERSION = "gib_to_gb"
 PRICE_METRIC = "cloud_usd_per_gpu_hour"
 PRICE_COLUMN = "reference_price_usd_per_hr"
+# The price basis every AccelMark price shares (the criteria that must not mix bases ask for it).
+PRICE_VERSION = "AccelMark cloud prices 2026-04"
+# Provider name prefixes -> class: hyperscalers rent at list prices several times a neocloud's.
+_HYPERSCALERS = ("AWS", "GCP", "Azure", "Oracle", "Google")
+_CHINA_CLOUDS = ("阿里云", "腾讯云", "华为云", "百度")
 
 
 def column(suite: str) -> str:
@@ -65,6 +75,7 @@ class _Run(NamedTuple):
     framework: str
     number: float
     memory: float
+    engine: str | None
 
 
 def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapping[str, Alias]) -> Imported:  # noqa: ANN401
@@ -90,7 +101,8 @@ def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapp
             runs.append(run)
     for run in sorted(runs):
         imported.claims.append(_throughput_claim(run, _locator(run, dataset, upstream_results, column(run.suite))))
-        imported.claims.append(_memory_claim(run, _locator(run, dataset, upstream_results, MEMORY_COLUMN)))
+        memory_locator = _locator(run, dataset, upstream_results, MEMORY_COLUMN, MEMORY_CONVERSION)
+        imported.claims.append(_memory_claim(run, memory_locator))
     for raw in prices:
         imported.claims.extend(_prices(raw, knowledge_dir, dataset, aliases, upstream_prices, imported))
     return imported
@@ -127,18 +139,19 @@ def _read_run(
     model = str(_field(row, "model.model_id", where))
     precision = str(_field(row, "model.precision", where))
     framework = str(_field(row, "software.framework", where))
-    memory = value(row, MEMORY_COLUMN, "none", table, position)
-    return _Run(entity, suite, folder, tier, file, name, model, precision, framework, number, memory)
+    memory = value(row, MEMORY_COLUMN, MEMORY_CONVERSION, table, position)
+    engine = aliases[framework].entity if framework in aliases and aliases[framework].entity else None
+    return _Run(entity, suite, folder, tier, file, name, model, precision, framework, number, memory, engine)
 
 
-def _locator(run: _Run, dataset: Any, upstream: str, raw_column: str) -> dict:  # noqa: ANN401
+def _locator(run: _Run, dataset: Any, upstream: str, raw_column: str, conversion: str = "none") -> dict:  # noqa: ANN401
     return locator(
         dataset,
         upstream,
         run.file,
         run.folder,
         raw_column,
-        "none",
+        conversion,
         result_id=run.folder,
         round=run.suite,
         verification=run.tier,
@@ -161,7 +174,8 @@ def _throughput_claim(run: _Run, run_locator: dict) -> dict:
             f"{run.number:,.2f} output tokens/s offline at {SUITES[run.suite]} concurrent requests; "
             f"AccelMark tier {run.tier}."
         ),
-        "about": [run.entity],
+        "about": _about(run),
+        "subject": run.entity,
         "metric": METRIC,
         "value": run.number,
         "unit": "tokens/s per chip",
@@ -177,16 +191,44 @@ def _memory_claim(run: _Run, run_locator: dict) -> dict:
         "tier": "benchmarked",
         "kind": "spec",
         "text_en": (
-            f"AccelMark {run.suite} run {_run_id(run)} on one {run.name}: {run.memory:g} GB of device memory as "
-            f"the run reported it (usable memory, below the datasheet figure); AccelMark tier {run.tier}."
+            f"AccelMark {run.suite} run {_run_id(run)} on one {run.name}: {run.memory:g} GB of device memory "
+            f"(the run's `memory_gb` is binary GiB as the driver reports usable memory, converted x 1.073742); "
+            f"AccelMark tier {run.tier}."
         ),
-        "about": [run.entity],
+        "about": _about(run),
+        "subject": run.entity,
         "metric": MEMORY_METRIC,
         "value": run.memory,
         "unit": "GB",
         "conditions": {"scope": "device memory reported by the AccelMark run"},
         "locator": run_locator,
     }
+
+
+def _about(run: _Run) -> list[str]:
+    """The chip, and the engine the run used when the alias table maps it."""
+    return [run.entity] + ([run.engine] if run.engine and run.engine != run.entity else [])
+
+
+def provider_class(row: Mapping, price: float) -> tuple[str, str]:
+    """(class, provider names) of the providers whose price is the reference price: the basis it is on."""
+    listed = [p for p in row.get("providers") or () if isinstance(p, Mapping)]
+    providers = [p for p in listed if p.get("price_usd_per_hr") == price]
+    names = [str(p.get("name", "")) for p in providers or listed]
+    classes = sorted(
+        {
+            "hyperscaler"
+            if n.startswith(_HYPERSCALERS)
+            else "China-market cloud"
+            if n.startswith(_CHINA_CLOUDS)
+            else "neocloud"
+            for n in names
+        }
+    )
+    basis = " / ".join(classes) or "unstated"
+    if not providers and listed:
+        basis = f"estimated from {basis} listings"  # AccelMark's reference price is none of the listed offers
+    return basis, "; ".join(names) or "no provider lists it"
 
 
 def _prices(
@@ -207,6 +249,7 @@ def _prices(
             continue
         price = value(row, PRICE_COLUMN, "none", table, position)
         estimated = row.get("estimated") is True
+        basis, providers = provider_class(row, price)
         claim = {
             "id": f"accelmark-price-{entity}",
             "source": DATASET,
@@ -214,12 +257,14 @@ def _prices(
             "kind": "market",
             "text_en": (
                 f"{name}: USD {price:g} per accelerator-hour on demand (AccelMark cloud_pricing.json, lowest "
-                f"verified on-demand price across providers{', estimated' if estimated else ''}, April 2026)."
+                f"verified on-demand price across providers{', estimated' if estimated else ''}, April 2026); "
+                f"{basis} rate ({providers})."
             ),
             "about": [entity],
             "metric": PRICE_METRIC,
             "value": price,
             "unit": "USD per GPU-hour",
+            "conditions": {"version": PRICE_VERSION, "scope": f"on demand, {basis}"},
             "locator": locator(dataset, upstream, file, name, PRICE_COLUMN, "none"),
         }
         if estimated:

@@ -5,6 +5,10 @@ and Server, for llama2-70b-99, llama2-70b-99.9, llama3.1-8b (tokens/s) and stabl
 queries/s); each model and scenario is its own comparable slice. MLPerf results are per system; the
 per-accelerator figure is derived (system result / (accelerators per node x nodes)) and labelled so wherever it
 is shown. Systems that mix accelerator models are left out: a per-accelerator figure would blend two chips.
+Systems that state they ran under a hypervisor (VMware ESXi, a "Virtualized" accelerator) are left out, all of
+them, so that a virtualised result never meets a bare-metal one. A llama2-70b-99.9 result equal to the same
+system's llama2-70b-99 result in the same scenario is one run submitted for both accuracy targets: it is counted
+once, as the -99 result, and listed as left out.
 """
 
 from __future__ import annotations
@@ -50,6 +54,10 @@ COLUMNS = (
 )
 # "AMD Instinct MI300X 192GB HBM3 (x32), AMD Instinct MI325X 256GB HBM3e (x16)": several accelerator models.
 _MIXED = re.compile(r"\(x\d+\)")
+# A hypervisor named in the fields a submitter describes the system with.
+_VIRTUAL = re.compile(r"virtuali[sz]ed|vmware|\besxi\b|vsphere|hyper-v|\bkvm\b", re.IGNORECASE)
+VIRTUAL_FIELDS = ("Accelerator", "System", "Notes", "operating_system")
+STRICT, LOOSE = "llama2-70b-99.9", "llama2-70b-99"
 
 
 def conditions(model: str, scenario: str) -> dict[str, str]:
@@ -100,6 +108,7 @@ def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapp
         number = value(row, "Performance_Result", "per_accelerator", table, position)
         system = value(row, "Performance_Result", "none", table, position)
         found.append((entity, model, row["Scenario"], str(row["ID"]), location, row, number, system))
+    found = _count_once(found, imported)
     for entity, model, scenario, result_id, location, row, number, system in sorted(found, key=lambda f: f[:5]):
         result_locator = locator(
             dataset,
@@ -129,7 +138,30 @@ def _accelerator(row: Mapping, imported: Imported, aliases: Mapping[str, Alias])
     if _MIXED.search(name):
         imported.excluded[name] = "system mixes accelerator models: no per-accelerator figure"
         return None
+    if any(_VIRTUAL.search(str(row.get(field) or "")) for field in VIRTUAL_FIELDS):
+        imported.excluded[f"{str(row['System']).strip()} ({row['Submitter']}, {name})"] = (
+            "virtualised system (a hypervisor is named in its accelerator, system, notes or OS fields): kept apart "
+            "from bare-metal results"
+        )
+        return None
     return imported.entity(aliases, name)
+
+
+def _count_once(found: list[tuple], imported: Imported) -> list[tuple]:
+    """`found` without the llama2-70b-99.9 results that repeat the same system's -99 result in the same scenario."""
+
+    def run(location: str, scenario: str, system: float) -> tuple:
+        return location.rsplit("/", 2)[0], scenario, system
+
+    loose = {run(f[4], f[2], f[7]) for f in found if f[1] == LOOSE}
+    kept = [f for f in found if f[1] != STRICT or run(f[4], f[2], f[7]) not in loose]
+    repeated = len(found) - len(kept)
+    if repeated:
+        imported.excluded[f"{STRICT} results equal to the system's {LOOSE} result"] = (
+            f"{repeated} of {sum(1 for f in found if f[1] == STRICT)}: one run submitted for both accuracy targets, "
+            f"counted once (as {LOOSE})"
+        )
+    return kept
 
 
 def _claim(claim_id: str, entity: str, row: Mapping, number: float, system: float, result_locator: dict) -> dict:

@@ -14,6 +14,8 @@ ALIASES: tuple[tuple[str, str], ...] = (
     (r"\bGH200\b", "gh200"),
     (r"\bGB200\b", "gb200"),
     (r"\bH200\b", "h200"),
+    # The PCIe card (350 W, 2.0 TB/s) is not the SXM part (700 W, 3.35 TB/s) the h100 entity is (issue 32).
+    (r"\bH100\s*PCIe\b", "h100-pcie"),
     (r"\bH100\b", "h100"),
     (r"\bH20\b", "h20"),
     (r"\bB200\b", "b200"),

@@ -131,7 +131,7 @@ def ranking_use(kb: KnowledgeBase, claim: Claim) -> str:
     input's of a weighted derived criterion: a price feeds the cost per million tokens), its entity is a member of
     the group, and no claim of a better tier fills the same cell.
     """
-    from selector.matrix import claims_for_cell
+    from selector.matrix import claims_for_cell, price_claims
 
     uses = []
     for group in kb.groups.values():
@@ -144,7 +144,8 @@ def ranking_use(kb: KnowledgeBase, claim: Claim) -> str:
             for source in _read_by(kb, criterion):
                 if source.metric != claim.metric:
                     continue
-                found = claims_for_cell(kb, source, claim.subject_id)
+                is_price = criterion.derived is not None and source.id == criterion.derived.price
+                found = (price_claims if is_price else claims_for_cell)(kb, source, claim.subject_id)
                 if found and claim.id in {c.id for c in found if c.tier == found[0].tier}:
                     uses.append(f"{group.name_en} ({criterion.name_en})")
     if uses:

@@ -16,7 +16,8 @@ from tests.conftest import FIXTURES
 FP32 = FIXTURES / "measure" / "trtexec_h100_fp32.log"
 BATCH4 = FIXTURES / "measure" / "trtexec_h100_engine_batch4.log"
 KB = knowledge.load()
-# h100 is bundled (Epoch AI, MLPerf imports): the bundled knowledge detects the H100 of the logs directly.
+# The logs ran on an H100 PCIe card; h100-pcie is bundled (catalogue-2026, Epoch AI's row), so the bundled
+# knowledge detects it directly, never as the SXM part (issue 32's audit).
 KB_H100 = KB
 
 
@@ -50,7 +51,8 @@ def test_batch_and_precision_come_from_the_log() -> None:
 
 
 def test_the_device_maps_through_the_table_and_must_be_defined() -> None:
-    assert hardware.match("NVIDIA H100 PCIe") == "h100"
+    assert hardware.match("NVIDIA H100 PCIe") == "h100-pcie"
+    assert hardware.match("NVIDIA H100 80GB HBM3") == "h100"  # the SXM part as nvidia-smi names it
     assert hardware.match("NVIDIA GH200 480GB") == "gh200"
     assert hardware.match("NVIDIA GeForce RTX 4080") is None
     files = [(FP32.name, FP32.read_bytes())]
@@ -59,8 +61,8 @@ def test_the_device_maps_through_the_table_and_must_be_defined() -> None:
     assert entity is None and "`gh200`" in why and "does not define" in why
     ingested = measure.ingest(files, measure.Options(workload="mnist cnn"), KB_H100)
     (claim,) = [c for c in ingested.document["claims"] if c["metric"] == "samples_per_second"]
-    assert claim["subject"] == "tensorrt" and claim["conditions"]["hardware"] == "h100"
-    assert claim["about"] == ["tensorrt", "h100"]
+    assert claim["subject"] == "tensorrt" and claim["conditions"]["hardware"] == "h100-pcie"
+    assert claim["about"] == ["tensorrt", "h100-pcie"]
     assert claim["conditions"]["precision"] == "FP32" and claim["conditions"]["version"] == "TensorRT 10.16.1"
 
 
