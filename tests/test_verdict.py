@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from selector import knowledge, recommend, scoring, verdict
 from selector.__main__ import main
 from selector.preferences import PreferenceError, Preferences, to_query
-from selector.problem import METHODS, Problem
+from selector.problem import METHODS, Problem, ScoringError
 from selector.report import build, spreadsheet
 from selector.robustness import analysis
 from tests.conftest import ROOT
@@ -35,12 +35,16 @@ def _random_prefs(rng: np.random.Generator) -> Preferences:
 
 
 def _recommend_random(rng: np.random.Generator) -> recommend.Recommendation:
-    """A recommendation for random preferences (redrawn while the answers' rules exclude every member)."""
+    """A recommendation for random preferences (redrawn while the answers' rules exclude every member, or while the
+    weighted product meets a 0, such as a release count, which it cannot take the logarithm of)."""
     while True:
+        prefs = _random_prefs(rng)
         try:
-            return recommend.recommend(KB, _random_prefs(rng))
+            return recommend.recommend(KB, prefs)
         except PreferenceError as exc:
             assert "remove every alternative" in str(exc) and "excluded by rule" in str(exc)
+        except ScoringError as exc:
+            assert prefs.method == "wpm" and "needs values > 0" in str(exc), (prefs, exc)
 
 
 def test_recommended_is_the_best_ranked_shortlisted_else_rank_one():
