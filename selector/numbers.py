@@ -68,7 +68,9 @@ def parse_number(
                 f"{_quoted(stripped)} has a comma; write a decimal point (700.5), no decimal comma"
                 + (" (thousands separators go in groups of three: 1,234.5)" if thousands else "")
             )
-        raise NumberRefused(f"{_quoted(stripped)} is not a number; expected digits, e.g. 275, 2.5 or 1.2e+08")
+        if stripped.lstrip("+-").lower() in ("nan", "inf", "infinity"):
+            raise NumberRefused(f"{_quoted(stripped)} is not a finite number; expected a measured value")
+        raise NumberRefused(f"{_quoted(stripped)} is not a number; expected a number in digits, e.g. 275, 2.5, 1.2e+08")
     return in_range(float(stripped), stripped, low, high)
 
 
