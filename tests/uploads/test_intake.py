@@ -234,11 +234,20 @@ def test_non_finite_and_subnormal_numbers_are_refused_on_their_line(name: str, f
     assert [(i.line, fragment in i.message) for i in errors(result)] == [(marked_lines(path)[0], True)]
 
 
+def test_a_tops_of_1e308_is_refused_as_above_the_metrics_ceiling() -> None:
+    result = check(LIMIT_FIXTURES / "huge_value.yaml")
+    assert not result.ok
+    [issue] = errors(result)
+    assert issue.record == "u-huge-orin-tops" and "above 1e+06 TOPS" in issue.message
+
+
 @pytest.mark.parametrize("method", ["topsis", "moora", "wsm", "wpm", "vikor"])
-def test_a_tops_of_1e308_does_not_lower_orin(method: str) -> None:
+def test_a_tops_at_the_ceiling_does_not_lower_orin(method: str) -> None:
     import warnings
 
-    result = check(LIMIT_FIXTURES / "huge_value.yaml")
+    # the largest value the vocabulary lets through (test_scoring.py checks 1e308 on the scorer itself)
+    text = (LIMIT_FIXTURES / "huge_value.yaml").read_text().replace("value: 1.0e+308", "value: 1000000.0")
+    result = intake.validate_upload("ceiling.yaml", text.encode(), KNOWLEDGE)
     assert result.ok, [str(i) for i in result.issues]
     prefs = Preferences(group=EDGE, method=method)
     with warnings.catch_warnings():
