@@ -105,6 +105,21 @@ def add_preference_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: Seeds a random generator takes: a whole number from 0 (numpy refuses negatives with a traceback).
+MAX_SEED = 2**63 - 1
+
+
+def seed(text: str) -> int:
+    """``--seed``'s value: a whole number from 0 to ``MAX_SEED`` (argparse exits 2 with this message otherwise)."""
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number; give e.g. 0 or 42") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{text[:40]} is out of range; a seed is a whole number from 0 to 2**63-1")
+    return value
+
+
 class Refused(SelectorError):
     """A problem with the user's input; the message says what to fix."""
 

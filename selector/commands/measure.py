@@ -9,12 +9,11 @@ refused file, an unknown format or an interrupted run exit 2 (130 for Ctrl-C) an
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 from types import ModuleType
 
+from selector import outfile
 from selector.escape import printable
 
 NAME = "measure"
@@ -236,15 +235,13 @@ def _write(output: Path, document: dict, how: str, directory: Path, others: list
             print(printable(issue), file=sys.stderr)
         print(f"the measured claims do not validate; nothing written to {output}", file=sys.stderr)
         return EXIT_INVALID
-    output.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".part", dir=output.parent)
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(text)
-        os.replace(temp, output)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+        output.parent.mkdir(parents=True, exist_ok=True)
+        outfile.write_atomic(output, text)
+    except OSError as exc:  # OutputRefused included
+        message = str(exc) if isinstance(exc, outfile.OutputRefused) else f"cannot write {output}: {exc.strerror}"
+        print(printable(f"ERROR {message}; nothing written"), file=sys.stderr)
+        return EXIT_INVALID
     claims = len(document.get("claims", []))
     print(f"wrote {claims} measured claim(s) to {output}", file=sys.stderr)
     return 0

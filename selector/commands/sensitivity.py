@@ -19,7 +19,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ranking's preferences plus the sampling options."""
     _context.add_preference_arguments(parser)
     parser.add_argument("--samples", type=int, default=10_000, metavar="N", help="Monte Carlo samples (10000)")
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed; same seed, same result (0)")
+    parser.add_argument(
+        "--seed", type=_context.seed, default=0, metavar="S", help="random seed; same seed, same result (0)"
+    )
     parser.add_argument(
         "--spread",
         type=float,
