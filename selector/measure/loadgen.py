@@ -23,7 +23,6 @@ from selector.measure.common import (
     MeasureError,
     Run,
     figure_number,
-    number,
     refuse,
     throughput_metric,
 )
@@ -114,10 +113,7 @@ def _pairs(text: str) -> list[tuple[int, str, str, str]]:
 
 
 def _ns_figure(metric: str, line: int, key: str, value: str, name: str, scope: str | None = None) -> Figure:
-    try:
-        nanoseconds = number(value)
-    except ValueError:
-        raise refuse(name, line, f"`{key}` should be a number of nanoseconds, got `{value[:40]}`") from None
+    nanoseconds = figure_number(name, line, key, value, "nanoseconds")
     return Figure(metric, nanoseconds / 1e6, "ms", key, line, value, scope)
 
 
@@ -292,10 +288,8 @@ def _rate(summary: _Summary, metric: str, keys: tuple[str, ...]) -> list[Figure]
     for key in keys:
         if key in results:
             line, value = results[key]
-            try:
-                return [Figure(metric, number(value), _unit(metric), key, line, value, None)]
-            except ValueError:
-                raise refuse(summary.name, line, f"`{key}` should be a number, got `{value[:40]}`") from None
+            rate = figure_number(summary.name, line, key, value, _unit(metric))
+            return [Figure(metric, rate, _unit(metric), key, line, value, None)]
     return []
 
 
