@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from selector import constraints as hard
+from selector import numbers
 from selector.errors import SelectorError
 from selector.fields import Id, Number
 from selector.models import KnowledgeBase
@@ -193,7 +194,14 @@ def parse_pairs(text: str | None, what: str) -> dict[str, str]:
         key, sep, value = part.partition("=")
         if not sep or not key.strip() or not value.strip():
             raise PreferenceError(f"{what}: `{part}` is not of the form key=value")
-        result[key.strip()] = value.strip()
+        key = key.strip()
+        if key in result and result[key] != value.strip():
+            # the last one silently winning would rank something the user did not ask for: refused, in the
+            # command line, a link and a profile alike (all read pairs here)
+            raise PreferenceError(
+                f"{what}: `{key}` is given twice (`{result[key]}` and `{value.strip()}`); give each key once"
+            )
+        result[key] = value.strip()
     return result
 
 
@@ -202,9 +210,9 @@ def parse_weights(text: str | None, what: str) -> dict[str, float]:
     weights = {}
     for key, value in parse_pairs(text, what).items():
         try:
-            weights[key] = float(value)
-        except ValueError:
-            raise PreferenceError(f"{what}: weight `{key}={value}` is not a number") from None
+            weights[key] = numbers.parse_number(value)
+        except numbers.NumberRefused as exc:
+            raise PreferenceError(f"{what}: weight `{key}={value}` is not a number ({exc})") from None
     return _finite_non_negative(weights, what)
 
 

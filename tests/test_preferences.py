@@ -113,3 +113,16 @@ def test_weights_a_slider_cannot_show_are_refused_with_their_range() -> None:
     message = str(caught.value)
     assert "dimension weight `performance` = 500 is outside 0-100" in message
     assert "criterion weight `c` = 9 is outside 0-5" in message
+
+
+@pytest.mark.parametrize(("text", "key"), [("performance=40,performance=10", "performance"), ("a=1, a=2", "a")])
+def test_a_key_given_twice_with_different_values_is_refused(text: str, key: str) -> None:
+    with pytest.raises(PreferenceError, match=f"`{key}` is given twice"):
+        parse_pairs(text, "t")
+    assert parse_pairs("a=1,a=1", "t") == {"a": "1"}  # the same value twice says one thing
+
+
+def test_a_weight_that_is_not_a_finite_number_is_refused() -> None:
+    for text in ("cost=1e400", "cost=nan", "cost=1_0", "cost=0x10"):
+        with pytest.raises(PreferenceError, match="cost"):
+            parse_weights(text, "w")

@@ -146,8 +146,9 @@ def preferences(args: argparse.Namespace, base):  # noqa: ANN001, ANN202 - Prefe
     from selector.preferences import DEFAULT_METHOD, MISSING_POLICIES, Preferences, parse_pairs, parse_weights
 
     answers = dict(base.answers) if base else {}
-    for text in args.answer:
-        answers.update(parse_pairs(text, "--answer"))
+    # every --answer together: a question answered twice on the command line is refused, not last-one-wins;
+    # the command line then overrides the profile's answers, as it overrides its other settings
+    answers.update(parse_pairs(",".join(args.answer), "--answer"))
     dims = dict(base.dimension_weights) if base else {}
     dims.update(parse_weights(args.weights, "--weights"))
     crits = dict(base.criterion_weights) if base else {}
