@@ -69,7 +69,18 @@ def md_escape(value: object) -> MdSafe:
 # Markdown and Streamlit's own directives (:red[...], :material/icon:) are neutralised by escaping every
 # ASCII punctuation character that could start them; CommonMark shows an escaped character literally.
 # A translation table rather than a regular expression: every page escapes hundreds of short texts per run.
+#
+# Escaping is not enough for what Streamlit finds in the text after parsing, or before it: its Markdown element
+# rewrites `:material/` before parsing (so an escaped `\:material/home\:` still becomes an icon), turns `:smile:`
+# into an emoji and makes links of `www.`, `http(s)://` and `user@host.tld` found in plain text (the GFM
+# autolink-literal regular expressions, applied to text nodes). A WORD JOINER (U+2060, invisible, never a line
+# break) after every colon, before every `@` and between `www` and its dot breaks each of those patterns.
+WORD_JOINER = "\u2060"
 _STREAMLIT_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()#+-.!|<>~$:&="} | {"\n": "  \n"})
+# Only where a pattern could start: a colon before a word character, `+`, `-` or `/` (escaped or not), so
+# "Risk: 20%" stays as typed; every `@`; `www` before its dot.
+_COLON_STARTING = re.compile(r":(?=\\?[\w+\-/])")
+_WWW_DOT = re.compile(r"(?<=[wW]{3})(?=\\?\.)")
 
 
 def streamlit_md(text: object) -> str:
@@ -81,7 +92,7 @@ def streamlit_md(text: object) -> str:
 @functools.lru_cache(maxsize=4096)
 def _escaped(text: str) -> str:
     # kept: a page escapes the same names and labels on every run, and a lookup costs a tenth of a translation
-    return text.translate(_STREAMLIT_SPECIAL)
+    return _unlinked(text.translate(_STREAMLIT_SPECIAL))
 
 
 def streamlit_table(table: Any, formats: Mapping[str, str] | None = None) -> str:
@@ -139,7 +150,17 @@ def streamlit_label(text: object) -> str:
     """`text` for a Streamlit widget label or option, on one line: shown literally, with no escape where none is
     needed, so that its aria-label reads as the text itself."""
     one_line = " ".join(str(text).split())
-    return _LABEL_SPECIAL.sub(lambda m: "".join(f"\\{c}" if c in _PUNCTUATION else c for c in m.group(1)), one_line)
+    escaped = _LABEL_SPECIAL.sub(lambda m: "".join(f"\\{c}" if c in _PUNCTUATION else c for c in m.group(1)), one_line)
+    return _unlinked(escaped)
+
+
+def _unlinked(text: str) -> str:
+    """`text` with a WORD JOINER where Streamlit would find an icon, emoji shortcode or link (see above)."""
+    if ":" in text:
+        text = _COLON_STARTING.sub(":" + WORD_JOINER, text)
+    if "@" in text:
+        text = text.replace("@", WORD_JOINER + "@")
+    return _WWW_DOT.sub(WORD_JOINER, text)
 
 
 # ----------------------------------------------------------------------------------------------------------
