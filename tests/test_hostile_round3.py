@@ -318,3 +318,14 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def test_terminal_escapes_in_a_benchmark_file_never_reach_the_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    log = tmp_path / "trtexec.log"
+    text = TRTEXEC.read_text().replace("Throughput: 15374.3 qps", "Throughput: \x1b]0;pwned\x07\x1b[2J15374.3 qps")
+    log.write_text(text)
+    assert main(["measure", "ingest", str(log), "-o", str(tmp_path / "o.yaml"), "--entity", "h100"]) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\x07" not in err and "\\e]0;pwned" in err

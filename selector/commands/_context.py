@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from selector.errors import SelectorError
+from selector.escape import printable, printable_lines
 
 EXIT_ERROR = 2
 _EPILOG = "\0rank-epilog\0"  # replaced by the knowledge's groups, questions and methods when help is printed
@@ -125,7 +126,8 @@ class Refused(SelectorError):
 
 
 def fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    # the message may quote a user's file: each line made printable (control characters shown, not obeyed)
+    print(printable_lines(f"error: {message}".split("\n")), file=sys.stderr)
     return EXIT_ERROR
 
 
@@ -135,7 +137,7 @@ def _uploads(args: argparse.Namespace, directory: Path, embedded: list) -> list:
     accepted, issues = intake.check_files(args.extra, directory, others=embedded)
     for issue in issues:
         if issue.level == "WARNING":
-            print(issue, file=sys.stderr)
+            print(printable(issue), file=sys.stderr)
     errors = [i for i in issues if i.level == "ERROR"]
     if errors:
         raise Refused("--extra files are not valid:\n" + "\n".join(str(i) for i in errors))
