@@ -16,7 +16,9 @@ from selector.preferences import PreferenceError, Preferences
 
 PREFERENCES = profile.PREFERENCE_PARAMS
 FILTERS = (profile.FILTERS_PARAM,)
-DATA = (profile.DATA_PARAM,)
+#: How many files the session had when they were too large for the link (so that a new session can say so).
+NOT_CARRIED = "files"
+DATA = (profile.DATA_PARAM, NOT_CARRIED)
 
 
 def _read(keys: Sequence[str], default_group: str) -> profile.Profile | None:

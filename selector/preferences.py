@@ -210,7 +210,8 @@ def parse_weights(text: str | None, what: str) -> dict[str, float]:
     weights = {}
     for key, value in parse_pairs(text, what).items():
         try:
-            weights[key] = numbers.parse_number(value)
+            # any finite value: the range a weight may take is checked after, with its own message
+            weights[key] = numbers.parse_number(value, low=-math.inf, high=math.inf)
         except numbers.NumberRefused as exc:
             raise PreferenceError(f"{what}: weight `{key}={value}` is not a number ({exc})") from None
     return _finite_non_negative(weights, what)
