@@ -21,7 +21,7 @@ Printed for each load (1, 10, 50 and 100 sessions by default) on one server and 
 - the machine's load average and core count, since the figures depend on what else runs on it.
 
 Usage: PYTHONPATH=. python benchmarks/bench_protocol_load.py [--sessions 1,10,50,100] [--think 2] [--ramp 10]
-       [--skip-replicas] [--skip-single] [--seed 0]
+       [--skip-replicas] [--skip-single] [--seed 0] [--baseline 5]
 """
 
 from __future__ import annotations
@@ -119,6 +119,7 @@ class Load:
     rss_open_mb: float
     cpu_s: float
     wall_s: float
+    loadavg: float = 0.0  # the machine's 1-minute load average with every session open
 
 
 async def _drive(url: str, count: int, think: float, ramp: float, seed: int, limit: str, hold: Callable) -> Load:
@@ -144,15 +145,24 @@ async def _drive(url: str, count: int, think: float, ramp: float, seed: int, lim
 
 
 def measure(served: _serve.Served, count: int, args: argparse.Namespace, limit: str) -> Load:
+    """COUNT sessions at once; one session is run ``--baseline`` times in a row, so that its p95 is one of several."""
     cpu_before = sum(_serve.cpu_seconds(p) for p in served.pids)
     start = time.perf_counter()
+    loadavg: list[float] = []
 
     def hold() -> tuple[float, float]:
+        loadavg.append(os.getloadavg()[0])
         return sum(_serve.rss_mb(p) for p in served.pids), sum(_serve.cpu_seconds(p) for p in served.pids)
 
-    load = asyncio.run(_drive(served.url, count, args.think, args.ramp if count > 1 else 0, args.seed, limit, hold))
-    load.cpu_s = load.cpu_s - cpu_before
+    rounds = args.baseline if count == 1 else 1
+    loads = [
+        asyncio.run(_drive(served.url, count, args.think, args.ramp if count > 1 else 0, args.seed + r, limit, hold))
+        for r in range(rounds)
+    ]
+    load = Load(count, [s for one in loads for s in one.steps], max(x.rss_open_mb for x in loads), 0.0, 0.0)
+    load.cpu_s = loads[-1].cpu_s - cpu_before
     load.wall_s = time.perf_counter() - start
+    load.loadavg = max(loadavg)
     return load
 
 
@@ -171,10 +181,13 @@ def report(title: str, loads: list[Load], baseline_rss: float) -> None:
         print(
             f"{load.sessions:4d} sessions: {len(errors)} errors, {len(taken)} steps in {load.wall_s:.0f} s; "
             f"server memory {load.rss_open_mb:.0f} MB with all open ({per_session:+.1f} MB per session); "
-            f"server CPU {load.cpu_s / max(len(taken), 1) * 1000:.0f} ms per step"
+            f"server CPU {load.cpu_s / max(len(taken), 1) * 1000:.0f} ms per step; machine load {load.loadavg:.1f}"
         )
         for error in sorted(set(errors))[:5]:
             print(f"      error: {error}")
+        every = [s.seconds / one[s.name] for s in taken if one.get(s.name)]
+        if every and load.sessions > 1:
+            print(f"      every step, as a ratio to one session's p95 of that step: p95 {p95(every):.1f}x")
         for name in STEPS:
             times = [s.seconds for s in taken if s.name == name]
             if not times:
@@ -209,6 +222,7 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=2.0, help="mean think time between steps, seconds")
     parser.add_argument("--ramp", type=float, default=10.0, help="seconds over which the sessions arrive")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--baseline", type=int, default=5, help="one-session runs for the baseline p95 (5)")
     parser.add_argument("--skip-single", action="store_true", help="only the two replicas behind nginx")
     parser.add_argument("--skip-replicas", action="store_true", help="only the single server")
     args = parser.parse_args()

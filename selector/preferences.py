@@ -148,6 +148,16 @@ class Preferences(BaseModel):
         for entity_id in (*self.exclude_vendors, *self.exclude):
             if entity_id not in kb.entities:
                 raise PreferenceError(f"cannot exclude `{entity_id}`: no entity has that id")
+        vendors = {e.vendor for e in kb.entities.values() if e.vendor}
+        for entity_id in self.exclude_vendors:
+            if entity_id not in vendors:
+                # an accelerator id given as a vendor excluded nothing, silently: refused, naming what it is
+                kind = kb.entities[entity_id].kind
+                known = ", ".join(sorted(vendors)[:8])
+                raise PreferenceError(
+                    f"cannot exclude vendor `{entity_id}`: it is {kind} `{entity_id}`, not the vendor of any entity; "
+                    f"exclude it as an alternative (--exclude / x=) or name a vendor ({known}, ...)"
+                )
         return self
 
 

@@ -126,3 +126,12 @@ def test_a_weight_that_is_not_a_finite_number_is_refused() -> None:
     for text in ("cost=1e400", "cost=nan", "cost=1_0", "cost=0x10"):
         with pytest.raises(PreferenceError, match="cost"):
             parse_weights(text, "w")
+
+
+def test_an_accelerator_given_as_a_vendor_is_refused_not_ignored() -> None:
+    from selector import knowledge
+
+    kb = knowledge.load()
+    with pytest.raises(PreferenceError, match="cannot exclude vendor `h100`: it is accelerator"):
+        Preferences(group="accelerator-datasheets", exclude_vendors=("h100",)).check(kb)
+    Preferences(group="accelerator-datasheets", exclude_vendors=("nvidia",)).check(kb)
