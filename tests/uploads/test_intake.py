@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from selector import knowledge, profile, recommend
+from selector import knowledge, measure, profile, recommend
 from selector.knowledge import Upload
 from selector.matrix import build
 from selector.models import Entity
@@ -280,3 +280,20 @@ def test_a_hostile_entity_name_is_refused_on_its_line(name: str, fragment: str) 
     result = check(path)
     assert not result.ok
     assert [(i.line, fragment in i.message) for i in errors(result)] == [(marked_lines(path)[0], True)]
+
+
+@pytest.mark.parametrize(
+    "mutation",
+    [
+        lambda t: t.replace('"avg_ts": ', '"avg_ts": true, "x": ', 1),
+        lambda t: t.replace('"n_threads": 8', '"n_threads": ' + "9" * 5000, 1),
+        lambda t: t.replace('"poll": 50', '"poll": ' + "[" * 3000 + "]" * 3000, 1),
+        lambda t: t.replace('"n_threads": 8', '"n_threads": 1e400', 1),
+    ],
+)
+def test_a_hostile_benchmark_upload_is_refused_with_a_line_not_an_exception(mutation) -> None:  # noqa: ANN001
+    from tests.conftest import FIXTURES
+
+    text = mutation((FIXTURES / "measure" / "llama_bench_rtx4080.json").read_text(encoding="utf-8"))
+    result = intake.validate_upload("bench.json", text.encode(), KNOWLEDGE, measured=measure.Options(entity="h200"))
+    assert not result.ok and result.errors and all(i.line for i in result.errors), [str(i) for i in result.issues]
