@@ -74,13 +74,27 @@ def md_escape(value: object) -> MdSafe:
 # rewrites `:material/` before parsing (so an escaped `\:material/home\:` still becomes an icon), turns `:smile:`
 # into an emoji and makes links of `www.`, `http(s)://` and `user@host.tld` found in plain text (the GFM
 # autolink-literal regular expressions, applied to text nodes). A WORD JOINER (U+2060, invisible, never a line
-# break) after every colon, before every `@` and between `www` and its dot breaks each of those patterns.
+# break) is put where one of those patterns matches, and only there: after the colon of `http(s):` and of an
+# opening `:shortcode:`, between `www` and its dot, before the `@` of an address.
 WORD_JOINER = "\u2060"
 _STREAMLIT_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()#+-.!|<>~$:&="} | {"\n": "  \n"})
-# Only where a pattern could start: a colon before a word character, `+`, `-` or `/` (escaped or not), so
-# "Risk: 20%" stays as typed; every `@`; `www` before its dot.
-_COLON_STARTING = re.compile(r":(?=\\?[\w+\-/])")
-_WWW_DOT = re.compile(r"(?<=[wW]{3})(?=\\?\.)")
+# Supersets of Streamlit 1.67's patterns (tests/test_escape.py checks them against its bundle): a match here that
+# Streamlit would not make only costs an invisible character.
+_URL_START = re.compile(r"(?i)(?<=http:|ttps:)(?=//)|(?<=www)(?=\.)")
+_ADDRESS_AT = re.compile(r"(?<=[-.\w+])(?=@[-\w]+(?:\.[-\w]+)+)")
+_SHORTCODE = re.compile(r":(?=(?:[\w-]+|\+1|-1):)|:(?=material/)")
+
+
+def _unlinked(text: str) -> str:
+    """`text` with a WORD JOINER where Streamlit would find a link, an address, an icon or an emoji shortcode."""
+    if "ww" in text.lower() or "http" in text.lower():
+        text = _URL_START.sub(WORD_JOINER, text)
+    if "@" in text:
+        text = _ADDRESS_AT.sub(WORD_JOINER, text)
+    if ":" in text:
+        # the match is the colon alone (the rest is look-ahead), so in `:a:b:` both `:a:` and `:b:` are broken
+        text = _SHORTCODE.sub(":" + WORD_JOINER, text)
+    return text
 
 
 def streamlit_md(text: object) -> str:
@@ -92,7 +106,7 @@ def streamlit_md(text: object) -> str:
 @functools.lru_cache(maxsize=4096)
 def _escaped(text: str) -> str:
     # kept: a page escapes the same names and labels on every run, and a lookup costs a tenth of a translation
-    return _unlinked(text.translate(_STREAMLIT_SPECIAL))
+    return _unlinked(text).translate(_STREAMLIT_SPECIAL)
 
 
 def streamlit_table(table: Any, formats: Mapping[str, str] | None = None) -> str:
@@ -150,17 +164,9 @@ def streamlit_label(text: object) -> str:
     """`text` for a Streamlit widget label or option, on one line: shown literally, with no escape where none is
     needed, so that its aria-label reads as the text itself."""
     one_line = " ".join(str(text).split())
-    escaped = _LABEL_SPECIAL.sub(lambda m: "".join(f"\\{c}" if c in _PUNCTUATION else c for c in m.group(1)), one_line)
-    return _unlinked(escaped)
-
-
-def _unlinked(text: str) -> str:
-    """`text` with a WORD JOINER where Streamlit would find an icon, emoji shortcode or link (see above)."""
-    if ":" in text:
-        text = _COLON_STARTING.sub(":" + WORD_JOINER, text)
-    if "@" in text:
-        text = text.replace("@", WORD_JOINER + "@")
-    return _WWW_DOT.sub(WORD_JOINER, text)
+    return _LABEL_SPECIAL.sub(
+        lambda m: "".join(f"\\{c}" if c in _PUNCTUATION else c for c in m.group(1)), _unlinked(one_line)
+    )
 
 
 # ----------------------------------------------------------------------------------------------------------

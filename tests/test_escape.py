@@ -218,9 +218,9 @@ def test_no_control_character_survives(text: str) -> None:
         ("Vendor lock-in (assessed): relative weight → 20% of Risk", None),
         ("Do the models use dynamic graphs (control flow)? 模型是否使用动态图？", None),
         ("a *b* _c_ `d` [e](f) <g> $h$ ~i~", r"a \*b\* \_c\_ \`d\` \[e\](f) \<g\> \$h\$ \~i\~"),
-        # a word joiner after a colon that could open a directive, icon or shortcode (Streamlit rewrites
-        # `:material/` before it parses, so the backslash alone does not stop the icon)
-        (":red[x] :material/home: note: fine", "\\:\u2060red\\[x\\] \\:\u2060material/home: note: fine"),
+        # a word joiner after the colon of an icon (Streamlit rewrites `:material/` before it parses, so a
+        # backslash alone does not stop it); the directive is stopped by its backslash
+        (":red[x] :material/home: note: fine", "\\:red\\[x\\] :\u2060material/home: note: fine"),
         ("# title", r"\# title"),
         ("1. first", r"1\. first"),
         ("- item", r"\- item"),
