@@ -16,11 +16,14 @@ from selector.preferences import PreferenceError, Preferences
 
 PREFERENCES = profile.PREFERENCE_PARAMS
 FILTERS = (profile.FILTERS_PARAM,)
-DATA = (profile.DATA_PARAM,)
+#: How many files the session had when they were too large for the link (so that a new session can say so).
+NOT_CARRIED = "files"
+DATA = (profile.DATA_PARAM, NOT_CARRIED)
 
 
 def _read(keys: Sequence[str], default_group: str) -> profile.Profile | None:
-    params = {k: st.query_params[k] for k in keys if k in st.query_params}
+    # every value of a key: a link with `w=` twice is refused by selector.profile, not read as its last value
+    params = {k: st.query_params.get_all(k) for k in keys if k in st.query_params}
     if not params:
         return None
     return profile.from_link_params(params, default_group, check_uploads=False)

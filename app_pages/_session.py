@@ -211,6 +211,7 @@ def _read_link() -> None:
         st.error(f"The Evidence filters in this link cannot be used: {_errors_text(exc)}. Showing every claim.")
         linked_filters = {}
     set_filters((st.session_state.get(_FILTERS) or {}) if linked_filters is None else linked_filters)
+    _say_when_files_were_not_carried()
     raw_data = _link.raw(profile.DATA_PARAM)
     if raw_data is None or raw_data == st.session_state.get(_LINK_DATA):
         return
@@ -259,8 +260,30 @@ def link_note() -> str | None:
 
 def _write_link_data() -> None:
     wanted = link_data()
-    _link.write({} if wanted is None else {profile.DATA_PARAM: wanted}, _link.DATA)
+    if wanted is not None:
+        _link.write({profile.DATA_PARAM: wanted}, _link.DATA)
+    else:
+        # files too large for the link: the link still says how many there were, so that a session opened from it
+        # (after a server restart, say) can tell the user they are missing instead of ranking without them
+        count = len(st.session_state.get("uploads") or ())
+        _link.write({_link.NOT_CARRIED: str(count)} if count else {}, _link.DATA)
     st.session_state[_LINK_DATA] = wanted
+
+
+def _say_when_files_were_not_carried() -> None:
+    """A warning, while this session has no files, that the link came from a session whose files it could not
+    carry (a server restart ends the session that held them)."""
+    raw = _link.raw(_link.NOT_CARRIED)
+    if not raw or st.session_state.get("uploads"):
+        return
+    count = int(raw) if raw.isdigit() and 0 < int(raw) <= 1000 else None
+    files = f"{count} file{'s' if count != 1 else ''}" if count else "files"
+    st.warning(
+        f"This link came from a session with {files} of its own, too large for a link to carry, so they are not "
+        "here (a server restart or a shared link starts a new session): the ranking uses the bundled knowledge. "
+        "Upload the files again on My data, or load the decision profile file.",
+        icon=":material/link_off:",
+    )
 
 
 def _carrier_prefs() -> Preferences:

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import importlib
+import os
 import pkgutil
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from types import ModuleType
 
 from selector import commands
+from selector.outfile import OutputRefused
 
 _REQUIRED = ("NAME", "HELP", "add_arguments", "run")
 
@@ -60,10 +66,70 @@ def build_parser(modules: Sequence[ModuleType]) -> argparse.ArgumentParser:
     return parser
 
 
+#: Exit status of a command ended by SIGTERM (128 + 15, as a shell reports it).
+EXIT_TERMINATED = 143
+EXIT_OUTPUT = 2
+
+
+def _terminated(signum: int, frame: object) -> None:
+    # SIGTERM unwinds like Ctrl-C: every `with` block closes (the PDF worker ends, temporary files are removed)
+    raise SystemExit(128 + signum)
+
+
+@contextlib.contextmanager
+def _ends_on_sigterm() -> Iterator[None]:
+    """SIGTERM raises SystemExit in the main thread while a command runs (the previous handler comes back after)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _flushed_stdout() -> int | None:
+    """Flush standard output now; on a full disk (``/dev/full``) or a closed pipe say so and return exit 2.
+
+    Python would otherwise report the failed flush at exit with a traceback-like message and exit 120.
+    """
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError) as exc:
+        return _stdout_failed(exc)
+    return None
+
+
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EPIPE, errno.EDQUOT, errno.EIO})
+
+
+def _stdout_failed(exc: BaseException) -> int:
+    reason = "the disk is full" if getattr(exc, "errno", None) == errno.ENOSPC else "it is closed or full"
+    with contextlib.suppress(OSError, ValueError):
+        print(f"error: cannot write to standard output: {reason}", file=sys.stderr)
+    with contextlib.suppress(OSError, ValueError):
+        # nothing more can reach it: point it at /dev/null so that the exit-time flush has nothing to fail on
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return EXIT_OUTPUT
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse `argv` (default: ``sys.argv[1:]``), run the chosen command and return its exit status."""
     args = build_parser(discover()).parse_args(argv)
-    return int(args._run(args))
+    with _ends_on_sigterm():
+        try:
+            status = int(args._run(args))
+        except OutputRefused as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            status = EXIT_OUTPUT
+        except OSError as exc:
+            if exc.errno not in _OUTPUT_ERRNOS:
+                raise
+            # print() fails once its buffer is full: standard output is /dev/full, a full disk or a closed pipe
+            return _stdout_failed(exc)
+    failed = _flushed_stdout()
+    return failed if failed is not None else status
 
 
 if __name__ == "__main__":

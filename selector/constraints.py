@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from selector import numbers
 from selector.errors import SelectorError
 
 OPERATORS: dict[str, Callable[[float, float], bool]] = {
@@ -40,7 +41,10 @@ class Constraint:
 
     @property
     def text(self) -> str:
-        return f"{self.criterion}{self.op}{self.value:g}"
+        """The canonical form: the limit as written, shortest (``10``, not ``10.0``), never rounded
+        (``700.0000001`` stays itself: six significant digits would make it 700 and change which chips pass)."""
+        short = f"{self.value:g}"
+        return f"{self.criterion}{self.op}{short if float(short) == self.value else repr(self.value)}"
 
     def holds(self, value: float) -> bool:
         return OPERATORS[self.op](value, self.value)
@@ -62,11 +66,9 @@ def parse(text: str) -> Constraint:
         )
     criterion, op, number = match.groups()
     try:
-        value = float(number)
-    except ValueError:
-        raise ConstraintError(f"constraint `{text}`: `{number}` is not a number") from None
-    if not math.isfinite(value):
-        raise ConstraintError(f"constraint `{text}`: the limit must be a finite number")
+        value = numbers.parse_number(number)
+    except numbers.NumberRefused as exc:
+        raise ConstraintError(f"constraint `{text}`: the limit {exc}") from None
     return Constraint(criterion, op, value)
 
 

@@ -69,7 +69,32 @@ def md_escape(value: object) -> MdSafe:
 # Markdown and Streamlit's own directives (:red[...], :material/icon:) are neutralised by escaping every
 # ASCII punctuation character that could start them; CommonMark shows an escaped character literally.
 # A translation table rather than a regular expression: every page escapes hundreds of short texts per run.
+#
+# Escaping is not enough for what Streamlit finds in the text after parsing, or before it: its Markdown element
+# rewrites `:material/` before parsing (so an escaped `\:material/home\:` still becomes an icon), turns `:smile:`
+# into an emoji and makes links of `www.`, `http(s)://` and `user@host.tld` found in plain text (the GFM
+# autolink-literal regular expressions, applied to text nodes). A WORD JOINER (U+2060, invisible, never a line
+# break) is put where one of those patterns matches, and only there: after the colon of `http(s):` and of an
+# opening `:shortcode:`, between `www` and its dot, before the `@` of an address.
+WORD_JOINER = "\u2060"
 _STREAMLIT_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()#+-.!|<>~$:&="} | {"\n": "  \n"})
+# Supersets of Streamlit 1.67's patterns (tests/test_escape.py checks them against its bundle): a match here that
+# Streamlit would not make only costs an invisible character.
+_URL_START = re.compile(r"(?i)(?<=http:|ttps:)(?=//)|(?<=www)(?=\.)")
+_ADDRESS_AT = re.compile(r"(?<=[-.\w+])(?=@[-\w]+(?:\.[-\w]+)+)")
+_SHORTCODE = re.compile(r":(?=(?:[\w-]+|\+1|-1):)|:(?=material/)")
+
+
+def _unlinked(text: str) -> str:
+    """`text` with a WORD JOINER where Streamlit would find a link, an address, an icon or an emoji shortcode."""
+    if "ww" in text.lower() or "http" in text.lower():
+        text = _URL_START.sub(WORD_JOINER, text)
+    if "@" in text:
+        text = _ADDRESS_AT.sub(WORD_JOINER, text)
+    if ":" in text:
+        # the match is the colon alone (the rest is look-ahead), so in `:a:b:` both `:a:` and `:b:` are broken
+        text = _SHORTCODE.sub(":" + WORD_JOINER, text)
+    return text
 
 
 def streamlit_md(text: object) -> str:
@@ -81,7 +106,7 @@ def streamlit_md(text: object) -> str:
 @functools.lru_cache(maxsize=4096)
 def _escaped(text: str) -> str:
     # kept: a page escapes the same names and labels on every run, and a lookup costs a tenth of a translation
-    return text.translate(_STREAMLIT_SPECIAL)
+    return _unlinked(text).translate(_STREAMLIT_SPECIAL)
 
 
 def streamlit_table(table: Any, formats: Mapping[str, str] | None = None) -> str:
@@ -139,7 +164,9 @@ def streamlit_label(text: object) -> str:
     """`text` for a Streamlit widget label or option, on one line: shown literally, with no escape where none is
     needed, so that its aria-label reads as the text itself."""
     one_line = " ".join(str(text).split())
-    return _LABEL_SPECIAL.sub(lambda m: "".join(f"\\{c}" if c in _PUNCTUATION else c for c in m.group(1)), one_line)
+    return _LABEL_SPECIAL.sub(
+        lambda m: "".join(f"\\{c}" if c in _PUNCTUATION else c for c in m.group(1)), _unlinked(one_line)
+    )
 
 
 # ----------------------------------------------------------------------------------------------------------

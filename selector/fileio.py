@@ -16,6 +16,7 @@ from pathlib import Path
 from selector.issues import Issue
 
 _CHUNK = 1 << 16
+_NOT_REGULAR = "is {kind}, not a regular file; give the path of a regular file (a YAML, CSV or benchmark output)"
 _KINDS = (
     (stat.S_ISDIR, "a directory"),
     (stat.S_ISFIFO, "a named pipe (FIFO)"),
@@ -54,7 +55,7 @@ def read_bytes(path: Path | str, max_bytes: int, name: str | None = None) -> tup
     except OSError as exc:
         return refuse(_os_message(exc))
     if kind is not None:
-        return refuse(f"is {kind}, not a regular file; give the path of a YAML or CSV file")
+        return refuse(_NOT_REGULAR.format(kind=kind))
     try:
         # O_NONBLOCK: should the path have become a FIFO since the stat, opening it must not wait for a writer.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
@@ -64,7 +65,7 @@ def read_bytes(path: Path | str, max_bytes: int, name: str | None = None) -> tup
         info = os.fstat(fd)
         kind = _kind(info.st_mode)
         if kind is not None:
-            return refuse(f"is {kind}, not a regular file; give the path of a YAML or CSV file")
+            return refuse(_NOT_REGULAR.format(kind=kind))
         if info.st_size > max_bytes:
             return refuse(f"file is {info.st_size:,} bytes; the limit is {max_bytes:,} bytes")
         chunks: list[bytes] = []

@@ -7,17 +7,13 @@ where the raw number lies. The importers (``selector.importers``) and the valida
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from selector import releases
+from selector import fileio, numbers, rawtext, releases
 from selector.errors import SelectorError
 
 # Bundled raw files live here, one folder per dataset id, beside the licence files they came with.
@@ -36,20 +32,17 @@ class RawError(SelectorError, ValueError):
 
 
 def _number(raw: Any, where: str) -> float:
-    if isinstance(raw, bool):
-        raise RawError(f"{where}: expected a number, found {raw!r}")
-    if isinstance(raw, int | float):
-        value = float(raw)
-    elif isinstance(raw, str) and raw.strip():
-        try:
-            value = float(raw.strip().replace(",", ""))
-        except ValueError:
-            raise RawError(f"{where}: expected a number, found {raw!r}") from None
-    else:
-        raise RawError(f"{where}: expected a number, found {raw!r}")
-    if not math.isfinite(value):
-        raise RawError(f"{where}: expected a finite number, found {raw!r}")
-    return value
+    """A raw cell as a finite number: JSON numbers as they are, text through the one number parser.
+
+    Commas are read as thousands separators only in groups of three (``1,234,567``): ``700,5`` is refused, not
+    read as 7005.
+    """
+    try:
+        if isinstance(raw, str):
+            return numbers.parse_number(raw, thousands=True)
+        return numbers.json_number(raw)
+    except numbers.NumberRefused as exc:
+        raise RawError(f"{where}: {exc}") from None
 
 
 def _scaled(factor: float) -> Callable[[Mapping[str, Any], str, str], float]:
@@ -166,7 +159,15 @@ def convert(row: Mapping[str, Any], column: str, conversion: str, where: str) ->
     """
     if conversion not in CONVERSIONS:
         raise RawError(f"{where}: unknown conversion `{conversion}` (known: {', '.join(CONVERSIONS)})")
-    return round(CONVERSIONS[conversion][0](row, column, where), DECIMALS)
+    exact = CONVERSIONS[conversion][0](row, column, where)
+    stored = round(exact, DECIMALS)
+    if stored == 0 and exact != 0:
+        # e.g. a memory size already in GB where bytes belong: 80 / 10^9 would be stored as 0.0 without a word
+        raise RawError(
+            f"{where}: column `{column}` converts ({CONVERSIONS[conversion][1]}) to {exact:.3g}, which rounds to 0 "
+            f"at {DECIMALS} decimals; is the raw value in the unit the conversion expects?"
+        )
+    return stored
 
 
 @dataclass(frozen=True)
@@ -193,33 +194,19 @@ def read_table(path: Path, label: str | None = None, key_of_entries: bool = Fals
         When the file cannot be read or parsed, or is not a table.
     """
     label = label or str(path)
+    data, problem = fileio.read_bytes(path, MAX_RAW_BYTES, label)
+    if problem is not None:
+        raise RawError(f"{label}: {problem.message}")
     try:
-        size = path.stat().st_size
-        if size > MAX_RAW_BYTES:
-            raise RawError(f"{label}: {size} bytes, more than the {MAX_RAW_BYTES} a raw snapshot may have")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise RawError(f"{label}: cannot read ({exc.strerror})") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise RawError(f"{label}: not UTF-8 text") from None
-    if path.suffix.lower() == ".csv":
-        reader = csv.DictReader(io.StringIO(text, newline=""))
-        if not reader.fieldnames:
-            raise RawError(f"{label}: empty CSV (no header row)")
-        rows, positions = [], []
-        for row in reader:
-            if None in row:
-                raise RawError(f"{label}, row {reader.line_num}: more cells than the header has columns")
-            rows.append(row)
-            positions.append(f"row {reader.line_num}")
-        return RawTable(label, tuple(rows), tuple(positions))
+        text = rawtext.decode(label, data)
+        if path.suffix.lower() == ".csv":
+            return _csv_table(label, text)
+        if path.suffix.lower() == ".json":
+            parsed = rawtext.load_json(label, text)
+    except rawtext.RawTextError as exc:
+        issue = exc.issues[0]
+        raise RawError(f"{label}" + (f", line {issue.line}" if issue.line else "") + f": {issue.message}") from None
     if path.suffix.lower() == ".json":
-        try:
-            parsed = json.loads(text, parse_constant=lambda name: _refuse_constant(name, label))
-        except json.JSONDecodeError as exc:
-            raise RawError(f"{label}, line {exc.lineno}: not valid JSON ({exc.msg})") from None
         if isinstance(parsed, dict) and key_of_entries:
             # An object of records (AccelMark's cloud_pricing.json): each member is a row, its key under `@key`.
             items = [(k, v) for k, v in parsed.items() if isinstance(v, dict)]
@@ -233,8 +220,22 @@ def read_table(path: Path, label: str | None = None, key_of_entries: bool = Fals
     raise RawError(f"{label}: unknown raw file type `{path.suffix}` (CSV or JSON)")
 
 
-def _refuse_constant(name: str, label: str) -> float:
-    raise RawError(f"{label}: non-finite number `{name}` in JSON")
+def _csv_table(label: str, text: str) -> RawTable:
+    """The rows of a raw CSV as mappings of header -> cell, with the line each starts on."""
+    records = rawtext.csv_rows(label, text)
+    header = next(records, None)
+    if header is None or not any(cell.strip() for cell in header[1]):
+        raise RawError(f"{label}: empty CSV (no header row)")
+    columns = header[1]
+    rows, positions = [], []
+    for line, cells in records:
+        if not cells:
+            continue  # a blank line, as csv.DictReader skips it
+        if len(cells) > len(columns):
+            raise RawError(f"{label}, row {line}: more cells than the header has columns")
+        rows.append(dict(zip(columns, cells + [None] * (len(columns) - len(cells)), strict=True)))
+        positions.append(f"row {line}")
+    return RawTable(label, tuple(rows), tuple(positions))
 
 
 def row_key(row: Mapping[str, Any], key_columns: tuple[str, ...]) -> str:

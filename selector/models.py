@@ -458,8 +458,9 @@ class Rule(Record):
 # Vocabulary: the metric ids and the app's editorial scenario links
 
 Better = Literal["higher", "lower"]
-#: ``non_negative``: a magnitude; ``share``: a share of a whole, 0 to 100; ``any``: a change, may be negative.
-Bounds = Literal["any", "non_negative", "share"]
+#: ``non_negative``: a magnitude; ``positive``: a magnitude that cannot be zero (a chip with 0 W TDP or a run at
+#: 0 tokens/s is a wrong number); ``share``: a share of a whole, 0 to 100; ``any``: a change, may be negative.
+Bounds = Literal["any", "non_negative", "positive", "share"]
 
 
 class Metric(Record):
@@ -473,6 +474,7 @@ class Metric(Record):
     units: tuple[ShortText, ...] = ()  # none: any unit (a count names what it counts)
     better: Better | None = None
     bounds: Bounds = "any"
+    max: float | None = None  # the physical ceiling: no device or run reaches it (1e296 TOPS is a wrong number)
     family: bool = False
 
 

@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from selector import constraints as hard
-from selector import facts
+from selector import facts, numbers
 from selector.elicitation import Elicitation, ElicitationError, matches
 from selector.errors import SelectorError
 from selector.fields import Id, Number
@@ -187,6 +187,16 @@ class Preferences(BaseModel):
         for entity_id in self.exclude:
             if entity_id not in kb.entities:
                 raise PreferenceError(f"cannot exclude `{entity_id}`: no entity has that id")
+        vendors = {e.vendor for e in kb.entities.values() if e.vendor}
+        for entity_id in self.exclude_vendors:
+            if entity_id not in vendors:
+                # an accelerator id given as a vendor excluded nothing, silently: refused, naming what it is
+                kind = kb.entities[entity_id].kind
+                known = ", ".join(sorted(vendors)[:8])
+                raise PreferenceError(
+                    f"cannot exclude vendor `{entity_id}`: it is {kind} `{entity_id}`, not the vendor of any entity; "
+                    f"exclude it as an alternative (--exclude / x=) or name a vendor ({known}, ...)"
+                )
         return self
 
 
@@ -233,7 +243,14 @@ def parse_pairs(text: str | None, what: str) -> dict[str, str]:
         key, sep, value = part.partition("=")
         if not sep or not key.strip() or not value.strip():
             raise PreferenceError(f"{what}: `{part}` is not of the form key=value")
-        result[key.strip()] = value.strip()
+        key = key.strip()
+        if key in result and result[key] != value.strip():
+            # the last one silently winning would rank something the user did not ask for: refused, in the
+            # command line, a link and a profile alike (all read pairs here)
+            raise PreferenceError(
+                f"{what}: `{key}` is given twice (`{result[key]}` and `{value.strip()}`); give each key once"
+            )
+        result[key] = value.strip()
     return result
 
 
@@ -242,9 +259,10 @@ def parse_weights(text: str | None, what: str) -> dict[str, float]:
     weights = {}
     for key, value in parse_pairs(text, what).items():
         try:
-            weights[key] = float(value)
-        except ValueError:
-            raise PreferenceError(f"{what}: weight `{key}={value}` is not a number") from None
+            # any finite value: the range a weight may take is checked after, with its own message
+            weights[key] = numbers.parse_number(value, low=-math.inf, high=math.inf)
+        except numbers.NumberRefused as exc:
+            raise PreferenceError(f"{what}: weight `{key}={value}` is not a number ({exc})") from None
     return _finite_non_negative(weights, what)
 
 

@@ -389,6 +389,25 @@ def to_link_params(profile: Profile) -> dict[str, str]:
     return params
 
 
+def _single_values(params: Mapping[str, str | Sequence[str]]) -> tuple[dict[str, str], list[Issue]]:
+    """The link's parameters with one value each, and an issue for each parameter given more than once.
+
+    A browser keeps every ``w=`` of ``?w=a&w=b``; taking the last would rank with settings the link's author may not
+    have meant, so a repeated parameter is refused (with different values) or read once (the same value repeated).
+    """
+    single: dict[str, str] = {}
+    issues: list[Issue] = []
+    for key, value in params.items():
+        values = [value] if isinstance(value, str) else list(value)
+        distinct = list(dict.fromkeys(values))
+        if len(distinct) > 1:
+            message = f"`{key}` is given {len(values)} times with different values; give it once"
+            issues.append(Issue("ERROR", LINK_NAME, None, None, message))
+        if distinct:
+            single[key] = distinct[-1]
+    return single, issues
+
+
 def from_link_params(
     params: Mapping[str, str],
     default_group: str | None = None,
@@ -414,6 +433,8 @@ def from_link_params(
         With every problem: malformed preferences, filters or `data`, and invalid uploads.
     """
     problems: list[Issue] = []
+    params, repeated = _single_values(params)
+    problems.extend(repeated)
     preferences = None
     if "group" not in params and default_group is None:
         problems.append(Issue("ERROR", LINK_NAME, None, None, "it names no `group`; add group=<a group id>"))

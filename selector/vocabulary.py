@@ -38,15 +38,26 @@ def lower_is_better(kb: KnowledgeBase, metric_id: str) -> bool:
 
 
 def bound_problem(metrics: Mapping[str, Metric], metric_id: str, value: float, shown: str) -> str | None:
-    """Why `value` cannot be a value of `metric_id` (a negative magnitude, a share over 100), or None.
+    """Why `value` cannot be a value of `metric_id` (a negative or zero magnitude, a share over 100, a value above
+    the metric's physical ceiling), or None.
 
-    `shown` is the value as the message quotes it.
+    `shown` is the value as the message quotes it. Compared as stored, never rounded: 1e-300 W is not zero.
     """
     found = find(metrics, metric_id)
-    if found is None or found.bounds == "any":
+    if found is None:
+        return None
+    unit = f" {found.units[0]}" if found.units else ""
+    if found.max is not None and value > found.max:
+        return (
+            f"`{metric_id}` of {shown}{unit} is above {found.max:g}{unit}, more than any device or run reaches "
+            "(knowledge/metrics.yaml); check the number and its unit"
+        )
+    if found.bounds == "any":
         return None
     if value < 0:
         return f"`{metric_id}` cannot be negative (got {shown}); give the measured magnitude"
+    if found.bounds == "positive" and value == 0:
+        return f"`{metric_id}` cannot be zero (got {shown}); a zero here is a missing or mis-converted value"
     if found.bounds == "share" and value > 100:
         return f"`{metric_id}` is a share of a whole: 0 to 100 (got {shown})"
     return None

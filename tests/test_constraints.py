@@ -154,3 +154,25 @@ def test_command_line_lists_the_removed_alternatives(capsys):
     assert code == 2 and "remove every alternative" in out.err
     code = main(["rank", "--group", EDGE, "--constraint", "power-w<<1"])
     assert code == 2 and "not of the form" in capsys.readouterr().err
+
+
+def test_a_limit_is_kept_as_written_not_rounded_to_six_digits() -> None:
+    [text] = constraints.normalise(["tdp-w<700.0000001"])
+    assert text == "tdp-w<700.0000001" and constraints.parse(text).holds(700.0)
+    assert constraints.normalise(["power-w<=10.0"]) == ("power-w<=10",)  # the short form where nothing is lost
+    assert not constraints.parse("tdp-w<700").holds(700.0)
+
+
+def test_h100_and_h200_pass_a_limit_just_above_their_700_w() -> None:
+    kb = knowledge.load()
+    ranked = recommend.recommend(kb, Preferences(group="accelerator-datasheets", constraints=("tdp-w<700.0000001",)))
+    ids = {r.id for r in ranked.ranking}
+    assert {"h100", "h200"} <= ids
+    ranked = recommend.recommend(kb, Preferences(group="accelerator-datasheets", constraints=("tdp-w<700",)))
+    assert not {"h100", "h200"} & {r.id for r in ranked.ranking}
+
+
+@pytest.mark.parametrize("limit", ["1e", ".", "1e400", "nan", "700,5"])
+def test_a_limit_that_is_not_a_finite_number_is_refused(limit: str) -> None:
+    with pytest.raises(constraints.ConstraintError, match="the limit"):
+        constraints.parse(f"tdp-w<{limit}")

@@ -13,7 +13,7 @@ import pytest
 from selector import fileio
 from selector.issues import Issue
 
-NOT_REGULAR = "not a regular file; give the path of a YAML or CSV file"
+NOT_REGULAR = "not a regular file; give the path of a regular file (a YAML, CSV or benchmark output)"
 
 
 def refused(path: Path | str, max_bytes: int = 1000, name: str | None = None) -> Issue:

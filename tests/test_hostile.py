@@ -115,7 +115,8 @@ def _page_text(app) -> str:
     # messages are in Markdown tables, each cell escaped (read as the reader sees them: escapes resolved)
     for table in markdown_tables(app):
         parts.extend(table.to_numpy().ravel())
-    return "\n".join(str(p) for p in parts)
+    # as the reader sees them: the word joiner that keeps a colon or an @ from starting a link or icon is invisible
+    return "\n".join(str(p) for p in parts).replace("\u2060", "")
 
 
 def _profile_for(name: str, tmp_path: Path) -> Path:

@@ -97,7 +97,7 @@ def _scratch(tmp_path: Path, dataset: str, fixture: str, name: str) -> tuple[Pat
     ("dataset", "fixture", "name", "expected"),
     [
         ("epoch-ml-hardware", "epoch_missing_column.csv", "ml_hardware.csv", "row 2: missing column `TDP (W)`"),
-        ("epoch-ml-hardware", "epoch_non_numeric.csv", "ml_hardware.csv", "row 3: expected a number, found 'lots'"),
+        ("epoch-ml-hardware", "epoch_non_numeric.csv", "ml_hardware.csv", "row 3: `lots` is not a number"),
         ("epoch-ml-hardware", "epoch_duplicate_key.csv", "ml_hardware.csv", "row 4: duplicate `Hardware name`"),
         (
             "mlperf-inference-v5.1",

@@ -171,3 +171,25 @@ def test_an_elicitation_that_does_not_fit_the_dimensions_is_refused(kb, el, mess
 def test_a_malformed_elicitation_parameter_is_a_preference_error(el):
     with pytest.raises(PreferenceError):
         from_query({"group": "training-frameworks", "el": el}, "x")
+
+
+@pytest.mark.parametrize(("text", "key"), [("performance=40,performance=10", "performance"), ("a=1, a=2", "a")])
+def test_a_key_given_twice_with_different_values_is_refused(text: str, key: str) -> None:
+    with pytest.raises(PreferenceError, match=f"`{key}` is given twice"):
+        parse_pairs(text, "t")
+    assert parse_pairs("a=1,a=1", "t") == {"a": "1"}  # the same value twice says one thing
+
+
+def test_a_weight_that_is_not_a_finite_number_is_refused() -> None:
+    for text in ("cost=1e400", "cost=nan", "cost=1_0", "cost=0x10"):
+        with pytest.raises(PreferenceError, match="cost"):
+            parse_weights(text, "w")
+
+
+def test_an_accelerator_given_as_a_vendor_is_refused_not_ignored() -> None:
+    from selector import knowledge
+
+    kb = knowledge.load()
+    with pytest.raises(PreferenceError, match="cannot exclude vendor `h100`: it is accelerator"):
+        Preferences(group="accelerator-datasheets", exclude_vendors=("h100",)).check(kb)
+    Preferences(group="accelerator-datasheets", exclude_vendors=("nvidia",)).check(kb)

@@ -391,3 +391,17 @@ def test_a_profile_with_a_bad_elicitation_names_its_line() -> None:
         profile.load(text, check_uploads=False)
     assert "outside Saaty's scale" in str(caught.value)
     assert any(issue.line == 5 for issue in caught.value.issues)
+
+
+def test_a_link_parameter_given_twice_with_different_values_is_refused() -> None:
+    params = {"group": "mobile-runtimes", "w": ["performance=40", "performance=10,cost=5"]}
+    with pytest.raises(profile.ProfileError) as caught:
+        profile.from_link_params(params, check_uploads=False)
+    assert any("`w` is given 2 times" in i.message for i in caught.value.issues)
+    same = profile.from_link_params({"group": "mobile-runtimes", "w": ["cost=5", "cost=5"]}, check_uploads=False)
+    assert same.preferences.dimension_weights == {"cost": 5.0}
+
+
+def test_an_answer_given_twice_in_one_link_value_is_refused_like_on_the_command_line() -> None:
+    with pytest.raises(profile.ProfileError, match="given twice"):
+        profile.from_link_params({"group": "mobile-runtimes", "answers": "goal=a,goal=b"}, check_uploads=False)

@@ -55,7 +55,12 @@ def test_which_way_is_better(kb) -> None:
         ("utilisation_pct", 140, "`utilisation_pct` is a share of a whole: 0 to 100 (got 140)"),
         ("utilisation_pct", -1, "cannot be negative"),
         ("latency_reduction_pct", -30, None),
-        ("tops_int8", 0, None),
+        ("tops_int8", 0, "`tops_int8` cannot be zero"),  # a magnitude no chip has at 0 (bounds: positive)
+        ("tdp_w", 0, "`tdp_w` cannot be zero"),
+        ("tdp_w", 1e-300, None),  # compared as stored, never rounded
+        ("tops_int8", 1e6, None),
+        ("tops_int8", 1e296, "above 1e+06 TOPS"),
+        ("count", 0, None),
         ("utilisation_pct", 100, None),
         ("no_such_metric", -1, None),
     ],

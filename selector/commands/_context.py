@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from selector.errors import SelectorError
+from selector.escape import printable, printable_lines
 
 EXIT_ERROR = 2
 _EPILOG = "\0rank-epilog\0"  # replaced by the knowledge's groups, questions and methods when help is printed
@@ -113,12 +114,28 @@ def add_preference_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: Seeds a random generator takes: a whole number from 0 (numpy refuses negatives with a traceback).
+MAX_SEED = 2**63 - 1
+
+
+def seed(text: str) -> int:
+    """``--seed``'s value: a whole number from 0 to ``MAX_SEED`` (argparse exits 2 with this message otherwise)."""
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number; give e.g. 0 or 42") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{text[:40]} is out of range; a seed is a whole number from 0 to 2**63-1")
+    return value
+
+
 class Refused(SelectorError):
     """A problem with the user's input; the message says what to fix."""
 
 
 def fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    # the message may quote a user's file: each line made printable (control characters shown, not obeyed)
+    print(printable_lines(f"error: {message}".split("\n")), file=sys.stderr)
     return EXIT_ERROR
 
 
@@ -128,7 +145,7 @@ def _uploads(args: argparse.Namespace, directory: Path, embedded: list) -> list:
     accepted, issues = intake.check_files(args.extra, directory, others=embedded)
     for issue in issues:
         if issue.level == "WARNING":
-            print(issue, file=sys.stderr)
+            print(printable(issue), file=sys.stderr)
     errors = [i for i in issues if i.level == "ERROR"]
     if errors:
         raise Refused("--extra files are not valid:\n" + "\n".join(str(i) for i in errors))
@@ -139,8 +156,9 @@ def preferences(args: argparse.Namespace, base):  # noqa: ANN001, ANN202 - Prefe
     from selector.preferences import DEFAULT_METHOD, MISSING_POLICIES, Preferences, parse_pairs, parse_weights
 
     answers = dict(_saved(base, "answers", {}))
-    for text in args.answer:
-        answers.update(parse_pairs(text, "--answer"))
+    # every --answer together: a question answered twice on the command line is refused, not last-one-wins;
+    # the command line then overrides the profile's answers, as it overrides its other settings
+    answers.update(parse_pairs(",".join(args.answer), "--answer"))
     dims = dict(_saved(base, "dimension_weights", {}))
     dims.update(parse_weights(args.weights, "--weights"))
     crits = dict(_saved(base, "criterion_weights", {}))

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
+
+from selector import outfile
+from selector.escape import printable
 
 NAME = "import"
 HELP = "convert a bundled raw dataset snapshot into knowledge YAML (deterministic; exit 2 and nothing written on error)"
@@ -33,19 +34,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"ERROR {exc}; nothing written", file=sys.stderr)
         return EXIT_ERROR
     output = Path(args.output)
-    # Written beside the target and renamed: a reader never sees half a file, and a failure leaves the old one.
-    fd, tmp = tempfile.mkstemp(dir=output.parent if str(output.parent) else ".", prefix=f".{output.name}.")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(tmp, output)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        print(f"ERROR cannot write {output}: {exc.strerror}; nothing written", file=sys.stderr)
+        # written beside the target and renamed: a reader never sees half a file, and a failure leaves the old one
+        outfile.write_atomic(output, text.encode("utf-8"))
+    except outfile.OutputRefused as exc:
+        print(f"ERROR {exc}; nothing written", file=sys.stderr)
         return EXIT_ERROR
     print(f"{args.dataset}: {len(imported.claims)} claims written to {output}")
     for name, why in sorted(imported.excluded.items()):
-        print(f"  left out: {name} ({why})")
+        print(printable(f"  left out: {name} ({why})"))
     if imported.unknown:
         print(f"  {len(imported.unknown)} upstream names not in the alias table (not imported; listed in the file)")
     return 0

@@ -9,10 +9,12 @@ refused file, an unknown format or an interrupted run exit 2 (130 for Ctrl-C) an
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
+from types import ModuleType
+
+from selector import outfile
+from selector.escape import printable
 
 NAME = "measure"
 HELP = "benchmark outputs (MLPerf LoadGen, trtexec, llama-bench) or a local ONNX Runtime probe -> measured claims"
@@ -103,32 +105,30 @@ def run(args: argparse.Namespace) -> int:
 
 def _knowledge(args: argparse.Namespace):  # noqa: ANN202 - (KnowledgeBase | None, others)
     from selector import knowledge
+    from selector.uploads import intake
 
     directory = args.knowledge or knowledge.DEFAULT_KNOWLEDGE
-    others = [knowledge.Upload(p.name, p.read_bytes()) for p in args.extra]
+    others, problems = intake.check_files(args.extra, directory)
+    if any(i.level == "ERROR" for i in problems):
+        for issue in problems:
+            print(printable(issue), file=sys.stderr)
+        return None, others, directory
     kb, issues = knowledge.collect(directory, extra=others)
     for issue in issues:
         if issue.level == "ERROR":
-            print(str(issue), file=sys.stderr)
+            print(printable(issue), file=sys.stderr)
     return kb, others, directory
 
 
 def _ingest(args: argparse.Namespace) -> int:
     from selector import measure
 
-    files: list[tuple[str, bytes]] = []
-    missing = [p for p in args.files if not p.is_file()]
-    for path in missing:
-        print(f"ERROR {path}: no such file", file=sys.stderr)
-    if missing:
+    files, problems = _read_files(args.files, measure)
+    if problems:
+        for issue in problems:
+            print(printable(issue), file=sys.stderr)
+        print(f"nothing written to {printable(args.output)}", file=sys.stderr)
         return EXIT_INVALID
-    listed = {str(p) for p in args.files}
-    for path in args.files:
-        files.append((str(path), path.read_bytes()))
-        detail = Path(measure.detail_name(str(path)))
-        if "mlperf_log_summary" in path.name and detail.is_file() and str(detail) not in listed:
-            files.append((str(detail), detail.read_bytes()))
-            listed.add(str(detail))
     kb, others, directory = _knowledge(args)
     if kb is None:
         return EXIT_INVALID
@@ -145,12 +145,40 @@ def _ingest(args: argparse.Namespace) -> int:
         ingested = measure.ingest(files, options, kb)
     except measure.MeasureError as exc:
         for issue in exc.issues:
-            print(str(issue), file=sys.stderr)
+            print(printable(issue), file=sys.stderr)
         print(f"nothing written to {args.output}", file=sys.stderr)
         return EXIT_INVALID
     for name, run, entity, how in ingested.runs:
-        print(f"{name}: {run.tool}, {len(run.figures)} figure(s), hardware `{entity}` ({how})", file=sys.stderr)
+        line = f"{name}: {run.tool}, {len(run.figures)} figure(s), hardware `{entity}` ({how})"
+        print(printable(line), file=sys.stderr)
     return _write(args.output, ingested.document, "ingest", directory, others)
+
+
+def _read_files(paths: list[Path], measure: ModuleType) -> tuple[list[tuple[str, bytes]], list]:
+    """(name, bytes) of each file and the LoadGen detail log beside a summary; regular files only, capped in size.
+
+    A FIFO, a device (``/dev/zero`` never ends) or a directory is refused before it is opened for reading.
+    """
+    from selector import fileio
+
+    files: list[tuple[str, bytes]] = []
+    problems = []
+    listed = {str(p) for p in paths}
+    for path in paths:
+        data, problem = fileio.read_bytes(path, measure.MAX_BYTES)
+        if problem is not None:
+            problems.append(problem)
+            continue
+        files.append((str(path), data))
+        detail = Path(measure.detail_name(str(path)))
+        if "mlperf_log_summary" in path.name and str(detail) not in listed and detail.exists():
+            data, problem = fileio.read_bytes(detail, measure.MAX_BYTES)
+            if problem is not None:
+                problems.append(problem)
+                continue
+            files.append((str(detail), data))
+            listed.add(str(detail))
+    return files, problems
 
 
 def _probe(args: argparse.Namespace) -> int:
@@ -204,18 +232,16 @@ def _write(output: Path, document: dict, how: str, directory: Path, others: list
     problems = [i for i in result.issues if i.level == "ERROR"]
     if problems:
         for issue in problems:
-            print(str(issue), file=sys.stderr)
+            print(printable(issue), file=sys.stderr)
         print(f"the measured claims do not validate; nothing written to {output}", file=sys.stderr)
         return EXIT_INVALID
-    output.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".part", dir=output.parent)
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(text)
-        os.replace(temp, output)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+        output.parent.mkdir(parents=True, exist_ok=True)
+        outfile.write_atomic(output, text)
+    except OSError as exc:  # OutputRefused included
+        message = str(exc) if isinstance(exc, outfile.OutputRefused) else f"cannot write {output}: {exc.strerror}"
+        print(printable(f"ERROR {message}; nothing written"), file=sys.stderr)
+        return EXIT_INVALID
     claims = len(document.get("claims", []))
     print(f"wrote {claims} measured claim(s) to {output}", file=sys.stderr)
     return 0

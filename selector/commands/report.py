@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import sys
 from pathlib import Path
 
+from selector import outfile
 from selector.commands import _context
 from selector.errors import SelectorError
+from selector.escape import printable
 from selector.robustness.sample_counts import QUICK_SAMPLES
 
 NAME = "report"
@@ -35,7 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"SMAA weight samples ({QUICK_SAMPLES}, as the app's verdict; 0 skips)",
     )
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed; same seed, same report (0)")
+    parser.add_argument(
+        "--seed", type=_context.seed, default=0, metavar="S", help="random seed; same seed, same report (0)"
+    )
     parser.add_argument(
         "--app-url",
         default="http://127.0.0.1:8501",
@@ -87,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
             raise _context.Refused(f"--app-url {args.app_url!r} must start with http:// or https://")
         if args.output == "-" and fmt == "pdf":
             raise _context.Refused("a PDF cannot go to stdout; give -o FILE.pdf")
+        if args.output != "-":
+            outfile.check_target(args.output)  # before the minutes of work, not after
         # WeasyPrint is imported in a worker process while this one loads the knowledge and ranks
         with pdf.PdfWorker() if fmt == "pdf" else contextlib.nullcontext() as worker:
             kb, prefs = _context.load(args)
@@ -101,14 +106,15 @@ def run(args: argparse.Namespace) -> int:
                 data = pdf.render_pdf(built, worker)
     except SelectorError as exc:
         return _context.fail(str(exc))
-    if args.output == "-":
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-        return 0
-    out = Path(args.output)
     try:
-        out.write_bytes(data)
-    except OSError as exc:
-        return _context.fail(f"cannot write {out}: {exc.strerror}; check that the folder exists and is writable")
-    print(f"wrote {out} ({fmt}, {len(data):,} bytes): {built.recommended} recommended for {built.group_name}")
+        if args.output == "-":
+            outfile.write_stdout(data)
+            return 0
+        out = Path(args.output)
+        outfile.write_atomic(out, data)
+    except outfile.OutputRefused as exc:
+        return _context.fail(str(exc))
+    print(
+        printable(f"wrote {out} ({fmt}, {len(data):,} bytes): {built.recommended} recommended for {built.group_name}")
+    )
     return 0

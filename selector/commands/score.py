@@ -255,10 +255,10 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(escape.printable_lines(f"error: {exc}".split("\n")), file=sys.stderr)
         return EXIT_BAD_INPUT
     except ScoringError as exc:
-        print(f"error: {path}: {exc}", file=sys.stderr)
+        print(escape.printable_lines(f"error: {path}: {exc}".split("\n")), file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.format == "json":
         payload = {"method": result.method, "scaler": result.scaler, "alternatives": result.ranking()}

@@ -22,7 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--samples", type=int, default=FULL_SAMPLES, metavar="N", help=f"Monte Carlo samples ({FULL_SAMPLES})"
     )
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed; same seed, same result (0)")
+    parser.add_argument(
+        "--seed", type=_context.seed, default=0, metavar="S", help="random seed; same seed, same result (0)"
+    )
     parser.add_argument(
         "--spread",
         type=float,

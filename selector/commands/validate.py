@@ -8,6 +8,8 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from selector.escape import printable
+
 if TYPE_CHECKING:
     from selector.models import KnowledgeBase
 
@@ -45,7 +47,9 @@ def run(args: argparse.Namespace) -> int:
     directory = args.knowledge if args.knowledge is not None else knowledge.DEFAULT_KNOWLEDGE
     if not directory.is_dir():
         message = f"knowledge directory {directory} does not exist or is not a directory; pass --knowledge DIR"
-        print(json.dumps({"valid": False, "error": message}) if args.format == "json" else f"ERROR {message}")
+        print(
+            json.dumps({"valid": False, "error": message}) if args.format == "json" else printable(f"ERROR {message}")
+        )
         return EXIT_INVALID
     accepted, extra_issues = intake.check_files(args.extra, directory) if args.extra else ([], [])
     kb, issues = knowledge.collect(directory, extra=accepted)
@@ -84,12 +88,13 @@ def run(args: argparse.Namespace) -> int:
         }
         print(json.dumps(report, ensure_ascii=False, indent=2))
     else:
+        # file names and messages quote the user's files: control characters are shown, never sent to the terminal
         for issue in issues:
-            print(issue)
+            print(printable(issue))
         # Disagreeing claims are kept on purpose (they are the articles' words); they are listed, not errors.
         for finding in findings:
             if finding.is_problem:
-                print(f"CONFLICT {finding.kind}: {finding.message}")
+                print(printable(f"CONFLICT {finding.kind}: {finding.message}"))
         if findings:
             kinds = Counter(f.kind for f in findings)
             print("conflict check: " + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from selector import vocabulary
 from selector.errors import SelectorError
 from selector.locators import RAW_DIR, RawError, RawTable, convert, read_table
 from selector.yamlio import dump_yaml
@@ -225,7 +226,38 @@ def run(dataset: str, raws: Sequence[Path], knowledge_dir: Path) -> tuple[str, I
     audit_flags = importlib.import_module(f"{__name__}.audit_flags")
     flags_path = knowledge_dir / audit_flags.FLAGS_FILE
     audit_flags.apply(dataset, imported.claims, audit_flags.read(flags_path), flags_path)
+    implausible = _implausible(imported.claims, knowledge_dir)
+    if implausible:
+        raise ImportFailure("; ".join(implausible[:MAX_LISTED]) + _more(len(implausible)))
     return render(dataset, records[dataset], imported), imported
+
+
+#: Implausible values listed in one refusal (the rest are counted).
+MAX_LISTED = 20
+
+
+def _more(count: int) -> str:
+    return f"; and {count - MAX_LISTED:,} more" if count > MAX_LISTED else ""
+
+
+def _implausible(claims: Sequence[dict], knowledge_dir: Path) -> list[str]:
+    """Each imported value outside its metric's bounds (knowledge/metrics.yaml), named by its raw file and row.
+
+    The same check as ``validate`` runs on the written file, made here so that nothing implausible is written.
+    """
+    metrics = {m.id: m for m in _records(knowledge_dir, "metrics.yaml", "metrics")}
+    found = []
+    for claim in claims:
+        metric, value = claim.get("metric"), claim.get("value")
+        if not isinstance(metric, str) or not isinstance(value, int | float) or isinstance(value, bool):
+            continue
+        problem = vocabulary.bound_problem(metrics, metric, value, f"{value:g}")
+        if problem:
+            where = claim.get("locator") or {}
+            found.append(
+                f"{where.get('file', '?')}, {where.get('row', '?')}, column `{where.get('column', '?')}`: {problem}"
+            )
+    return found
 
 
 def bundled_raws(dataset: str, knowledge_dir: Path) -> list[Path]:

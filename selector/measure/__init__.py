@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
+from selector import limits, rawtext
 from selector.issues import Issue
 from selector.measure import hardware, llamabench, loadgen, ortperf, trtexec
 from selector.measure.common import MeasureError, Options, Run, build_document
@@ -33,11 +34,9 @@ def _text(name: str, data: bytes) -> str:
     if len(data) > MAX_BYTES:
         raise MeasureError([Issue("ERROR", name, None, None, f"{len(data):,} bytes; the limit is {MAX_BYTES:,}")])
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        message = "not UTF-8 text; upload the tool's output as written"
-        raise MeasureError([Issue("ERROR", name, line, None, message)]) from None
+        return rawtext.decode(name, data)
+    except rawtext.RawTextError as exc:
+        raise MeasureError(exc.issues) from None
 
 
 def detect(name: str, data: bytes) -> str | None:
@@ -130,7 +129,8 @@ def ingest(files: Sequence[tuple[str, bytes]], options: Options, kb: KnowledgeBa
         issues.extend(problems)
     issues.extend(_subject_issues(parsed, options, kb))
     if issues:
-        raise MeasureError(list(dict.fromkeys(issues)))
+        # the same cap as every check of a user's file: a list of thousands of problems takes a page minutes to draw
+        raise MeasureError(limits.capped(list(dict.fromkeys(issues))))
     names_by_id = {e.id: e.name for e in kb.entities.values()}
     document = build_document(parsed, options, names_by_id, [entity for entity, _ in chosen])
     runs = tuple((name, run, entity, how) for (name, _, run), (entity, how) in zip(parsed, chosen, strict=True))

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from selector import numbers
 from selector.errors import SelectorError
 from selector.issues import Issue
 
@@ -176,8 +177,23 @@ def sha256(data: bytes) -> str:
 
 
 def number(text: str) -> float:
-    """A figure as written in a benchmark output (``92.1544``, ``1.29477e+08``) as a float."""
-    return float(text)
+    """A figure as written in a benchmark output (``92.1544``, ``1.29477e+08``) as a float.
+
+    Raises
+    ------
+    selector.numbers.NumberRefused
+        (a ValueError) For what is not a finite number in range, a negative one, or one written with a comma.
+    """
+    return numbers.parse_number(text, low=0)
+
+
+def figure_number(name: str, line: int | None, key: str, text: str, unit: str = "") -> float:
+    """:func:`number` of the value of line `key`, or a refusal naming the file, the line and what was expected."""
+    try:
+        return number(text)
+    except numbers.NumberRefused as exc:
+        expected = f"a number{' of ' + unit if unit else ''} from 0 up"
+        raise refuse(name, line, f"`{key}`: {exc}; expected {expected}") from None
 
 
 def _slug(text: str) -> str:

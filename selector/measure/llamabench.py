@@ -8,15 +8,33 @@ layers, else ``cpu_info``.
 
 from __future__ import annotations
 
-import json
-import math
 import re
 
+from selector import numbers, rawtext
 from selector.issues import Issue
 from selector.measure.common import Figure, MeasureError, Run, refuse
 
 _REQUIRED = ("n_prompt", "n_gen", "avg_ts", "model_type", "build_commit")
+#: Above any token rate a single machine reaches (the bound is physical plausibility, not a record).
+MAX_TOKENS_PER_S = 10_000_000
 _QUANT = re.compile(r"\s((?:[A-Z]+\d*_?[A-Z0-9_]*|[a-z]*F\d+|BF16|F16|F32)(?: - \w+)?)$")
+
+
+def _field_issues(name: str, line: int | None, index: int, entry: dict) -> list[Issue]:
+    """What is wrong with an entry's numbers: ``avg_ts`` a positive finite rate, token counts whole numbers."""
+    issues = []
+    checks = [("avg_ts", lambda v: numbers.json_number(v, low=0, high=MAX_TOKENS_PER_S), "a rate in tokens/s")]
+    checks += [(key, numbers.json_count, "a whole number of tokens") for key in ("n_prompt", "n_gen", "n_depth")]
+    for key, check, expected in checks:
+        if key not in entry or (key == "n_depth" and entry[key] is None):
+            continue
+        try:
+            check(entry[key])
+        except numbers.NumberRefused as exc:
+            issues.append(Issue("ERROR", name, line, None, f"entry {index + 1}: `{key}` {exc}; expected {expected}"))
+    if not issues and not entry["n_prompt"] and not entry["n_gen"]:
+        issues.append(Issue("ERROR", name, line, None, f"entry {index + 1}: n_prompt and n_gen are both 0"))
+    return issues
 
 
 def is_llama_bench(text: str) -> bool:
@@ -25,57 +43,30 @@ def is_llama_bench(text: str) -> bool:
     return head.lstrip().startswith("[") and '"avg_ts"' in text and '"build_commit"' in head
 
 
-def _line_of(text: str, index: int) -> int | None:
-    """The line of the `index`-th top-level object (the line of its ``{``), found by counting braces."""
-    depth, count = 0, -1
-    line = 1
-    in_string = escape = False
-    for char in text:
-        if char == "\n":
-            line += 1
-        if in_string:
-            escape = not escape and char == "\\"
-            if char == '"' and not escape:
-                in_string = False
-            continue
-        if char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            if char == "{" and depth == 2:
-                count += 1
-                if count == index:
-                    return line
-        elif char in "]}":
-            depth -= 1
-    return None
-
-
 def read(name: str, text: str) -> Run:
     """Parse llama-bench JSON.
 
     Raises
     ------
     MeasureError
-        When the JSON is malformed or truncated, is not an array of test objects, or an entry lacks a field it needs.
+        When the JSON is malformed, truncated or nested too deep, is not an array of test objects, or an entry
+        lacks a field it needs or holds a value that is not a number in range (``avg_ts: true``, ``"12"``, 1e300).
     """
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise refuse(
-            name, exc.lineno, f"not valid JSON ({exc.msg}); llama-bench -o json writes one array (truncated?)"
-        ) from None
+        data = rawtext.load_json(name, text, hint="; llama-bench -o json writes one array (truncated?)")
+    except rawtext.RawTextError as exc:
+        raise MeasureError(exc.issues) from None
     if not isinstance(data, list) or not data or not all(isinstance(e, dict) for e in data):
         raise refuse(name, 1, "expected a JSON array of llama-bench test objects (`llama-bench -o json`)")
+    lines = rawtext.entry_lines(text)
     issues = []
     for index, entry in enumerate(data):
+        line = lines[index] if index < len(lines) else None
         lacking = [k for k in _REQUIRED if k not in entry]
         if lacking:
-            issues.append(
-                Issue("ERROR", name, _line_of(text, index), None, f"entry {index + 1} lacks {', '.join(lacking)}")
-            )
-        elif not isinstance(entry["avg_ts"], int | float) or not math.isfinite(entry["avg_ts"]):
-            issues.append(Issue("ERROR", name, _line_of(text, index), None, f"entry {index + 1}: avg_ts not a number"))
+            issues.append(Issue("ERROR", name, line, None, f"entry {index + 1} lacks {', '.join(lacking)}"))
+            continue
+        issues.extend(_field_issues(name, line, index, entry))
     if issues:
         raise MeasureError(issues)
     first = data[0]
@@ -84,8 +75,8 @@ def read(name: str, text: str) -> Run:
         raise refuse(name, 1, "entries come from different builds or models; ingest one llama-bench run per file")
     figures = []
     for index, entry in enumerate(data):
-        n_prompt, n_gen = int(entry["n_prompt"]), int(entry["n_gen"])
-        depth = int(entry.get("n_depth") or 0)
+        n_prompt, n_gen = numbers.json_count(entry["n_prompt"]), numbers.json_count(entry["n_gen"])
+        depth = numbers.json_count(entry.get("n_depth") or 0)
         if n_prompt and n_gen:
             metric, scope = "tokens_per_second", f"pp{n_prompt}+tg{n_gen}"
         elif n_prompt:
@@ -98,10 +89,10 @@ def read(name: str, text: str) -> Run:
         figures.append(
             Figure(
                 metric,
-                float(entry["avg_ts"]),
+                numbers.json_number(entry["avg_ts"]),
                 "tokens/s",
                 f"avg_ts ({scope}; {extra})",
-                _line_of(text, index),
+                lines[index] if index < len(lines) else None,
                 f"avg_ts {entry['avg_ts']} ± {entry.get('stddev_ts')}",
                 scope,
             )

@@ -11,13 +11,21 @@ throughput of an Offline run is kept.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import PurePath
 
+from selector import rawtext
 from selector.issues import Issue
-from selector.measure.common import METRICS, Figure, MeasureError, Run, number, refuse, throughput_metric
+from selector.measure.common import (
+    METRICS,
+    Figure,
+    MeasureError,
+    Run,
+    figure_number,
+    refuse,
+    throughput_metric,
+)
 
 SUMMARY_MARK = "MLPerf Results Summary"
 DETAIL_MARK = ":::MLLOG "
@@ -105,10 +113,7 @@ def _pairs(text: str) -> list[tuple[int, str, str, str]]:
 
 
 def _ns_figure(metric: str, line: int, key: str, value: str, name: str, scope: str | None = None) -> Figure:
-    try:
-        nanoseconds = number(value)
-    except ValueError:
-        raise refuse(name, line, f"`{key}` should be a number of nanoseconds, got `{value[:40]}`") from None
+    nanoseconds = figure_number(name, line, key, value, "nanoseconds")
     return Figure(metric, nanoseconds / 1e6, "ms", key, line, value, scope)
 
 
@@ -136,6 +141,8 @@ def read_summary(name: str, text: str) -> Run:
         raise refuse(name, 1, f"not an MLPerf LoadGen summary: the first lines lack `{SUMMARY_MARK}`")
     summary = _Summary(name, _pairs(text), text.rstrip("\n").count("\n") + 1)
     scenario = _valid_scenario(summary)
+    _check_invalid_anywhere(summary)
+    _check_stated_once(summary)
     _check_closing_line(summary, text)
     parameters = summary.section("Test Parameters Used")
     if not parameters:
@@ -184,6 +191,31 @@ class _Summary:
         if key not in found:
             raise refuse(self.name, self.last_line, f"the summary has no `{key} : ...` line; expected {expected}")
         return found[key]
+
+
+def _check_invalid_anywhere(summary: _Summary) -> None:
+    """A summary that says INVALID on any line is refused, whatever a later line says (the last line does not win)."""
+    for line, _, key, value in summary.pairs:
+        if value.strip().upper() == "INVALID":
+            raise refuse(
+                summary.name,
+                line,
+                f"`{key[:40]} : INVALID`; only a run LoadGen calls VALID throughout is evidence (expected VALID)",
+            )
+
+
+def _check_stated_once(summary: _Summary) -> None:
+    """A line of a section written twice with different values makes the file ambiguous: refused, naming both."""
+    seen: dict[tuple[str, str], tuple[int, str]] = {}
+    for line, section, key, value in summary.pairs:
+        first = seen.setdefault((section, key), (line, value))
+        if first[1] != value:
+            raise refuse(
+                summary.name,
+                line,
+                f"`{key[:40]}` is stated twice with different values (`{first[1][:30]}` on line {first[0]}, "
+                f"`{value[:30]}` here); give LoadGen's summary as it wrote it",
+            )
 
 
 def _valid_scenario(summary: _Summary) -> str:
@@ -256,10 +288,8 @@ def _rate(summary: _Summary, metric: str, keys: tuple[str, ...]) -> list[Figure]
     for key in keys:
         if key in results:
             line, value = results[key]
-            try:
-                return [Figure(metric, number(value), _unit(metric), key, line, value, None)]
-            except ValueError:
-                raise refuse(summary.name, line, f"`{key}` should be a number, got `{value[:40]}`") from None
+            rate = figure_number(summary.name, line, key, value, _unit(metric))
+            return [Figure(metric, rate, _unit(metric), key, line, value, None)]
     return []
 
 
@@ -280,9 +310,8 @@ def _additional_stats(stats: dict[str, tuple[int, str]], name: str) -> list[Figu
         figures.append(_stat("latency_mean_ms", "Mean latency (ns)", stats, name))
     if "QPS w/ loadgen overhead" in stats:
         line, value = stats["QPS w/ loadgen overhead"]
-        figures.append(
-            Figure("queries_per_second", number(value), "queries/s", "QPS w/ loadgen overhead", line, value, None)
-        )
+        qps = figure_number(name, line, "QPS w/ loadgen overhead", value, "queries/s")
+        figures.append(Figure("queries_per_second", qps, "queries/s", "QPS w/ loadgen overhead", line, value, None))
     return figures
 
 
@@ -309,12 +338,19 @@ def read_detail(name: str, text: str) -> dict[str, tuple[int, object]]:
         if not line.startswith(DETAIL_MARK):
             continue
         try:
-            record = json.loads(line[len(DETAIL_MARK) :])
-        except json.JSONDecodeError as exc:
-            issues.append(Issue("ERROR", name, index, None, f"`:::MLLOG` record is not JSON ({exc.msg}); truncated?"))
+            record = rawtext.load_json(name, line[len(DETAIL_MARK) :], max_depth=16, hint="; truncated?")
+        except rawtext.RawTextError as exc:
+            message = exc.issues[0].message
+            issues.append(Issue("ERROR", name, index, None, f"`:::MLLOG` record: {message}"))
             continue
         if isinstance(record, dict) and isinstance(record.get("key"), str):
-            records.setdefault(record["key"], (index, record.get("value")))
+            key, value = record["key"], record.get("value")
+            if key == "result_validity" and value != "VALID":
+                # any record saying so refuses the run: a later VALID one does not undo it
+                issues.append(
+                    Issue("ERROR", name, index, None, f"result_validity is `{str(value)[:20]}`; expected VALID")
+                )
+            records.setdefault(key, (index, value))
     if issues:
         raise MeasureError(issues[:5])
     if "result_validity" not in records:

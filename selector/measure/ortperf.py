@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from selector.measure.common import Figure, Run, number, refuse
+from selector.measure.common import Figure, Run, figure_number, refuse
 
 _MARK = "Number of inferences per second:"
 _PERCENTILES = {"P50": "latency_ms", "P90": "latency_p90_ms", "P95": "latency_p95_ms", "P99": "latency_p99_ms"}
@@ -89,4 +89,4 @@ def _value(name: str, found: dict[str, tuple[int, str]], key: str, unit: str) ->
     match = re.fullmatch(rf"([-+0-9.eE]+)\s*{unit}", raw)
     if not match:
         raise refuse(name, line, f"`{key}` should be a number in {unit or 'runs per second'}, got `{raw[:40]}`")
-    return line, raw, number(match.group(1))
+    return line, raw, figure_number(name, line, key, match.group(1), unit or "runs per second")

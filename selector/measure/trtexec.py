@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from selector.measure.common import Figure, Run, number, refuse, throughput_metric
+from selector.measure.common import Figure, Run, figure_number, refuse, throughput_metric
 
 _RUNNING = re.compile(r"^&&&& RUNNING TensorRT\.trtexec \[TensorRT v(\d+)\]")
 _STAT = re.compile(r"(min|max|mean|median|percentile\((\d+(?:\.\d+)?)%\)) = ([-+0-9.eE]+) ms")
@@ -60,7 +60,7 @@ def read(name: str, text: str) -> Run:
     batch = _batch(info, lines[:summary])
     model = info.get("Model") or info.get("Load engine") or ""
     workload = re.sub(r"\.(onnx|engine|plan|trt)$", "", model.replace("\\", "/").rsplit("/", 1)[-1]) or None
-    figures = _throughput(name, found, batch, workload) + _latencies(found)
+    figures = _throughput(name, found, batch, workload) + _latencies(name, found)
     versions = {"TensorRT": info.get("TensorRT version") or _version(banner.group(1))}
     return Run(
         tool="trtexec",
@@ -82,6 +82,11 @@ def _passed(name: str, text: str, lines: list[str]) -> int:
     if not closing:
         last_line = text.rstrip("\n").count("\n") + 1
         raise refuse(name, last_line, "the log ends without trtexec's `&&&& PASSED` line; it looks truncated")
+    failed = next(((i, line) for i, line in closing if not line.startswith("&&&& PASSED")), None)
+    if failed is not None:
+        # any closing line that is not PASSED refuses the log: a PASSED line after it does not undo the failure
+        end_line, end = failed
+        raise refuse(name, end_line, f"trtexec did not pass (`{end[:40]}`); only a PASSED run is evidence")
     end_line, end = closing[-1]
     if not end.startswith("&&&& PASSED"):
         raise refuse(name, end_line, f"trtexec did not pass (`{end[:40]}`); only a PASSED run is evidence")
@@ -133,11 +138,11 @@ def _build_info(lines: list[str]) -> dict[str, str]:
 def _throughput(name: str, found: dict[str, tuple[int, str]], batch: str | None, workload: str | None) -> list[Figure]:
     """Queries per second as trtexec states them and, when the batch is known, samples per second (qps x batch)."""
     line, value = found["Throughput"]
-    qps_text = value.split()[0] if value else ""
-    try:
-        qps = number(qps_text)
-    except ValueError:
-        raise refuse(name, line, f"`Throughput` should be `N qps`, got `{value[:40]}`") from None
+    match = re.fullmatch(r"(\S+)\s*(k?)qps", value)
+    if not match:
+        raise refuse(name, line, f"`Throughput` should be `N qps` (or `N kqps`), got `{value[:40]}`")
+    # trtexec writes thousands of queries per second as kqps in some versions: the figure is scaled, not misread
+    qps = figure_number(name, line, "Throughput", match.group(1), "queries/s") * (1000 if match.group(2) else 1)
     figures = [Figure("queries_per_second", qps, "queries/s", "Throughput", line, value)]
     if batch:
         metric = throughput_metric(workload)
@@ -146,7 +151,7 @@ def _throughput(name: str, found: dict[str, tuple[int, str]], batch: str | None,
     return figures
 
 
-def _latencies(found: dict[str, tuple[int, str]]) -> list[Figure]:
+def _latencies(name: str, found: dict[str, tuple[int, str]]) -> list[Figure]:
     """Host latency (median, mean, p90, p95, p99) and the median GPU compute time, each where the summary has it."""
     figures = []
     for key, stat, metric in (
@@ -164,7 +169,8 @@ def _latencies(found: dict[str, tuple[int, str]]) -> list[Figure]:
         if stat in stats:
             scope = "median host latency per query" if metric == "latency_ms" else None
             label = f"{key} {stat if stat in ('median', 'mean') else f'percentile({stat}%)'}"
-            figures.append(Figure(metric, number(stats[stat]), "ms", label, line, f"{stat} = {stats[stat]} ms", scope))
+            value = figure_number(name, line, f"{key} {stat}", stats[stat], "ms")
+            figures.append(Figure(metric, value, "ms", label, line, f"{stat} = {stats[stat]} ms", scope))
     return figures
 
 

@@ -9,6 +9,9 @@ second process while the caller ranks, then lays the page out there. The app ren
 from __future__ import annotations
 
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -84,6 +87,20 @@ def _import_weasyprint() -> None:
     import weasyprint  # noqa: F401 - imported now, so that the page is laid out as soon as it arrives
 
 
+def _end_with_parent(parent: int) -> None:
+    """In the worker: end as soon as the process that started it is gone (killed with SIGKILL, say).
+
+    A worker whose caller died would otherwise wait on its queue for minutes, holding the caller's pipes open.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
+
+
 class PdfWorker:
     """One worker process that imports WeasyPrint as soon as it starts, and then lays out one page at a time.
 
@@ -97,7 +114,12 @@ class PdfWorker:
         self._warm: Future | None = None
         try:
             # spawn, not fork: the caller may already run threads (numpy's), which a forked child must not inherit
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_end_with_parent,
+                initargs=(os.getpid(),),
+            )
             self._warm = self._pool.submit(_import_weasyprint)
         except (OSError, RuntimeError):
             self.close()
@@ -111,14 +133,20 @@ class PdfWorker:
                 self.close()
         return page_to_pdf(page)
 
-    def close(self) -> None:
-        """End the worker (a warm-up under way is not waited for by the caller's result, only by this call)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+    def close(self, now: bool = False) -> None:
+        """End the worker: after its current task, or at once with `now` (the caller is being interrupted)."""
+        if self._pool is None:
+            return
+        if now:
+            # ProcessPoolExecutor has no public way to stop a task under way: its processes are ended directly
+            for process in list(getattr(self._pool, "_processes", {}).values()):
+                process.terminate()
+        self._pool.shutdown(wait=not now, cancel_futures=True)
+        self._pool = None
 
     def __enter__(self) -> PdfWorker:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        # Ctrl-C, SIGTERM (SystemExit from selector.__main__) or an error: the worker ends with the command
+        self.close(now=kind is not None)

@@ -263,14 +263,18 @@ def _benchmark_output(
     from selector import measure
 
     original = Upload(name, data)
-    reference = _reference(str(kb_dir), _fingerprint(Path(kb_dir)), tuple(others))
-    if reference is None:
-        issue = Issue("ERROR", name, None, None, "your other files do not merge; fix them before adding this one")
-        return UploadResult(None, (issue,), original, original)
     try:
-        ingested = measure.ingest([(name, data)], options or measure.Options(user=user), reference)
+        # the same gate as every other check: reading a benchmark output costs as much as checking a YAML file
+        with limits.checking():
+            reference = _reference(str(kb_dir), _fingerprint(Path(kb_dir)), tuple(others))
+            if reference is None:
+                message = "your other files do not merge; fix them before adding this one"
+                return UploadResult(None, (Issue("ERROR", name, None, None, message),), original, original)
+            ingested = measure.ingest([(name, data)], options or measure.Options(user=user), reference)
+    except limits.Busy as exc:
+        return UploadResult(None, (Issue("ERROR", name, None, None, str(exc)),), original, original)
     except measure.MeasureError as exc:
-        return UploadResult(None, exc.issues, original, original)
+        return UploadResult(None, tuple(limits.capped(exc.issues)), original, original)
     head = f"# Measured claims converted from {PurePath(name).name} by AI Stack Selector (selector/measure).\n"
     converted = (head + dump_yaml(ingested.document)).encode("utf-8")
     return validate_upload(f"{PurePath(name).name}.measured.yaml", converted, kb_dir, others, user, MAX_BYTES)

@@ -63,7 +63,8 @@ def markdown_tables(at: AppTest) -> list[pd.DataFrame]:
             if token.type == "tr_open":
                 rows.append([])
             elif token.type == "inline" and tokens[i - 1].type in ("th_open", "td_open"):
-                rows[-1].append("".join(c.content for c in token.children or [] if c.type in ("text", "code_inline")))
+                text = "".join(c.content for c in token.children or [] if c.type in ("text", "code_inline"))
+                rows[-1].append(text.replace("\u2060", ""))  # the word joiner that keeps names from becoming links
         if rows:
             found.append(pd.DataFrame(rows[1:], columns=rows[0]))
     return found

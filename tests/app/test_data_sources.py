@@ -30,8 +30,9 @@ def sources_page(app) -> AppTest:
 
 
 def shown(text: str) -> str:
-    # as the reader sees it: the page escapes knowledge text for Markdown (selector.escape.streamlit_md)
-    return text.replace("\\", "")
+    # as the reader sees it: the page escapes knowledge text for Markdown (selector.escape.streamlit_md), with an
+    # invisible word joiner where Streamlit would make a link of a URL written in the text
+    return text.replace("\\", "").replace("\u2060", "")
 
 
 def boxes(at: AppTest) -> dict[str, object]:

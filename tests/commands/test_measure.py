@@ -72,7 +72,7 @@ def test_a_bad_file_exits_2_with_file_and_line_and_writes_nothing(
 def test_a_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "out.yaml"
     assert main(["measure", "ingest", str(tmp_path / "nope.txt"), "-o", str(out)]) == 2
-    assert "no such file" in capsys.readouterr().err and not out.exists()
+    assert "does not exist" in capsys.readouterr().err and not out.exists()
 
 
 def rank_of(kb: knowledge.KnowledgeBase, group: str) -> list[str]:

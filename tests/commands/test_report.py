@@ -121,7 +121,7 @@ def test_bad_input_exits_2_with_what_to_fix(argv, message, capsys, tmp_path, mon
 
 def test_unwritable_output_exits_2(tmp_path, capsys):
     code, _, err = _run(capsys, "--group", "mobile-runtimes", "--samples", "0", "-o", str(tmp_path / "none" / "r.md"))
-    assert code == 2 and "cannot write" in err and "folder exists" in err
+    assert code == 2 and "cannot write" in err and "folder does not exist" in err
 
 
 _IMPORTS_OF = (

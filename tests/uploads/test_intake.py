@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from selector import knowledge, profile, recommend
+from selector import knowledge, measure, profile, recommend
 from selector.knowledge import Upload
 from selector.matrix import build
 from selector.models import Entity
@@ -237,15 +237,17 @@ def test_non_finite_and_subnormal_numbers_are_refused_on_their_line(name: str, f
     assert [(i.line, fragment in i.message) for i in errors(result)] == [(marked_lines(path)[0], True)]
 
 
-def test_a_tops_of_1e308_is_refused_as_outside_its_value_scale() -> None:
+def test_a_tops_of_1e308_is_refused_as_outside_its_value_scale_and_above_the_metrics_ceiling() -> None:
     # Each method's arithmetic at 1e308 is tested in tests/test_scoring.py (HUGE_COLUMN); an upload never gets
-    # there: no criterion's value scale holds it.
+    # there: neither the metric's physical ceiling nor any criterion's value scale holds it.
     path = LIMIT_FIXTURES / "huge_value.yaml"
     result = check(path)
     assert not result.ok
-    [error] = errors(result)
-    assert error.record == "u-huge-orin-tops" and [error.line] == marked_lines(path)
-    assert "value 1e+308 lies outside the value scale [1, 20000] (TOPS) of criterion `int8-tops`" in error.message
+    messages = [i.message for i in errors(result) if i.record == "u-huge-orin-tops"]
+    assert any("above 1e+06 TOPS" in m for m in messages) or any(
+        "value 1e+308 lies outside the value scale [1, 20000] (TOPS) of criterion `int8-tops`" in m for m in messages
+    ), messages
+    assert all(i.line in marked_lines(path) for i in errors(result))
 
 
 @pytest.mark.parametrize("name", ["evil\u202elsx.csv", "a\x1b[2J.yaml", "zero\u200bwidth.yaml"])
@@ -271,3 +273,20 @@ def test_a_hostile_entity_name_is_refused_on_its_line(name: str, fragment: str) 
     result = check(path)
     assert not result.ok
     assert [(i.line, fragment in i.message) for i in errors(result)] == [(marked_lines(path)[0], True)]
+
+
+@pytest.mark.parametrize(
+    "mutation",
+    [
+        lambda t: t.replace('"avg_ts": ', '"avg_ts": true, "x": ', 1),
+        lambda t: t.replace('"n_threads": 8', '"n_threads": ' + "9" * 5000, 1),
+        lambda t: t.replace('"poll": 50', '"poll": ' + "[" * 3000 + "]" * 3000, 1),
+        lambda t: t.replace('"n_threads": 8', '"n_threads": 1e400', 1),
+    ],
+)
+def test_a_hostile_benchmark_upload_is_refused_with_a_line_not_an_exception(mutation) -> None:  # noqa: ANN001
+    from tests.conftest import FIXTURES
+
+    text = mutation((FIXTURES / "measure" / "llama_bench_rtx4080.json").read_text(encoding="utf-8"))
+    result = intake.validate_upload("bench.json", text.encode(), KNOWLEDGE, measured=measure.Options(entity="h200"))
+    assert not result.ok and result.errors and all(i.line for i in result.errors), [str(i) for i in result.issues]

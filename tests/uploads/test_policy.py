@@ -94,7 +94,9 @@ def test_upload_bounds_come_from_the_metric_vocabulary(knowledge_copy: Path) -> 
     assert any("`cloud_usd_per_gpu_hour` cannot be negative (got -2)" in i.message for i in errors(refused))
     vocabulary = knowledge_copy / "metrics.yaml"
     text = vocabulary.read_text(encoding="utf-8")
-    vocabulary.write_text(text.replace("units: [TOPS], better: higher, bounds: non_negative", "units: [TOPS]"), "utf-8")
+    vocabulary.write_text(
+        text.replace("units: [TOPS], better: higher, bounds: positive, max: 1000000", "units: [TOPS]"), "utf-8"
+    )
     fixture = UPLOADS / "negative_tops.yaml"
     found = intake.validate_upload(fixture.name, fixture.read_bytes(), knowledge_copy).issues
     assert not any("cannot be negative" in i.message for i in found), [str(i) for i in found]
