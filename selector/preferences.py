@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -160,15 +160,7 @@ class Preferences(BaseModel):
             raise PreferenceError(str(exc)) from None
         if self.group not in kb.groups:
             raise PreferenceError(f"unknown group `{self.group}`; known groups: {', '.join(kb.groups)}")
-        for question_id, answer in self.answers.items():
-            question = kb.questions.get(question_id)
-            if question is None:
-                raise PreferenceError(f"unknown question `{question_id}`; questions: {', '.join(kb.questions)}")
-            options = [o.id for o in question.options]
-            if answer not in options:
-                raise PreferenceError(
-                    f"`{answer}` is not an answer to `{question_id}`; choose one of: {', '.join(options)}"
-                )
+        _check_answers(kb, self.answers)
         self.elicited(kb)
         self.resolved_criterion_weights(kb)
         for text in self.constraints:
@@ -177,27 +169,41 @@ class Preferences(BaseModel):
                 raise PreferenceError(
                     f"constraint `{text}`: unknown criterion `{criterion}`; criteria: {', '.join(kb.criteria)}"
                 )
-        known_vendors = facts.vendors(kb.entities)
-        for vendor in self.exclude_vendors:
-            if vendor not in known_vendors:
-                raise PreferenceError(
-                    f"cannot exclude vendor `{vendor}`: no framework or accelerator is made by it; known vendors: "
-                    + ", ".join(known_vendors)
-                )
+        _check_vendors(kb, self.exclude_vendors)
         for entity_id in self.exclude:
             if entity_id not in kb.entities:
                 raise PreferenceError(f"cannot exclude `{entity_id}`: no entity has that id")
-        vendors = {e.vendor for e in kb.entities.values() if e.vendor}
-        for entity_id in self.exclude_vendors:
-            if entity_id not in vendors:
-                # an accelerator id given as a vendor excluded nothing, silently: refused, naming what it is
-                kind = kb.entities[entity_id].kind
-                known = ", ".join(sorted(vendors)[:8])
-                raise PreferenceError(
-                    f"cannot exclude vendor `{entity_id}`: it is {kind} `{entity_id}`, not the vendor of any entity; "
-                    f"exclude it as an alternative (--exclude / x=) or name a vendor ({known}, ...)"
-                )
         return self
+
+
+def _check_answers(kb: KnowledgeBase, answers: Mapping[str, str]) -> None:
+    """Every question answered is one of the knowledge's, and every answer one of its options."""
+    for question_id, answer in answers.items():
+        question = kb.questions.get(question_id)
+        if question is None:
+            raise PreferenceError(f"unknown question `{question_id}`; questions: {', '.join(kb.questions)}")
+        options = [o.id for o in question.options]
+        if answer not in options:
+            listed = ", ".join(options)
+            raise PreferenceError(f"`{answer}` is not an answer to `{question_id}`; choose one of: {listed}")
+
+
+def _check_vendors(kb: KnowledgeBase, vendors: Sequence[str]) -> None:
+    """Every vendor to exclude makes a framework or an accelerator; an exclusion that could remove nothing is refused
+    with the known vendors, and an entity id given as a vendor (which excluded nothing, silently) names what it is."""
+    known = facts.vendors(kb.entities)
+    for vendor in vendors:
+        if vendor in known:
+            continue
+        listed = ", ".join(known)
+        if vendor in kb.entities:
+            raise PreferenceError(
+                f"cannot exclude vendor `{vendor}`: it is {kb.entities[vendor].kind} `{vendor}`, not the vendor of "
+                f"any entity; exclude it as an alternative (--exclude / x=) or name a vendor: {listed}"
+            )
+        raise PreferenceError(
+            f"cannot exclude vendor `{vendor}`: no framework or accelerator is made by it; known vendors: {listed}"
+        )
 
 
 def check_slider_ranges(prefs: Preferences) -> Preferences:

@@ -261,6 +261,7 @@ def _cli(*args: str, stdout: object = subprocess.PIPE) -> subprocess.CompletedPr
     )
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 @pytest.mark.parametrize("args", [("validate",), ("rank", "--group", "mobile-runtimes")])
 def test_stdout_on_dev_full_exits_2_without_a_traceback(args: tuple[str, ...]) -> None:
@@ -270,11 +271,13 @@ def test_stdout_on_dev_full_exits_2_without_a_traceback(args: tuple[str, ...]) -
     assert "cannot write to standard output" in done.stderr
 
 
+@pytest.mark.subprocess
 def test_sensitivity_seed_minus_one_is_a_clean_exit_2() -> None:
     done = _cli("sensitivity", "--seed", "-1")
     assert done.returncode == 2 and "Traceback" not in done.stderr and "seed" in done.stderr
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(sys.platform != "linux", reason="process tree from /proc")
 def test_sigterm_during_a_pdf_report_ends_every_child(tmp_path: Path) -> None:
     out = tmp_path / "r.pdf"
