@@ -8,6 +8,7 @@ chosen missing-value policy deals with them, and every imputed cell is listed.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -429,6 +430,23 @@ def _exclusions_removing_nothing(kb: KnowledgeBase, members: tuple[str, ...], li
     return notes
 
 
+def _ranked_criteria(
+    kb: KnowledgeBase, group_id: str, grid: dict[str, dict[str, Cell]], pool: Sequence[str], zero: frozenset[str]
+) -> tuple[list[Criterion], list[Exclusion]]:
+    """The group's criteria that some alternative of `pool` has evidence for and that have a weight, and those left
+    out with why."""
+    criteria, excluded = [], []
+    for gc in kb.groups[group_id].criteria:
+        crit = kb.criteria[gc.criterion]
+        if not any(grid[a][crit.id].value is not None for a in pool):
+            excluded.append(Exclusion(crit.id, "no alternative of the group has evidence for it"))
+        elif crit.id in zero:
+            excluded.append(Exclusion(crit.id, ZERO_WEIGHT))
+        else:
+            criteria.append(crit)
+    return criteria, excluded
+
+
 def _layout(
     kb: KnowledgeBase,
     group_id: str,
@@ -449,19 +467,12 @@ def _layout(
     """
     group = kb.groups[group_id]
     alternatives, excluded_alts, limit_notes = apply_limits(kb, group_id, use_flagged, limits)
-    criteria = [kb.criteria[gc.criterion] for gc in group.criteria]
     grid = _evidence_grid(kb, group_id, use_flagged)
-    excluded_crits: list[Exclusion] = []
-
-    for crit in list(criteria):
-        # over every member, not only those the limits keep: which criteria rank must not depend on who is ranked
-        have = [a for a in group.members if grid[a][crit.id].value is not None]
-        if not have:
-            criteria.remove(crit)
-            excluded_crits.append(Exclusion(crit.id, "no alternative of the group has evidence for it"))
-        elif crit.id in zero:
-            criteria.remove(crit)
-            excluded_crits.append(Exclusion(crit.id, ZERO_WEIGHT))
+    # Under the default (the scale's worst end) which criteria rank is decided over every member, not only those the
+    # limits keep, so that it does not depend on who is ranked; the column policies fill from the ranked
+    # alternatives' own values, so a column needs evidence among them.
+    pool = group.members if missing == "impute-worst" else alternatives
+    criteria, excluded_crits = _ranked_criteria(kb, group_id, grid, pool, zero)
 
     if missing == "exclude-criterion":
         for crit in list(criteria):
