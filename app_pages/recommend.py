@@ -447,6 +447,15 @@ def _verdict(prefs: Preferences, rec: recommend.Recommendation) -> verdict.Verdi
 
 
 st.subheader("What matters to you")  # outside the fragment: static, so a slider move does not resend it
+weigh_box(kb, prefs, on_weighed)
+weights_and_ranking()
+st.toggle(
+    label(f"Show {CHART_TITLE[0].lower() + CHART_TITLE[1:]} as a chart"),
+    key=CHART_KEY,
+    help="A stacked bar per option: each criterion's share of its score. It follows the weights.",
+)
+# What the weights mean and what each ranks here: under the ranking (each slider's tooltip says it too), so that the
+# answer stays on a phone's first two screens.
 if RANKS:
     st.caption(
         md(
@@ -456,13 +465,6 @@ if RANKS:
             + "."
         )
     )
-weigh_box(kb, prefs, on_weighed)
-weights_and_ranking()
-st.toggle(
-    label(f"Show {CHART_TITLE[0].lower() + CHART_TITLE[1:]} as a chart"),
-    key=CHART_KEY,
-    help="A stacked bar per option: each criterion's share of its score. It follows the weights.",
-)
 
 if m is not None:
     imputed = imputed_table(kb, m)
