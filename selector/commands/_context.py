@@ -102,16 +102,17 @@ def add_preference_arguments(parser: argparse.ArgumentParser) -> None:
         help="keep alternatives whose value for a constrained criterion is unknown (default: remove them)",
     )
     parser.add_argument("--profile", type=Path, metavar="FILE", help="a saved decision profile; options override it")
-    parser.add_argument("--knowledge", type=Path, metavar="DIR", help="knowledge directory (default: the bundled one)")
-    parser.add_argument(
-        "--extra",
-        type=Path,
-        nargs="+",
-        action="extend",
-        default=[],
-        metavar="FILE",
-        help="your own YAML or CSV files (checked like an upload and merged)",
-    )
+    add_knowledge_arguments(parser, "your own YAML or CSV files (checked like an upload and merged)")
+
+
+def add_knowledge_arguments(
+    parser: argparse.ArgumentParser,
+    extra_help: str,
+    knowledge_help: str = "knowledge directory (default: the bundled one)",
+) -> None:
+    """``--knowledge DIR`` and ``--extra FILE ...``: the knowledge a command reads and the user's own files."""
+    parser.add_argument("--knowledge", type=Path, metavar="DIR", help=knowledge_help)
+    parser.add_argument("--extra", type=Path, nargs="+", action="extend", default=[], metavar="FILE", help=extra_help)
 
 
 #: Seeds a random generator takes: a whole number from 0 (numpy refuses negatives with a traceback).

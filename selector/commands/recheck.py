@@ -22,15 +22,8 @@ MAX_INPUT_BYTES = 64 * 1024 * 1024
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The file to re-check, the knowledge to re-rank on, the user's files and the output."""
     parser.add_argument("file", type=Path, metavar="FILE", help="a report (.md, .html, .pdf) or a profile (.yaml)")
-    parser.add_argument("--knowledge", type=Path, metavar="DIR", help="knowledge directory (default: the bundled one)")
-    parser.add_argument(
-        "--extra",
-        type=Path,
-        nargs="+",
-        action="extend",
-        default=[],
-        metavar="FILE",
-        help="your own YAML or CSV files, as given when the decision was made (a profile brings its own)",
+    _context.add_knowledge_arguments(
+        parser, "your own YAML or CSV files, as given when the decision was made (a profile brings its own)"
     )
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output (default text)")
     parser.add_argument(

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from selector.commands import _context
 from selector.escape import printable
 
 if TYPE_CHECKING:
@@ -21,20 +21,10 @@ EXIT_INVALID = 2
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare ``--knowledge``, ``--extra`` and ``--format``."""
-    parser.add_argument(
-        "--knowledge",
-        type=Path,
-        metavar="DIR",
-        help="knowledge directory to check (default: the bundled knowledge/)",
-    )
-    parser.add_argument(
-        "--extra",
-        type=Path,
-        nargs="+",
-        action="extend",
-        default=[],
-        metavar="FILE",
-        help="your own YAML or CSV files, checked exactly as an upload on the My data page (and `rank --extra`)",
+    _context.add_knowledge_arguments(
+        parser,
+        "your own YAML or CSV files, checked exactly as an upload on the My data page (and `rank --extra`)",
+        "knowledge directory to check (default: the bundled knowledge/)",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
 
