@@ -79,8 +79,25 @@ def version_of(filename: str, versions: tuple[str, ...]) -> str | None:
     return max(found, key=len) if found else None
 
 
-def _files(row: Mapping[str, Any], where: str) -> tuple[dt.date, list[tuple[str, dt.datetime, str]]]:
-    """(date fetched, [(filename, upload time, version)] of the final-release, non-yanked files)."""
+# A project's files are read once per row object: its four figures (and every knowledge load's re-reading of them)
+# share the result. An entry holds its row, so the row's id is not reused while the entry lives; few rows exist.
+_FILES: dict[int, tuple[Mapping[str, Any], tuple[dt.date, tuple[tuple[str, dt.datetime, str], ...]]]] = {}
+_FILES_KEPT = 64
+
+
+def _files(row: Mapping[str, Any], where: str) -> tuple[dt.date, tuple[tuple[str, dt.datetime, str], ...]]:
+    """(date fetched, ((filename, upload time, version), ...)) of the final-release, non-yanked files."""
+    kept = _FILES.get(id(row))
+    if kept is not None and kept[0] is row:
+        return kept[1]
+    result = _read_files(row, where)
+    if len(_FILES) >= _FILES_KEPT:
+        _FILES.clear()
+    _FILES[id(row)] = (row, result)
+    return result
+
+
+def _read_files(row: Mapping[str, Any], where: str) -> tuple[dt.date, tuple[tuple[str, dt.datetime, str], ...]]:
     fetched = _date(row.get("fetched"), f"{where} `fetched`").date()
     versions = row.get("versions")
     files = row.get("files")
@@ -95,7 +112,7 @@ def _files(row: Mapping[str, Any], where: str) -> tuple[dt.date, list[tuple[str,
         version = version_of(str(item["filename"]), tuple(str(v) for v in versions))
         if version is not None and is_release(version):
             kept.append((str(item["filename"]), _date(item["upload-time"], where), version))
-    return fetched, kept
+    return fetched, tuple(kept)
 
 
 def release_dates(row: Mapping[str, Any], where: str) -> tuple[dt.date, dict[str, dt.date]]:
