@@ -79,6 +79,25 @@ class Imported:
         return alias.entity
 
 
+def read_own_table(path: Path, columns: Sequence[str], what: str) -> csv.DictReader:
+    """The rows of one of the importers' own CSV tables (aliases, audit flags), with every column of `columns`.
+
+    Raises
+    ------
+    ImportFailure
+        When the file is unreadable or lacks a column.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ImportFailure(f"{path}: cannot read {what} ({exc})") from None
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    missing = [c for c in columns if c not in (reader.fieldnames or ())]
+    if missing:
+        raise ImportFailure(f"{path}: missing column(s) {', '.join(missing)} (header: {', '.join(columns)})")
+    return reader
+
+
 def read_aliases(path: Path) -> list[Alias]:
     """Read the alias table.
 
@@ -87,14 +106,7 @@ def read_aliases(path: Path) -> list[Alias]:
     ImportFailure
         When the file is unreadable, lacks a column, or maps one upstream name twice.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ImportFailure(f"{path}: cannot read the alias table ({exc})") from None
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    missing = [c for c in ALIAS_COLUMNS if c not in (reader.fieldnames or ())]
-    if missing:
-        raise ImportFailure(f"{path}: missing column(s) {', '.join(missing)} (header: {', '.join(ALIAS_COLUMNS)})")
+    reader = read_own_table(path, ALIAS_COLUMNS, "the alias table")
     aliases: list[Alias] = []
     seen: dict[tuple[str, str], int] = {}
     for row in reader:

@@ -8,14 +8,12 @@ a line that no longer matches any imported claim stops the import. ``docs/AUDIT.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
 
-from selector.importers import ImportFailure
+from selector.importers import ImportFailure, read_own_table
 from selector.models import FlagKind
 
 FLAGS_FILE = "imports/audit_flags.csv"
@@ -60,14 +58,7 @@ def read(path: Path) -> list[AuditFlag]:
     """
     if not path.exists():
         return []
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ImportFailure(f"{path}: cannot read the audit flags ({exc})") from None
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    missing = [c for c in COLUMNS if c not in (reader.fieldnames or ())]
-    if missing:
-        raise ImportFailure(f"{path}: missing column(s) {', '.join(missing)} (header: {', '.join(COLUMNS)})")
+    reader = read_own_table(path, COLUMNS, "the audit flags")
     kinds = get_args(FlagKind)
     flags = []
     for row in reader:
