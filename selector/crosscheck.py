@@ -1,5 +1,6 @@
 """The checks across records and files of the knowledge: ids unique, references resolve, quotes verbatim inside
-their section, dataset numbers re-read from their raw rows, assessments, decision data and the metric vocabulary.
+their section, dataset numbers re-read from their raw rows, assessments, decision data, the metric vocabulary and
+the texts in both languages.
 
 :func:`selector.knowledge.collect` reads and validates each file, then runs :class:`Checker` over all of them.
 """
@@ -10,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from selector import facts, vocabulary
+from selector import bilingual, facts, vocabulary
 from selector import value as value_scale
 from selector.issues import Issue
 from selector.locators import RawError, Snapshots, convert
@@ -51,6 +52,7 @@ class Checker:
         self.snapshots = snapshots
         self.issues: list[Issue] = []
         self.by_id: dict[str, dict[str, tuple[Any, Loaded, int]]] = {s: {} for s in SECTIONS}
+        self.texts_checked: dict[str, int] = {}  # records whose texts in both languages were checked, by kind
 
     def records(self, section: str) -> Iterable[tuple[Any, Loaded, int]]:
         for loaded in self.files:
@@ -431,6 +433,11 @@ class Checker:
                         "value",
                     )
 
+    def both_languages(self) -> None:
+        """Every English text has its Chinese twin and the reverse (:mod:`selector.bilingual`)."""
+        found, self.texts_checked = bilingual.check(self.files)
+        self.issues.extend(found)
+
     def run(self) -> list[Issue]:
         self.unique_ids()
         self.datasets()
@@ -441,4 +448,5 @@ class Checker:
         self.decision_data()
         self.scenario_links()
         self.vocabulary()
+        self.both_languages()
         return self.issues

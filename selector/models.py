@@ -69,6 +69,7 @@ class Entity(Record):
     segment: Segment | None = None
     vendor: Id | None = None
     description_en: Text | None = None
+    description_zh: Text | None = None
     url: ShortText | None = None
     # Comparison groups the entity joins besides those that list it: how an upload ranks a new chip among the
     # bundled ones without redefining the group.
@@ -300,6 +301,7 @@ class Dimension(Record):
     weight: Number = Field(ge=0, le=100)
     claims: tuple[Id, ...] = Field(min_length=1)
     description_en: Text | None = None
+    description_zh: Text | None = None
 
 
 class RubricLevel(Record):
@@ -307,6 +309,7 @@ class RubricLevel(Record):
 
     level: int = Field(ge=1, le=5)
     text_en: Text
+    text_zh: Text | None = None
 
 
 class Derivation(Record):
@@ -353,6 +356,9 @@ class Criterion(Record):
     name_zh: Name | None = None
     objective: Objective
     unit: ShortText
+    # The unit as a Chinese reader sees it (`unit` is also the key claims and metrics are matched on, so it stays
+    # as written): the same symbol for W or GB, words in Chinese for ``rating 1-5``.
+    unit_zh: ShortText | None = None
     metric: Id
     conditions: Conditions = Conditions()
     # The value scale, fixed from the domain: v = 0 at the worst end, 1 at the best (selector.value). Required for
@@ -362,6 +368,7 @@ class Criterion(Record):
     shape: Literal["linear", "log"] = "linear"
     scale_reason: Text | None = None
     description_en: Text | None = None
+    description_zh: Text | None = None
     rubric: tuple[RubricLevel, ...] = ()
 
     def reads(self, claim: Claim) -> bool:
@@ -404,7 +411,9 @@ class Group(Record):
     members: tuple[Id, ...] = Field(min_length=2)
     criteria: tuple[GroupCriterion, ...] = Field(min_length=1)
     description_en: Text | None = None
+    description_zh: Text | None = None
     rationale_en: Text | None = None  # why these criteria and sub-weights: what each dimension ranks here
+    rationale_zh: Text | None = None
 
 
 class Option(Record):
@@ -451,6 +460,7 @@ class Rule(Record):
     exclude_where: ReadOnlyWhere = Field(default_factory=dict)
     groups: tuple[Id, ...] = ()
     rationale_en: Text
+    rationale_zh: Text | None = None
     claims: tuple[Id, ...] = Field(min_length=1)
 
 
@@ -471,6 +481,7 @@ class Metric(Record):
 
     id: Id
     label_en: Name | None = None
+    label_zh: Name | None = None
     units: tuple[ShortText, ...] = ()  # none: any unit (a count names what it counts)
     better: Better | None = None
     bounds: Bounds = "any"

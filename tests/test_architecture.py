@@ -127,6 +127,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "models",
         "facts",
         "memo",
+        "bilingual",
         "crosscheck",
         "knowledge",
         "vocabulary",
