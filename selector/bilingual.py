@@ -9,14 +9,12 @@ an entity's ``name`` is written as its vendor writes it, and ``name_zh`` is give
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from selector.issues import Issue, Level
-
-if TYPE_CHECKING:  # crosscheck imports this module
-    from selector.crosscheck import Loaded
 
 Pair = tuple[str, str]
 
@@ -66,29 +64,28 @@ def problems(record: Any, pairs: Iterable[Pair]) -> list[tuple[str, str]]:
     return found
 
 
-def check(files: Iterable[Loaded]) -> tuple[list[Issue], dict[str, int]]:
-    """Every record of ``files`` with twinned texts, checked; returns the issues and the records checked by kind.
+def check(content: Any, line_of: Callable[[tuple], int | None], name: str, user: bool) -> tuple[list[Issue], Counter]:
+    """Every record of one file's ``content`` (a :class:`selector.models.KnowledgeFile`) with twinned texts, checked.
 
-    Kinds are the sections, plus ``criteria.rubric`` and ``questions.options`` for the nested records. A bundled
-    file's missing twin is an ERROR; a user's is a WARNING (the page then shows the other language's text).
+    Returns the issues, each on the line of the field at fault (``line_of``: path -> line), and the records checked
+    by kind: the sections, plus ``criteria.rubric`` and ``questions.options`` for the nested records. A bundled
+    file's missing twin is an ERROR; a user's (``user``) a WARNING, as the page then shows the other language's text.
     """
+    level: Level = "WARNING" if user else "ERROR"
+    why = " (the app shows the other language's text meanwhile)" if user else ""
     issues: list[Issue] = []
-    checked: dict[str, int] = {}
-    for loaded in files:
-        level: Level = "WARNING" if loaded.user else "ERROR"
-        why = " (the app shows the other language's text meanwhile)" if loaded.user else ""
-        for section, pairs in TWINS.items():
-            for index, record in enumerate(getattr(loaded.content, section)):
-                here: tuple = (section, index)
-                found = [(here, f, m) for f, m in problems(record, pairs)]
-                checked[section] = checked.get(section, 0) + 1
-                if section in NESTED:
-                    field, inner = NESTED[section]
-                    kind = f"{section}.{field}"
-                    for position, item in enumerate(getattr(record, field)):
-                        found += [((*here, field, position), f, m) for f, m in problems(item, inner)]
-                        checked[kind] = checked.get(kind, 0) + 1
-                for path, at, message in found:
-                    line = loaded.parsed.line_of((*path, at))
-                    issues.append(Issue(level, loaded.name, line, record.id, message + why))
+    checked: Counter = Counter()
+    for section, pairs in TWINS.items():
+        for index, record in enumerate(getattr(content, section)):
+            checked[section] += 1
+            found = [((section, index), field, message) for field, message in problems(record, pairs)]
+            if section in NESTED:
+                field, inner = NESTED[section]
+                items = getattr(record, field)
+                checked[f"{section}.{field}"] += len(items)
+                for position, item in enumerate(items):
+                    found += [((section, index, field, position), f, m) for f, m in problems(item, inner)]
+            issues += [
+                Issue(level, name, line_of((*path, at)), record.id, message + why) for path, at, message in found
+            ]
     return issues, checked

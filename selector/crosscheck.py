@@ -7,6 +7,7 @@ the texts in both languages.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -435,8 +436,12 @@ class Checker:
 
     def both_languages(self) -> None:
         """Every English text has its Chinese twin and the reverse (:mod:`selector.bilingual`)."""
-        found, self.texts_checked = bilingual.check(self.files)
-        self.issues.extend(found)
+        checked: Counter = Counter()
+        for loaded in self.files:
+            found, counts = bilingual.check(loaded.content, loaded.parsed.line_of, loaded.name, loaded.user)
+            self.issues.extend(found)
+            checked.update(counts)
+        self.texts_checked = dict(checked)
 
     def run(self) -> list[Issue]:
         self.unique_ids()
