@@ -117,14 +117,16 @@ def test_a_duplicate_criterion_is_called_a_criterion(raw_dir):
     dimensions:
       - {id: perf, name_en: Performance, name_zh: 性能, weight: 50, claims: [c-fast]}
     criteria:
-      - {id: speed, dimension: perf, name_en: Speed, objective: max, unit: TFLOPS, metric: tflops}
-      - {id: speed, dimension: perf, name_en: Speed 2, objective: max, unit: TFLOPS, metric: tflops}
+      - {id: speed, dimension: perf, name_en: Speed, name_zh: 速度, objective: max, unit: TFLOPS, unit_zh: TFLOPS,
+         metric: tflops}
+      - {id: speed, dimension: perf, name_en: Speed 2, name_zh: 速度 2, objective: max, unit: TFLOPS, unit_zh: TFLOPS,
+         metric: tflops}
     claims:
       - {id: c-fast, source: ours, tier: assessed, kind: observation, text_en: Fast, about: [orin],
          rationale: rests on outside facts}
     """
     issue = only(check(raw_dir, loaded("c.yaml", text)))
-    assert issue.message == "duplicate criterion id (first at c.yaml:4)" and issue.line == 5
+    assert issue.message == "duplicate criterion id (first at c.yaml:4)" and issue.line == 6
 
 
 def test_an_entity_s_vendor_and_groups_must_exist(raw_dir):
@@ -324,8 +326,10 @@ criteria:
   - id: openness
     dimension: eco
     name_en: Openness
+    name_zh: 开放性
     objective: max
     unit: rating 1-5
+    unit_zh: 评分 1-5
     metric: rating_openness
     scale: [1, 5]
     {rubric}
@@ -337,7 +341,7 @@ claims:
   - {{id: c-rating, source: ours, tier: assessed, kind: rating, text_en: Orin is open, about: [orin],
      value: {value}, unit: rating 1-5, metric: rating_openness, rationale: {rationale}, based_on: [c-fact]}}
 """
-RUBRIC = "rubric: [" + ", ".join(f"{{level: {n}, text_en: level {n}}}" for n in range(1, 6)) + "]"
+RUBRIC = "rubric: [" + ", ".join(f"{{level: {n}, text_en: level {n}, text_zh: 第 {n} 级}}" for n in range(1, 6)) + "]"
 
 
 def test_a_rating_on_its_scale_with_a_rubric_resting_on_its_subject_passes(raw_dir):
@@ -370,37 +374,43 @@ def test_every_reference_of_the_decision_data_is_checked(raw_dir):
     dimensions:
       - {id: perf, name_en: Performance, name_zh: 性能, weight: 50, claims: [c-none]}
     criteria:
-      - {id: price, dimension: cost, name_en: Price, objective: min, unit: USD, metric: usd,
-         conditions: {hardware: h1000}}
-      - {id: tput, dimension: perf, name_en: Throughput, objective: max, unit: TFLOPS, metric: tflops}
-      - {id: per-token, dimension: perf, name_en: Per token, objective: min, unit: USD, metric: usd,
-         derived: {formula: usd_per_million_tokens, price: price, throughput: tput}}
-      - {id: twice, dimension: perf, name_en: Twice derived, objective: min, unit: USD, metric: usd,
+      - {id: price, dimension: cost, name_en: Price, name_zh: 价格, objective: min, unit: USD, unit_zh: 美元,
+         metric: usd, conditions: {hardware: h1000}}
+      - {id: tput, dimension: perf, name_en: Throughput, name_zh: 吞吐量, objective: max, unit: TFLOPS,
+         unit_zh: TFLOPS, metric: tflops}
+      - {id: per-token, dimension: perf, name_en: Per token, name_zh: 每 token, objective: min, unit: USD,
+         unit_zh: 美元, metric: usd, derived: {formula: usd_per_million_tokens, price: price, throughput: tput}}
+      - {id: twice, dimension: perf, name_en: Twice derived, name_zh: 两次推导, objective: min, unit: USD,
+         unit_zh: 美元, metric: usd,
          derived: {formula: usd_per_million_tokens, price: per-token, throughput: nothing}}
     groups:
       - id: chips
         name_en: Chips
+        name_zh: 芯片
         members: [orin, h1000]
         criteria: [{criterion: tput}, {criterion: speed}]
     questions:
       - id: goal
         text_en: Goal?
-        options: [{id: edge, label_en: Edge, groups: [chips]}, {id: cloud, label_en: Cloud, groups: [gpus]}]
+        text_zh: 目标？
+        options: [{id: edge, label_en: Edge, label_zh: 边缘, groups: [chips]},
+                  {id: cloud, label_en: Cloud, label_zh: 云, groups: [gpus]}]
     rules:
       - {id: r1, tree: t, when: {goal: [edge, space], budget: [low]}, recommend: [orin], exclude: [tpu],
-         groups: [gpus], rationale_en: Because., claims: [c-none]}
+         groups: [gpus], rationale_en: Because., rationale_zh: 因为。, claims: [c-none]}
     """
     issues = check(raw_dir, loaded("d.yaml", text, user=True))
     found = [(i.record, i.line, i.message.split(" is not defined")[0].split(";")[0]) for i in issues]
     rule = line_of(text, "- {id: r1,")  # `when`, `recommend` and `exclude`
     rest = line_of(text, "groups: [gpus], rationale_en")  # `groups` and `claims`
+    derived = line_of(text, "price: per-token")
     assert found == [
         ("tput", line_of(text, "- {id: tput"), "criterion `tput` is ranked by a group but has no `scale`"),
         ("perf", 2, "claim `c-none`"),
         ("price", 4, "dimension `cost`"),
         ("price", line_of(text, "conditions: {hardware"), "hardware `h1000`"),  # the line of its conditions
-        ("twice", 10, "derived.price `per-token` is itself derived"),
-        ("twice", 10, "derived.throughput `nothing`"),
+        ("twice", derived, "derived.price `per-token` is itself derived"),
+        ("twice", derived, "derived.throughput `nothing`"),
         ("chips", line_of(text, "members:"), "member `h1000`"),
         ("chips", line_of(text, "criteria: [{"), "criterion `speed`"),
         ("goal", line_of(text, "options:"), "group `gpus`"),
@@ -415,7 +425,8 @@ def test_every_reference_of_the_decision_data_is_checked(raw_dir):
 def test_a_scenario_link_names_a_known_entity_and_known_answers(raw_dir):
     text = """\
     questions:
-      - {id: goal, text_en: Goal?, options: [{id: edge, label_en: Edge}, {id: cloud, label_en: Cloud}]}
+      - {id: goal, text_en: Goal?, text_zh: 目标？, options: [{id: edge, label_en: Edge, label_zh: 边缘},
+         {id: cloud, label_en: Cloud, label_zh: 云}]}
     scenario_links:
       - {entity: pytorch, serves: {goal: [cloud]}}
       - {entity: tensorflow, serves: {goal: [space]}}
@@ -423,8 +434,8 @@ def test_a_scenario_link_names_a_known_entity_and_known_answers(raw_dir):
     """
     issues = check(raw_dir, loaded("s.yaml", text))
     assert [(i.record, i.line, i.message.split(";")[0]) for i in issues] == [
-        ("tensorflow", 5, "entity `tensorflow` is not defined in any entities file"),
-        ("tensorflow", 5, "answer `space` is not an option of question `goal` (options: cloud, edge)"),
+        ("tensorflow", 6, "entity `tensorflow` is not defined in any entities file"),
+        ("tensorflow", 6, "answer `space` is not an option of question `goal` (options: cloud, edge)"),
     ]
 
 
@@ -434,7 +445,8 @@ def test_a_scenario_link_names_a_known_entity_and_known_answers(raw_dir):
 
 VOCABULARY = """\
 criteria:
-  - {id: lat, dimension: perf, name_en: Latency, objective: max, unit: ms, metric: latency_ms}
+  - {id: lat, dimension: perf, name_en: Latency, name_zh: 延迟, objective: max, unit: ms, unit_zh: ms,
+     metric: latency_ms}
 dimensions:
   - {id: perf, name_en: Performance, name_zh: 性能, weight: 50, claims: [c1]}
 claims:
