@@ -16,7 +16,6 @@ from selector.crosscheck import Checker, Loaded
 from selector.knowledge import Upload
 from selector.locators import Snapshots
 from selector.models import Criterion, Group, KnowledgeFile, Metric, RubricLevel
-from selector.yamlio import parse_yaml
 
 KNOWLEDGE = knowledge.DEFAULT_KNOWLEDGE
 
@@ -34,7 +33,7 @@ def bundled_files() -> list[Loaded]:
     files = []
     for path in sorted(KNOWLEDGE.rglob("*.yaml")):
         raw = path.read_bytes()
-        parsed, issues = parse_yaml(raw, path.name, max_bytes=knowledge.MAX_KNOWLEDGE_FILE_BYTES)
+        parsed, issues = knowledge.parse(path.name, raw, knowledge.MAX_KNOWLEDGE_FILE_BYTES, False)
         assert not issues, issues
         files.append(Loaded(path.name, raw, parsed, KnowledgeFile.model_validate(parsed.data)))
     return files
@@ -140,14 +139,18 @@ def raw_counts(files: list[Loaded]) -> Counter:
     return counts
 
 
-def test_every_bundled_record_is_checked_none_skipped():
+@pytest.fixture(scope="module")
+def kb():
+    return knowledge.load()
+
+
+def test_every_bundled_record_is_checked_none_skipped(kb):
     files = bundled_files()
     checker = Checker(files, {}, Snapshots(KNOWLEDGE))
     checker.both_languages()
     assert checker.issues == []
     expected = raw_counts(files)
     assert checker.texts_checked == dict(expected)
-    kb = knowledge.load()
     for section in bilingual.TWINS:
         assert checker.texts_checked[section] == len(getattr(kb, section)), section
     assert checker.texts_checked["criteria.rubric"] == sum(len(c.rubric) for c in kb.criteria.values())
@@ -161,11 +164,10 @@ def numbers(text: str) -> Counter:
     return Counter(n.replace(",", "") for n in _NUMBER.findall(text))
 
 
-def test_no_chinese_text_drops_or_changes_a_number_of_its_english_twin():
+def test_no_chinese_text_drops_or_changes_a_number_of_its_english_twin(kb):
     """The numbers of an English text (figures, article numbers, model sizes) all appear in its Chinese twin: a
     translation says the same thing, so a figure that differs is a translation error. The Chinese may add numbers
     (April is 4 月)."""
-    kb = knowledge.load()
     wrong = []
     for section, pairs in bilingual.TWINS.items():
         for record in getattr(kb, section).values():
@@ -189,68 +191,65 @@ def line_number(path: Path, fragment: str) -> int:
     return next(n for n, line in enumerate(path.read_text("utf-8").splitlines(), 1) if fragment in line)
 
 
-def test_a_bundled_record_without_its_chinese_twin_is_refused_at_its_line(knowledge_copy: Path):
+def remove(path: Path, pattern: str) -> None:
+    """Remove the first match of ``pattern`` from the file (it must match)."""
+    text = path.read_text("utf-8")
+    changed = re.sub(pattern, "", text, count=1, flags=re.MULTILINE)
+    assert changed != text, pattern
+    path.write_text(changed, "utf-8")
+
+
+def test_each_missing_twin_of_the_bundled_knowledge_is_refused_at_its_own_line(knowledge_copy: Path):
+    """Four twins removed in a copy of the bundled knowledge (one load: each check reports on its own): a block
+    field, a field inside a one-line record, a rubric level and, the reverse, an English text removed."""
     criteria = knowledge_copy / "criteria.yaml"
-    text = criteria.read_text("utf-8")
-    twin = re.search(r"(?m)^    description_zh: .*\n", text)
-    criteria.write_text(text[: twin.start()] + text[twin.end() :], "utf-8")
-    english = line_number(criteria, "    description_en: ")
-    kb, issues = knowledge.collect(knowledge_copy)
-    assert kb is None
-    [issue] = errors(issues)
-    assert (issue.file, issue.line, issue.record) == ("knowledge/criteria.yaml", english, "performance")
-    assert str(issue) == (
-        f"ERROR knowledge/criteria.yaml:{english} record `performance`: `description_en` has no Chinese twin: add "
-        "`description_zh` beside it"
-    )
-
-
-def test_a_bundled_chinese_text_without_its_english_twin_is_refused(knowledge_copy: Path):
-    entities = knowledge_copy / "entities" / "extra_000.yaml"
-    text = entities.read_text("utf-8")
-    english = re.search(r"(?m)^    description_en: .*\n", text)
-    entities.write_text(text[: english.start()] + text[english.end() :], "utf-8")
-    kb, issues = knowledge.collect(knowledge_copy)
-    assert kb is None
-    [issue] = errors(issues)
-    assert (issue.file, issue.line) == ("knowledge/entities/extra_000.yaml", line_number(entities, "description_zh"))
-    assert (issue.record, issue.message) == (
-        "ai-framework-comparison-000",
-        "`description_zh` has no English twin: add `description_en` beside it",
-    )
-
-
-def test_a_bundled_metric_label_missing_its_twin_is_refused(knowledge_copy: Path):
     metrics = knowledge_copy / "metrics.yaml"
-    text = metrics.read_text("utf-8")
-    metrics.write_text(text.replace(", label_zh: 延迟", "", 1), "utf-8")
+    entities = knowledge_copy / "entities" / "extra_000.yaml"
+    remove(criteria, r"^    description_zh: .*\n")  # the first: dimension `performance`
+    remove(metrics, r", label_zh: 延迟")
+    remove(criteria, r', text_zh: "只支持 CPU。"')
+    remove(entities, r"^    description_en: .*\n")
     kb, issues = knowledge.collect(knowledge_copy)
     assert kb is None
-    [issue] = errors(issues)
-    assert (issue.file, issue.line, issue.record) == (
-        "knowledge/metrics.yaml",
-        line_number(metrics, "{id: latency_ms,"),
-        "latency_ms",
+    found = sorted((i.file, i.line, i.record, i.message) for i in errors(issues))
+    assert found == sorted(
+        [
+            (
+                "knowledge/criteria.yaml",
+                line_number(criteria, "    description_en: "),
+                "performance",
+                "`description_en` has no Chinese twin: add `description_zh` beside it",
+            ),
+            (
+                "knowledge/metrics.yaml",
+                line_number(metrics, "{id: latency_ms,"),
+                "latency_ms",
+                "`label_en` has no Chinese twin: add `label_zh` beside it",
+            ),
+            (
+                "knowledge/criteria.yaml",
+                line_number(criteria, '"CPU only."'),
+                "rating-mobile-acceleration",
+                "`text_en` has no Chinese twin: add `text_zh` beside it",
+            ),
+            (
+                "knowledge/entities/extra_000.yaml",
+                line_number(entities, "description_zh"),
+                "ai-framework-comparison-000",
+                "`description_zh` has no English twin: add `description_en` beside it",
+            ),
+        ]
     )
-    assert "`label_en` has no Chinese twin" in issue.message
+    first = next(i for i in issues if i.record == "performance")
+    assert str(first) == (
+        f"ERROR knowledge/criteria.yaml:{first.line} record `performance`: `description_en` has no Chinese twin: "
+        "add `description_zh` beside it"
+    )
 
 
-def test_a_rubric_level_in_english_only_is_refused(knowledge_copy: Path):
-    criteria = knowledge_copy / "criteria.yaml"
-    text = criteria.read_text("utf-8")
-    changed = re.sub(r', text_zh: "只支持 CPU。"', "", text, count=1)
-    assert changed != text
-    criteria.write_text(changed, "utf-8")
-    kb, issues = knowledge.collect(knowledge_copy)
-    assert kb is None
-    [issue] = errors(issues)
-    assert (issue.record, issue.line) == ("rating-mobile-acceleration", line_number(criteria, '"CPU only."'))
-    assert issue.message == "`text_en` has no Chinese twin: add `text_zh` beside it"
-
-
-USER_FILE = b"""\
+USER_FILE = """\
 entities:
-  - id: my-npu
+  - id: {id}
     name: My NPU
     kind: accelerator
     segment: edge
@@ -259,11 +258,13 @@ entities:
 
 
 def test_a_users_file_without_chinese_is_warned_not_refused():
-    kb, issues = knowledge.collect(KNOWLEDGE, [Upload("mine.yaml", USER_FILE)])
-    assert kb is not None and "my-npu" in kb.entities
-    [warning] = [i for i in issues if i.file == "mine.yaml"]
-    assert (warning.level, warning.line, warning.record) == ("WARNING", 6, "my-npu")
-    assert warning.message.startswith("`description_en` has no Chinese twin: add `description_zh` beside it")
-    translated = USER_FILE + "    description_zh: 我们自己的加速器。\n".encode()
-    kb, issues = knowledge.collect(KNOWLEDGE, [Upload("mine.yaml", translated)])
-    assert kb is not None and not [i for i in issues if i.file == "mine.yaml"]
+    english = Upload("mine.yaml", USER_FILE.format(id="my-npu").encode())
+    both = USER_FILE.format(id="my-other-npu") + "    description_zh: 我们自己的加速器。\n"
+    kb, issues = knowledge.collect(KNOWLEDGE, [english, Upload("both.yaml", both.encode())])
+    assert kb is not None and {"my-npu", "my-other-npu"} <= set(kb.entities)
+    [warning] = [i for i in issues if i.file in ("mine.yaml", "both.yaml")]
+    assert (warning.level, warning.file, warning.line, warning.record) == ("WARNING", "mine.yaml", 6, "my-npu")
+    assert warning.message == (
+        "`description_en` has no Chinese twin: add `description_zh` beside it (the app shows the other language's "
+        "text meanwhile)"
+    )
