@@ -266,6 +266,8 @@ def _machine_entity(
         "kind": "accelerator",
         "segment": segment,
         "description_en": f"The machine the probe ran on: {facts.describe()}."[:4000],
+        # the Chinese twin, so that the file the probe writes loads without a missing-translation warning
+        "description_zh": f"探测程序运行所在的机器：{facts.describe()}。"[:4000],
     }
     if groups:
         record["groups"] = list(groups)

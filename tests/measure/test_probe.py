@@ -52,10 +52,11 @@ def test_a_short_probe_gives_consistent_figures_and_a_valid_upload() -> None:
     document = probe.document(result, groups=("edge-accelerators",), segment="edge")
     (entity,) = document["entities"]
     assert entity["id"] == probe.machine_entity_id(result.machine) and entity["groups"] == ["edge-accelerators"]
-    assert result.machine.cpu in entity["description_en"]
+    assert result.machine.cpu in entity["description_en"] and result.machine.cpu in entity["description_zh"]
     values = {c["metric"]: c["value"] for c in document["claims"]}
     assert values["throughput"] == pytest.approx(result.throughput, rel=1e-6)
     assert values["latency_ms"] == pytest.approx(result.percentile(50), rel=1e-6)
     data = yamlio.dump_yaml(document).encode()
     checked = intake.validate_upload("probe.yaml", data, KNOWLEDGE)
     assert checked.ok, [str(i) for i in checked.issues]
+    assert not [str(i) for i in checked.issues if "twin" in i.message]  # written in both languages
