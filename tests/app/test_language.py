@@ -1,0 +1,69 @@
+"""The language switch through AppTest: `lang=zh` in the link gives the Chinese interface (navigation, sidebar and
+the translated pages), the switch changes it and writes the link, and a saved profile keeps it."""
+
+from __future__ import annotations
+
+import re
+
+from babel.messages.pofile import read_po
+from streamlit.testing.v1 import AppTest
+
+from selector import i18n
+from tests.app.helpers import APP, ok
+
+PO = i18n.LOCALE_DIR / "zh" / "LC_MESSAGES" / "messages.po"
+HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def page_text(at: AppTest) -> str:
+    parts = [e.value for e in (*at.title, *at.subheader, *at.markdown, *at.caption)]
+    parts += [e.label for e in at.expander]
+    return "\n".join(str(p) for p in parts)
+
+
+def english_messages() -> list[str]:
+    with PO.open("rb") as f:
+        # the messages that are sentences (a word like "Export" may also be a dataset's own term)
+        return [m.id for m in read_po(f) if m.id and len(m.id.split()) >= 4]
+
+
+def data_sources(lang: str | None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    if lang:
+        at.query_params["lang"] = lang
+    ok(at.run())
+    return ok(at.switch_page("app_pages/data_sources.py").run())
+
+
+def test_lang_zh_in_the_link_gives_the_chinese_data_sources_page():
+    at = data_sources("zh")
+    assert at.title[0].value == "数据来源与许可"
+    text = page_text(at)
+    assert "证据等级" in text and "内置知识库" in text
+    for message in english_messages():
+        head = message.split("{")[0].strip()
+        assert not head or head not in text, f"English interface text on the Chinese page: {head!r}"
+
+
+def test_without_lang_the_page_is_english_and_the_link_stays_as_it_was():
+    at = data_sources(None)
+    assert at.title[0].value == "Data sources and licences"
+    assert not HAN.search(at.title[0].value)
+    assert "lang" not in at.query_params
+
+
+def test_the_switch_changes_the_language_and_writes_it_into_the_link():
+    at = AppTest.from_file(APP, default_timeout=60)
+    ok(at.run())
+    at = ok(at.switch_page("app_pages/data_sources.py").run())
+    switch = at.sidebar.button_group[0]
+    ok(switch.set_value("zh").run())
+    assert at.title[0].value == "数据来源与许可"
+    assert at.query_params["lang"] == ["zh"] or at.query_params["lang"] == "zh"
+    ok(at.sidebar.button_group[0].set_value("en").run())
+    assert at.title[0].value == "Data sources and licences"
+
+
+def test_an_unknown_lang_in_the_link_keeps_english():
+    at = data_sources("fr")
+    assert at.title[0].value == "Data sources and licences"
