@@ -50,7 +50,11 @@ def feature_matrix_section() -> None:
         return
     # st.table rather than Markdown: ten entities do not fit a laptop's width, and st.table scrolls sideways
     # within itself instead of widening the page.
-    text_table(rating_table(features).map(lambda v: "" if pd.isna(v) else v if isinstance(v, str) else f"{v:g}"))
+    text_table(
+        rating_table(features, _lang.current()).map(
+            lambda v: "" if pd.isna(v) else v if isinstance(v, str) else f"{v:g}"
+        )
+    )
     st.caption(
         _(
             "Ratings from 1 to 5, higher is better except where a row says lower is better (risk and effort). "
@@ -150,7 +154,7 @@ st.caption(
         "when they were measured under the same conditions; everything else is listed as not comparable."
     )
 )
-features = feature_matrix(kb, "framework")
+features = feature_matrix(kb, "framework", lang=_lang.current())
 comparable, alone = comparable_sets(kb)
 section_tabs(
     {

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from babel.messages.pofile import read_po
 from streamlit.testing.v1 import AppTest
 
@@ -17,7 +19,8 @@ HAN = re.compile(r"[\u4e00-\u9fff]")
 
 def page_text(at: AppTest) -> str:
     parts = [e.value for e in (*at.title, *at.subheader, *at.markdown, *at.caption)]
-    parts += [e.label for e in at.expander]
+    parts += [e.label for e in (*at.expander, *at.toggle, *at.selectbox, *at.tabs)]
+    parts += [" ".join(map(str, t.value.columns)) for t in at.table]
     return "\n".join(str(p) for p in parts)
 
 
@@ -27,19 +30,32 @@ def english_messages() -> list[str]:
         return [m.id for m in read_po(f) if m.id and len(m.id.split()) >= 4]
 
 
-def data_sources(lang: str | None) -> AppTest:
+def opened_page(path: str, lang: str | None) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60)
     if lang:
         at.query_params["lang"] = lang
     ok(at.run())
-    return ok(at.switch_page("app_pages/data_sources.py").run())
+    return ok(at.switch_page(path).run())
 
 
-def test_lang_zh_in_the_link_gives_the_chinese_data_sources_page():
-    at = data_sources("zh")
-    assert at.title[0].value == "数据来源与许可"
+def data_sources(lang: str | None) -> AppTest:
+    return opened_page("app_pages/data_sources.py", lang)
+
+
+# The pages whose every interface text goes through the catalogs: (page, its Chinese title, Chinese it must show).
+TRANSLATED = [
+    ("app_pages/data_sources.py", "数据来源与许可", ("证据等级", "内置知识库")),
+    ("app_pages/frameworks.py", "框架与运行时", ("评分为 1 到 5", "指标")),
+]
+
+
+@pytest.mark.parametrize(("path", "title", "expected"), TRANSLATED)
+def test_lang_zh_in_the_link_gives_the_chinese_page(path, title, expected):
+    at = opened_page(path, "zh")
+    assert at.title[0].value == title
     text = page_text(at)
-    assert "证据等级" in text and "内置知识库" in text
+    for chinese in expected:
+        assert chinese in text
     for message in english_messages():
         head = message.split("{")[0].strip()
         assert not head or head not in text, f"English interface text on the Chinese page: {head!r}"
