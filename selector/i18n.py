@@ -1,4 +1,4 @@
-"""The interface's languages: message catalogs (gettext, managed with Babel) and locale-aware numbers and dates.
+"""The interface's languages: message catalogs (gettext, managed with Babel) and locale-aware dates.
 
 The server is shared by every user, so a translation is chosen per call (per session, per report), never installed
 globally with ``gettext.install``. Catalogs live in ``selector/locale/<lang>/LC_MESSAGES/messages.po`` and are
@@ -17,7 +17,6 @@ from typing import Literal
 
 from babel import Locale, UnknownLocaleError
 from babel.dates import format_date as _babel_date
-from babel.numbers import format_decimal
 
 Language = Literal["en", "zh"]
 #: The languages the interface speaks, in the order the switch shows them; English is the source language.
@@ -71,26 +70,6 @@ def pick(lang: Language, english: str | None, chinese: str | None) -> str:
     """A bilingual field of the knowledge in `lang`, falling back to the other language when one is missing."""
     first, second = (chinese, english) if lang == "zh" else (english, chinese)
     return first or second or ""
-
-
-def format_number(value: float, lang: Language, digits: int = 3) -> str:
-    """`value` with the locale's grouping and decimal signs, at most `digits` significant digits after rounding
-    (integers above that keep every integer digit: 12,935 stays 12,935)."""
-    if value == 0:
-        return format_decimal(0, locale=BABEL_LOCALES[lang])
-    magnitude = len(str(int(abs(value)))) if abs(value) >= 1 else 0
-    decimals = max(digits - magnitude, 0) if magnitude else digits + _leading_zeros(abs(value))
-    pattern = "#,##0" + ("." + "#" * decimals if decimals else "")
-    return format_decimal(round(value, decimals), format=pattern, locale=BABEL_LOCALES[lang])
-
-
-def _leading_zeros(value: float) -> int:
-    # 0.00123 has two zeros after the point before its first significant digit
-    zeros = 0
-    while value < 0.1 and zeros < 12:
-        value *= 10
-        zeros += 1
-    return zeros
 
 
 def format_date(day: dt.date, lang: Language) -> str:

@@ -12,9 +12,6 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import parse_decimal
-from hypothesis import given
-from hypothesis import strategies as st
 
 from selector import i18n
 
@@ -107,19 +104,6 @@ def test_pick_prefers_the_language_and_falls_back_to_the_other():
     assert i18n.pick("en", None, "昇腾") == "昇腾"
 
 
-@given(st.floats(min_value=-1e12, max_value=1e12, allow_nan=False), st.sampled_from(i18n.LANGUAGES))
-def test_numbers_read_back_within_their_significant_digits(value, lang):
-    text = i18n.format_number(value, lang)
-    back = float(parse_decimal(text, locale=i18n.BABEL_LOCALES[lang]))
-    assert "e" not in text.lower()
-    if abs(value) >= 1:
-        assert abs(back - value) <= max(abs(value) * 5e-3, 0.5)
-    else:
-        assert abs(back - value) <= max(abs(value) * 5e-3, 1e-12)
-
-
-def test_numbers_and_dates_follow_the_locale():
-    assert i18n.format_number(12934.6, "en") == "12,935"
-    assert i18n.format_number(0.001234, "zh") == "0.00123"
+def test_dates_follow_the_locale():
     assert i18n.format_date(dt.date(2026, 12, 2), "en") == "Dec 2, 2026"
     assert i18n.format_date(dt.date(2026, 12, 2), "zh") == "2026年12月2日"
