@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from babel.messages.pofile import read_po
 from streamlit.testing.v1 import AppTest
 
