@@ -46,6 +46,7 @@ TRANSLATED = [
     ("app_pages/data_sources.py", "数据来源与许可", ("证据等级", "内置知识库")),
     ("app_pages/frameworks.py", "框架与运行时", ("评分为 1 到 5", "指标")),
     ("app_pages/evidence.py", "证据", ("知识库中的每条论断", "原文引述（中文）", "论断之间的冲突")),
+    ("app_pages/techniques.py", "技术、案例与资源", ("文章对优化技术", "显示适用于")),
 ]
 
 
