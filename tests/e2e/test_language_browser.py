@@ -21,6 +21,8 @@ TRANSLATED = [
     ("data_sources", "Data sources and licences", "数据来源与许可"),
     ("frameworks", "Frameworks and runtimes", "框架与运行时"),
     ("evidence", "Evidence", "证据"),
+    ("accelerators", "Accelerators", "加速芯片"),
+    ("techniques", "Techniques, cases and resources", "技术、案例与资源"),
 ]
 SIZES = [(1024, 768), (390, 844)]
 # Visible text cut off by its box (as tests/e2e/test_layout.py checks English pages), in the given parts of the page
