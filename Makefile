@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help install run run-replicas check test explore lint format bench clean distclean
+.PHONY: help install run run-replicas check test explore lint format bench i18n clean distclean
 
 help:
 	@echo "make install    system packages (as root), .venv and pinned requirements; quick when already done"
@@ -18,6 +18,7 @@ help:
 	@echo "make format     apply ruff's fixes and formatting"
 	@echo "make run-replicas  serve 2 app replicas behind nginx with sticky sessions (REPLICAS=n to change)"
 	@echo "make bench      run every benchmarks/*.py (the load test included: several minutes)"
+	@echo "make i18n       extract the interface's messages, update the Chinese catalog, compile it (README, Languages)"
 	@echo "make clean      remove caches and test artefacts (distclean also removes $(VENV))"
 
 install:
@@ -67,6 +68,17 @@ bench: install
 		echo "== $$script"; \
 		PYTHONPATH=$(CURDIR) $(BIN)/python "$$script"; \
 	done
+
+# The message catalogs (selector.i18n): extract every `_()`/`N_()` message, merge it into each language's catalog
+# (new messages arrive untranslated; tests/test_i18n.py fails until each has its translation), then compile the .mo
+# files the app reads. The compiled files are committed, so serving never builds or fetches them.
+LOCALES := selector/locale
+i18n: install
+	$(BIN)/pybabel extract -F babel.cfg -k _ -k N_ --no-location --sort-output --omit-header --no-wrap \
+		-o $(LOCALES)/messages.pot .
+	$(BIN)/pybabel update -i $(LOCALES)/messages.pot -d $(LOCALES) -l zh --init-missing --no-wrap --ignore-obsolete \
+		--no-fuzzy-matching --ignore-pot-creation-date
+	$(BIN)/pybabel compile -d $(LOCALES) --statistics
 
 clean:
 	rm -rf .pytest_cache .ruff_cache .hypothesis test-artifacts out

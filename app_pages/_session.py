@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from app_pages import _cached, _link
+from app_pages import _cached, _lang, _link
 from selector import knowledge, limits, profile
 from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
@@ -302,7 +302,7 @@ def profile_text(prefs: Preferences) -> str:
     """
     originals = st.session_state.get("upload_originals", {})
     files = [originals.get(u.name, u) for u in st.session_state.get("uploads") or ()]
-    saved = profile.make(prefs, filters_in_force(), files)
+    saved = profile.make(prefs, filters_in_force(), files, language=_lang.current())
     try:
         kb = session_kb()
         text = _cached.decision_record(kb, kb.data_hash, prefs.model_dump_json(), tuple(profile.upload_files(saved)))

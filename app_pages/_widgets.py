@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from app_pages import _cached
+from app_pages._lang import _
 from selector import provenance
 from selector.escape import streamlit_md as md
 from selector.escape import streamlit_table
@@ -126,8 +127,11 @@ def show_claim(kb: KnowledgeBase, claim_id: str) -> None:
 
 def knowledge_caption(kb: KnowledgeBase) -> None:
     """A line in the sidebar saying which knowledge the page shows."""
-    where = "bundled knowledge + your files" if _cached.uses_uploads(kb) else "bundled knowledge"
-    st.sidebar.caption(f"{where} · {len(kb.claims)} claims · {len(kb.entities)} entities · data {md(kb.data_hash)}")
+    where = _("bundled knowledge + your files") if _cached.uses_uploads(kb) else _("bundled knowledge")
+    line = _("{where} · {claims} claims · {entities} entities · data {hash}")
+    st.sidebar.caption(
+        line.format(where=where, claims=len(kb.claims), entities=len(kb.entities), hash=md(kb.data_hash))
+    )
 
 
 class KeptFigure(go.Figure):
@@ -213,5 +217,5 @@ def data_sources_footer() -> None:
         return
     st.divider()
     names = "; ".join(f"{d.title} ({d.licence})" for d in found)
-    st.caption(f"Data: {md(names)}. Each figure from them keeps its source, row and date.")
-    st.page_link(DATA_SOURCES_PAGE, label="Data sources and licences", icon=":material/license:")
+    st.caption(_("Data: {names}. Each figure from them keeps its source, row and date.").format(names=md(names)))
+    st.page_link(DATA_SOURCES_PAGE, label=_("Data sources and licences"), icon=":material/license:")

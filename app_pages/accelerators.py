@@ -6,7 +6,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from app_pages import _lang
 from app_pages._cached import accelerator_tables
+from app_pages._lang import _
 from app_pages._session import session_kb
 from app_pages._widgets import (
     markdown_table,
@@ -38,16 +40,17 @@ NUMBER = ".12g"
 def dataset_numbers_table(located: pd.DataFrame, segment: str) -> None:
     """A segment's numbers from public datasets, each with its footnote and date, in a grid that is mounted only
     when its expander is opened: eleven columns of long settings and footnotes, up to hundreds of rows."""
-    ageing = f"ageing: the snapshot is older than {provenance.AGEING_MONTHS} months."
-    with st.expander(f"From public datasets: {len(located)} numbers, each with its footnote and date"):
+    ageing = _("ageing: the snapshot is older than {months} months.").format(months=provenance.AGEING_MONTHS)
+    title = _("From public datasets: {count} numbers, each with its footnote and date").format(count=len(located))
+    with st.expander(title):
         st.dataframe(
             located,
             hide_index=True,
             width="stretch",
             key=f"acc-datasets-{segment}",
             column_config={
-                "ageing": st.column_config.CheckboxColumn("ageing", help=ageing),
-                "footnote": st.column_config.TextColumn("footnote", width="large"),
+                "ageing": st.column_config.CheckboxColumn(_("ageing"), help=ageing),
+                "footnote": st.column_config.TextColumn(_("footnote"), width="large"),
             },
         )
         st.caption(ageing)
@@ -59,37 +62,37 @@ def explorer_controls(values: pd.DataFrame, columns: dict[str, str]) -> tuple[tu
     segment_col, vendor_col, year_col = st.columns([1, 1, 1])
     with segment_col:
         segments = st.multiselect(
-            "Segment",
+            _("Segment"),
             options=[s for s in SEGMENT_LABELS if (first["segment"] == s).any()],
-            format_func=SEGMENT_LABELS.get,
+            format_func=lambda s: _(SEGMENT_LABELS[s]),
             key="spec-segments",
-            placeholder="all segments",
+            placeholder=_("all segments"),
         )
     with vendor_col:
         vendors = st.multiselect(
-            "Vendor",
+            _("Vendor"),
             options=sorted(first["vendor"].unique(), key=str.casefold),
             key="spec-vendors",
-            placeholder="all vendors",
+            placeholder=_("all vendors"),
         )
     known_years = first["release_year"].dropna()
     years = None
     with year_col:
         if known_years.nunique() > 1:
             low, high = int(known_years.min()), int(known_years.max())
-            years = st.slider("Release year", min_value=low, max_value=high, value=(low, high), key="spec-years")
+            years = st.slider(_("Release year"), min_value=low, max_value=high, value=(low, high), key="spec-years")
     # below the filters, at full width: in the year's column its label was cut short on a laptop
     unknown_year = years is None or st.checkbox(
-        "Include chips without a known release year",
+        _("Include chips without a known release year"),
         value=True,
         key="spec-unknown-year",
-        help="Release dates come from Epoch AI's rows; chips without one have no year.",
+        help=_("Release dates come from Epoch AI's rows; chips without one have no year."),
     )
     x_col, y_col, log_col = st.columns([2, 2, 1.2])
     options = list(columns)
     with x_col:
         x = st.selectbox(
-            "x axis",
+            _("x axis"),
             options=options,
             index=options.index(DEFAULT_AXES[0]) if DEFAULT_AXES[0] in options else 0,
             format_func=columns.get,
@@ -97,42 +100,43 @@ def explorer_controls(values: pd.DataFrame, columns: dict[str, str]) -> tuple[tu
         )
     with y_col:
         y = st.selectbox(
-            "y axis",
+            _("y axis"),
             options=options,
             index=options.index(DEFAULT_AXES[1]) if DEFAULT_AXES[1] in options else 1,
             format_func=columns.get,
             key="spec-y",
         )
     with log_col:
-        log = st.toggle("Log axes", value=True, key="spec-log", help="Release year always stays linear.")
+        log = st.toggle(_("Log axes"), value=True, key="spec-log", help=_("Release year always stays linear."))
     return (tuple(segments), tuple(vendors), years, unknown_year), x, y, log
 
 
 def spec_explorer() -> None:
     """Any two datasheet columns against each other, filtered by segment, vendor and release year."""
     values = specs.spec_values(kb, DEFAULT_KNOWLEDGE, today)
-    columns = {c: label for c, label in specs.spec_columns(kb).items() if (values["column"] == c).any()}
+    labels = specs.spec_columns(kb, lang)
+    columns = {c: label for c, label in labels.items() if (values["column"] == c).any()}
     if len(columns) < 2:
-        st.info("Fewer than two spec columns have values: nothing to plot.")
+        st.info(_("Fewer than two spec columns have values: nothing to plot."))
         return
     filters, x, y, log = explorer_controls(values, columns)
     if x == y:
-        st.info("Pick two different columns for the axes.")
+        st.info(_("Pick two different columns for the axes."))
         return
     explored = specs.explore(kb, DEFAULT_KNOWLEDGE, today, filters, x, y)
     pairs = explored.pairs
     units = dict(zip(values["column"], values["unit"], strict=False))
     if pairs.empty:
-        st.info("No accelerator in this selection has both values.")
+        st.info(_("No accelerator in this selection has both values."))
     else:
         scatter = session_figure(
             "figure-acc-spec-explorer",
-            (kb.data_hash, today, filters, x, y, log),
+            (kb.data_hash, today, filters, x, y, log, lang),
             lambda: spec_scatter(
                 pairs,
                 columns[x],
                 columns[y],
-                f"{columns[y]} against {columns[x]}, by vendor",
+                _("{y} against {x}, by vendor").format(y=columns[y], x=columns[x]),
                 x_unit=units[x],
                 y_unit=units[y],
                 log_x=log and x != specs.RELEASE_YEAR,
@@ -142,17 +146,19 @@ def spec_explorer() -> None:
         plotly_chart(scatter, key="spec-explorer")
     lacking = sorted(set(explored.shown["name"]) - set(pairs["name"]), key=str.casefold)
     ageing = int((pairs["x_ageing"] | pairs["y_ageing"]).sum()) if len(pairs) else 0
-    st.caption(
-        md(
-            f"{len(pairs)} accelerators. Each value is the one a ranking would use (the strongest tier, the "
-            "median of its claims); hover a point for its dataset, row and dates. Hollow points rest on a "
-            f"snapshot older than {provenance.AGEING_MONTHS} months ({ageing} here, counted to {today})."
-            + (f" Without both values: {', '.join(lacking)}." if lacking else "")
-        )
-    )
+    caption = _(
+        "{count} accelerators. Each value is the one a ranking would use (the strongest tier, the median of its "
+        "claims); hover a point for its dataset, row and dates. Hollow points rest on a snapshot older than "
+        "{months} months ({ageing} here, counted to {today})."
+    ).format(count=len(pairs), months=provenance.AGEING_MONTHS, ageing=ageing, today=today)
+    if lacking:
+        caption += " " + _("Without both values: {names}.").format(names=", ".join(lacking))
+    st.caption(md(caption))
     if len(pairs):
         # Wide (each axis with its tier, source, date and footnote): a grid, mounted only when opened.
-        with st.expander(f"The {len(pairs)} points as a table, each value with its source, date and footnote"):
+        with st.expander(
+            _("The {count} points as a table, each value with its source, date and footnote").format(count=len(pairs))
+        ):
             st.dataframe(
                 explored.table,
                 hide_index=True,
@@ -166,12 +172,12 @@ def segment_tables() -> None:
     segments = list(spec_tables)
     stated_names = set(claims["name"])
     if not segments:
-        st.info("No numeric claim about an accelerator yet.")
-    for tab, segment in zip(st.tabs([SEGMENT_LABELS[s] for s in segments]), segments, strict=True):
+        st.info(_("No numeric claim about an accelerator yet."))
+    for tab, segment in zip(st.tabs([_(SEGMENT_LABELS[s]) for s in segments]), segments, strict=True):
         with tab:
             table = spec_tables[segment]
             if len(table):
-                st.markdown("**As the articles state them** (and our ratings)")
+                st.markdown(_("**As the articles state them** (and our ratings)"))
                 # Rows mix units, so a column is read, not sorted: numbers are shown as stated and gaps stay blank.
                 markdown_table(table.reset_index(), formats=dict.fromkeys(table.columns, NUMBER))
             others = [
@@ -180,7 +186,7 @@ def segment_tables() -> None:
                 if e.kind == "accelerator" and e.segment == segment and e.name not in stated_names
             ]
             if others:
-                st.caption(md("No numbers stated for: " + ", ".join(others)))
+                st.caption(md(_("No numbers stated for: {names}").format(names=", ".join(others))))
             located = dataset_tables[segment]
             if len(located):
                 dataset_numbers_table(located, segment)
@@ -198,31 +204,35 @@ def energy_efficiency() -> None:
             plotly_chart(
                 session_figure(
                     "figure-acc-tops-watts",
-                    (kb.data_hash,),
-                    lambda: efficiency_scatter(both, frontier, "INT8 compute against power (Pareto frontier dotted)"),
+                    (kb.data_hash, lang),
+                    lambda: efficiency_scatter(
+                        both, frontier, _("INT8 compute against power (Pareto frontier dotted)")
+                    ),
                 ),
                 key="tops-watts",
             )
             st.caption(
-                "On the frontier: no other chip gives more TOPS for fewer watts. Only chips with both a TOPS and a "
-                "power claim appear here."
+                _(
+                    "On the frontier: no other chip gives more TOPS for fewer watts. Only chips with both a TOPS and "
+                    "a power claim appear here."
+                )
             )
         else:
-            st.info("No accelerator has both a TOPS and a power claim.")
+            st.info(_("No accelerator has both a TOPS and a power claim."))
     with bars_col:
         references = {}
         for name, claim_id in (("target", TARGET_CLAIM), ("average", AVERAGE_CLAIM)):
             claim = kb.claims.get(claim_id)
             if claim is not None and claim.value is not None:
-                label = "Green-AI target" if name == "target" else "stated industry average"
-                references[name] = (label + (" (flagged)" if claim.flagged else ""), claim.value)
+                label = _("Green-AI target") if name == "target" else _("stated industry average")
+                references[name] = (label + (" " + _("(flagged)") if claim.flagged else ""), claim.value)
         if len(efficiency):
             bars = session_figure(
                 "figure-acc-tops-per-watt",
-                (kb.data_hash,),
+                (kb.data_hash, lang),
                 lambda: efficiency_bars(
                     efficiency,
-                    "TOPS per watt: claimed, or derived from TOPS and watts",
+                    _("TOPS per watt: claimed, or derived from TOPS and watts"),
                     target=references.get("target"),
                     average=references.get("average"),
                 ),
@@ -230,65 +240,70 @@ def energy_efficiency() -> None:
             plotly_chart(bars, key="tops-per-watt")
         for claim_id in (TARGET_CLAIM, AVERAGE_CLAIM):
             if claim_id in kb.claims:
-                with st.expander(md(f"Reference line: {kb.claims[claim_id].text_en}")):
+                claim = kb.claims[claim_id]
+                with st.expander(md(_("Reference line: {text}").format(text=_lang.pick(claim.text_en, claim.quote)))):
                     show_claim(kb, claim_id)
 
 
 def memory_and_bandwidth() -> None:
     """On-package memory and memory bandwidth as the articles state them (the datasheets' are in the explorer)."""
-    st.caption("As the articles state them; the datasheets' figures are in the spec explorer.")
+    st.caption(_("As the articles state them; the datasheets' figures are in the spec explorer."))
     memory_col, bandwidth_col = st.container(), st.container()
     for column, metric, title in (
-        (memory_col, "memory_capacity_gb", "On-package memory"),
-        (bandwidth_col, "bandwidth_tbps", "Memory bandwidth"),
+        (memory_col, "memory_capacity_gb", _("On-package memory")),
+        (bandwidth_col, "bandwidth_tbps", _("Memory bandwidth")),
     ):
         frame = metric_frame(kb, metric)
         frame = frame[~frame["tier"].isin(sorted(LOCATED_TIERS))]  # the datasheets' figures are in the explorer
         with column:
             if frame.empty:
-                st.info(f"No {title.lower()} claim about an accelerator.")
+                st.info(_("No claim about an accelerator's {what}.").format(what=title))
                 continue
             unit = frame["unit"].iloc[0]
             bars = session_figure(
                 f"figure-acc-metric-{metric}",
-                (kb.data_hash,),
+                (kb.data_hash, lang),
                 lambda frame=frame, title=title, metric=metric, unit=unit: metric_bars(
                     frame, title, f"{vocabulary.label(kb, metric).lower()} ({unit})"
                 ),
             )
             plotly_chart(bars, key=f"metric-{metric}")
-            settings = [f"{n}: {c or 'none stated'}" for n, c in zip(frame["name"], frame["conditions"], strict=True)]
+            none = _("none stated")
+            settings = [f"{n}: {c or none}" for n, c in zip(frame["name"], frame["conditions"], strict=True)]
             if frame["conditions"].nunique() > 1 or frame["conditions"].iloc[0]:
-                st.caption(md("Settings: " + "; ".join(settings)))
+                st.caption(md(_("Settings: {settings}").format(settings="; ".join(settings))))
 
 
 def evidence_of_a_number() -> None:
     """Any number of the page with its full evidence: claim, document, section and quote."""
     if not len(claims):
-        st.info("No numeric claim about an accelerator yet.")
+        st.info(_("No numeric claim about an accelerator yet."))
         return
     labels = evidence_labels(claims)
-    picked = st.selectbox("Pick a number to see its full evidence", options=list(labels), key="acc-claim")
+    picked = st.selectbox(_("Pick a number to see its full evidence"), options=list(labels), key="acc-claim")
     show_claim(kb, labels[picked])
 
 
 kb = session_kb()
 today = reference_date()
+lang = _lang.current()
 claims, spec_tables, dataset_tables, efficiency = accelerator_tables(kb, kb.data_hash, today)
 
-st.title("Accelerators")
+st.title(_("Accelerators"))
 st.caption(
-    "Datasheet figures from public datasets and every number the articles give about a chip, by market segment. "
-    "Flagged numbers (contradicting a datasheet, unverifiable or implausible) are drawn red with an x or "
-    "hatching; hover for the reason."
+    _(
+        "Datasheet figures from public datasets and every number the articles give about a chip, by market segment. "
+        "Flagged numbers (contradicting a datasheet, unverifiable or implausible) are drawn red with an x or "
+        "hatching; hover for the reason."
+    )
 )
 section_tabs(
     {
-        "Spec explorer": spec_explorer,
-        "By segment": segment_tables,
-        "Energy efficiency": energy_efficiency,
-        "Memory and bandwidth": memory_and_bandwidth,
-        "Evidence of a number": evidence_of_a_number,
+        _("Spec explorer"): spec_explorer,
+        _("By segment"): segment_tables,
+        _("Energy efficiency"): energy_efficiency,
+        _("Memory and bandwidth"): memory_and_bandwidth,
+        _("Evidence of a number"): evidence_of_a_number,
     },
     key="acc-section",
 )

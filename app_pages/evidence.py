@@ -5,7 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from app_pages import _lang
 from app_pages._cached import claims_csv, evidence_tables
+from app_pages._lang import _
 from app_pages._session import (
     EVIDENCE_FILTERS,
     SCALAR_FILTERS,
@@ -24,18 +26,22 @@ from selector.views.labels import conditions_text, document_label, value_text
 kb = session_kb()
 
 
-st.title("Evidence")
+lang = _lang.current()
+st.title(_("Evidence"))
 st.caption(
-    "Every claim of the knowledge base with the article's Chinese sentence and its English rendering, and every "
-    "number taken from a public dataset with its footnote and snapshot date. Pick a claim below the table, or "
-    "select a row of the grid, to see the full record."
+    _(
+        "Every claim of the knowledge base with the article's Chinese sentence and its English rendering, and every "
+        "number taken from a public dataset with its footnote and snapshot date. Pick a claim below the table, or "
+        "select a row of the grid, to see the full record."
+    )
 )
 today = reference_date()
 datasets = {d.id: d for d in provenance.datasets(kb)}
 # Four lines of text per claim row: the longest English rendering (under 300 characters) wraps within them at the
 # English column's width, and rows taller than 64 px are the ones the grid wraps.
 CLAIM_ROW_HEIGHT = 92
-CLAIM_FIRST = ("id", "text_en", "flags", "quote_zh")
+# The reader's language first: the article's Chinese sentence in Chinese, the English rendering in English.
+CLAIM_FIRST = ("id", "quote_zh", "flags", "text_en") if lang == "zh" else ("id", "text_en", "flags", "quote_zh")
 PREVIEW_ROWS = 10
 
 # ----------------------------------------------------------------------------------------------------------
@@ -63,9 +69,9 @@ shown_filters = {name: _usable(name, values) for name, values in in_force.items(
 unknown = {name: sorted(set(values) - set(shown_filters.get(name, ()))) for name, values in in_force.items()}
 unknown = {name: values for name, values in unknown.items() if values}
 if unknown:
+    ignored = md("; ".join(f"{name}: {', '.join(values)}" for name, values in unknown.items()))
     st.warning(
-        "These filters of the link are not in this knowledge and are ignored: "
-        + md("; ".join(f"{name}: {', '.join(values)}" for name, values in unknown.items()))
+        _("These filters of the link are not in this knowledge and are ignored: {filters}").format(filters=ignored)
     )
     set_filters(shown_filters)
 sync_widget("ev-text", (shown_filters.get("text") or [""])[0])
@@ -81,14 +87,17 @@ def _on_filter_change() -> None:
 search_col, flagged_col = st.columns([3, 1])
 with search_col:
     text = st.text_input(
-        "Search (Chinese or English)", key="ev-text", placeholder="e.g. 吞吐 or TensorRT", on_change=_on_filter_change
+        _("Search (Chinese or English)"),
+        key="ev-text",
+        placeholder=_("e.g. 吞吐 or TensorRT"),
+        on_change=_on_filter_change,
     )
 with flagged_col:
     flagged = st.selectbox(
-        "Flags",
+        _("Flags"),
         options=FLAG_OPTIONS,
         key="ev-flagged",
-        format_func={"all": "all claims", "flagged": "flagged only", "unflagged": "unflagged only"}.get,
+        format_func={"all": _("all claims"), "flagged": _("flagged only"), "unflagged": _("unflagged only")}.get,
         on_change=_on_filter_change,
     )
 # The five list filters on demand, and always while one of them is in force: drawn, their widgets took about a
@@ -98,14 +107,14 @@ if any(shown_filters.get(name) for name in MORE_FILTERS):
     st.session_state["ev-more"] = True
 documents = chosen_datasets = entities = kinds = tiers = []
 if st.toggle(
-    "More filters: document, dataset, entity, kind, tier",
+    _("More filters: document, dataset, entity, kind, tier"),
     key="ev-more",
-    help="Stays on while one of these filters is set.",
+    help=_("Stays on while one of these filters is set."),
 ):
     doc_col, dataset_col, entity_col, kind_col, tier_col = st.columns(5)
     with doc_col:
         documents = st.multiselect(
-            "Document",
+            _("Document"),
             options=options["documents"],
             key="ev-docs",
             format_func=lambda s: document_label(kb, s),
@@ -113,30 +122,36 @@ if st.toggle(
         )
     with dataset_col:
         chosen_datasets = st.multiselect(
-            "Dataset",
+            _("Dataset"),
             options=options["datasets"],
             key="ev-datasets",
             format_func=lambda d: f"{datasets[d].title} ({datasets[d].snapshot_date})",
-            help="Public datasets bundled with the knowledge. With documents picked too, claims from any of them show.",
+            help=_(
+                "Public datasets bundled with the knowledge. With documents picked too, claims from any of them show."
+            ),
             on_change=_on_filter_change,
         )
     with entity_col:
         entities = st.multiselect(
-            "Entity",
+            _("Entity"),
             options=options["entities"],
             key="ev-entities",
-            format_func=kb.entity_name,
+            format_func=lambda e: _lang.pick(kb.entity_name(e), getattr(kb.entities.get(e), "name_zh", None)),
             on_change=_on_filter_change,
         )
     with kind_col:
-        kinds = st.multiselect("Kind", options=options["kinds"], key="ev-kinds", on_change=_on_filter_change)
+        kinds = st.multiselect(_("Kind"), options=options["kinds"], key="ev-kinds", on_change=_on_filter_change)
     with tier_col:
         tiers = st.multiselect(
-            "Tier",
+            _("Tier"),
             options=options["tiers"],
             key="ev-tiers",
-            help="Strongest first. "
-            + "; ".join(f"{t}: {provenance.TIER_DESCRIPTIONS[t]}" for t in provenance.tier_order()),
+            format_func=lambda t: _(provenance.TIER_NAMES[t]),
+            help=_("Strongest first.")
+            + " "
+            + "; ".join(
+                f"{_(provenance.TIER_NAMES[t])}: {_(provenance.TIER_DESCRIPTIONS[t])}" for t in provenance.tier_order()
+            ),
             on_change=_on_filter_change,
         )
 
@@ -154,21 +169,22 @@ shown_ids = [c.id for c in found]
 all_claims, all_labelled, conflict_rows = evidence_tables(kb, kb.data_hash, today)
 table = all_claims.set_index("id", drop=False).loc[shown_ids].reset_index(drop=True)
 ageing = int(table["ageing"].sum())
-st.caption(
-    f"{len(table)} of {len(kb.claims)} claims, {int(table['flagged'].sum())} of them flagged"
-    + (
-        f", {ageing} from a snapshot older than {provenance.AGEING_MONTHS} months (ageing, counted to {today})."
-        if ageing
-        else "."
+counts = {"shown": len(table), "total": len(kb.claims), "flagged": int(table["flagged"].sum())}
+if ageing:
+    line = _(
+        "{shown} of {total} claims, {flagged} of them flagged, {ageing} from a snapshot older than {months} months "
+        "(ageing, counted to {today})."
     )
-)
+    st.caption(line.format(**counts, ageing=ageing, months=provenance.AGEING_MONTHS, today=today))
+else:
+    st.caption(_("{shown} of {total} claims, {flagged} of them flagged.").format(**counts))
 
 # The first claims as a static table; every claim with every column, sortable and selectable, in a grid on demand
 # (a grid's canvas takes a third of a second to draw on every visit, and its rows travel with the page).
 as_grid = st.toggle(
-    "Every claim and column in a sortable grid (select a row to show its record)",
+    _("Every claim and column in a sortable grid (select a row to show its record)"),
     key="ev-grid",
-    help="Off: the first claims as a table that wraps. On: all of them, every column, sortable.",
+    help=_("Off: the first claims as a table that wraps. On: all of them, every column, sortable."),
 )
 
 
@@ -187,7 +203,7 @@ if as_grid:
         all_labelled.set_index("id", drop=False).loc[shown_ids].reset_index(drop=True),
         key="evidence-table",
         row_height=CLAIM_ROW_HEIGHT,
-        column_order=["id", "text_en", "flags", "quote_zh", *[c for c in table.columns if c not in CLAIM_FIRST]],
+        column_order=[*CLAIM_FIRST, *[c for c in table.columns if c not in CLAIM_FIRST]],
         on_select=_on_row_selected,
         selection_mode="single-row",
         hide_index=True,
@@ -195,40 +211,46 @@ if as_grid:
         height=min(560, CLAIM_ROW_HEIGHT * len(table) + 38),
         column_config={
             "id": st.column_config.TextColumn("id", pinned=True),
-            "quote_zh": st.column_config.TextColumn("quote (Chinese)", width=320),
-            "text_en": st.column_config.TextColumn("English", width=560),
-            "flagged": st.column_config.CheckboxColumn("flagged"),
+            "quote_zh": st.column_config.TextColumn(_("quote (Chinese)"), width=320 if lang == "en" else 560),
+            "text_en": st.column_config.TextColumn(_("English"), width=560 if lang == "en" else 320),
+            "flagged": st.column_config.CheckboxColumn(_("flagged")),
             "flags": st.column_config.TextColumn(
-                "flagged as", width="medium", help="the reasons are in the claim's record (below) and in the download"
+                _("flagged as"),
+                width="medium",
+                help=_("the reasons are in the claim's record (below) and in the download"),
             ),
-            "snapshot": st.column_config.TextColumn("as of", help="the dataset's snapshot date"),
+            "snapshot": st.column_config.TextColumn(_("as of"), help=_("the dataset's snapshot date")),
             "ageing": st.column_config.CheckboxColumn(
-                "ageing", help=f"the snapshot is older than {provenance.AGEING_MONTHS} months"
+                _("ageing"),
+                help=_("the snapshot is older than {months} months").format(months=provenance.AGEING_MONTHS),
             ),
             "footnote": st.column_config.TextColumn(
-                "footnote",
+                _("footnote"),
                 width="large",
-                help="dataset, result id, round, division, category, availability, row, retrieval date, licence",
+                help=_("dataset, result id, round, division, category, availability, row, retrieval date, licence"),
             ),
         },
     )
 else:
     if shown_ids:
-        markdown_table(claims_preview(kb, shown_ids[:PREVIEW_ROWS], today), height=560)
-    st.caption(
-        (
-            f"The first {PREVIEW_ROWS} of {len(table)}: all of them are in the grid (the switch above) and in the "
-            "download. "
-            if len(table) > PREVIEW_ROWS
-            else ""
+        markdown_table(claims_preview(kb, shown_ids[:PREVIEW_ROWS], today, lang), height=560)
+    first = (
+        _("The first {rows} of {total}: all of them are in the grid (the switch above) and in the download.").format(
+            rows=PREVIEW_ROWS, total=len(table)
         )
-        + "Number: the metric, the value and its unit. Source: the document and section; for a number from a "
-        "public dataset its footnote (dataset, result id, round, division, category, availability, row, retrieval "
-        f"date, licence) and snapshot date, marked ageing past {provenance.AGEING_MONTHS} months. Flagged as: the "
-        "reasons are in the claim's record (pick it below) and in the download."
+        + " "
+        if len(table) > PREVIEW_ROWS
+        else ""
     )
+    legend = _(
+        "Number: the metric, the value and its unit. Source: the document and section; for a number from a public "
+        "dataset its footnote (dataset, result id, round, division, category, availability, row, retrieval date, "
+        "licence) and snapshot date, marked ageing past {months} months. Flagged as: the reasons are in the claim's "
+        "record (pick it below) and in the download."
+    )
+    st.caption(first + legend.format(months=provenance.AGEING_MONTHS))
 st.download_button(
-    "Download these claims (CSV)",
+    _("Download these claims (CSV)"),
     # kept per selection: the whole table as CSV takes longer than the rest of the page
     data=claims_csv(table, kb.data_hash, today, shown_ids),
     file_name="claims.csv",
@@ -241,18 +263,19 @@ st.download_button(
 if st.session_state.get("ev-claim") not in shown_ids:
     st.session_state["ev-claim"] = None  # the filters hid it
 english = dict(zip(table["id"], table["text_en"], strict=True))
+chinese = dict(zip(table["id"], table["quote_zh"], strict=True))
 claim_id = st.selectbox(
-    "Show a claim",
+    _("Show a claim"),
     options=shown_ids,
     index=None,
-    format_func=lambda c: f"{c}: {english[c][:90]}",
+    format_func=lambda c: f"{c}: {_lang.pick(english[c], chinese[c])[:90]}",
     key="ev-claim",
-    placeholder="Pick a claim, or select a row of the grid (the box at its left)",
+    placeholder=_("Pick a claim, or select a row of the grid (the box at its left)"),
 )
 if claim_id is not None:
     claim = kb.claims[claim_id]
     with st.container(border=True):
-        st.subheader(f"Claim {md(claim_id)}")
+        st.subheader(_("Claim {id}").format(id=md(claim_id)))
         show_claim(kb, claim_id)
         record = {
             "kind": claim.kind,
@@ -275,21 +298,24 @@ if claim_id is not None:
                 "column": claim.locator.column,
                 "conversion": claim.locator.conversion,
             }
-        markdown_table(pd.DataFrame({"field": list(record), "value": [str(v) for v in record.values()]}))
+        # the field names are the knowledge files' own keys (what a user writes in an upload), kept as they are
+        markdown_table(pd.DataFrame({_("field"): list(record), _("value"): [str(v) for v in record.values()]}))
 
 # ----------------------------------------------------------------------------------------------------------
-st.subheader("Conflicts between claims")
+st.subheader(_("Conflicts between claims"))
 problems = conflict_rows[conflict_rows["problem"].astype(bool)].drop(columns="problem")
 if problems.empty:
-    st.success("No two claims disagree.")
+    st.success(_("No two claims disagree."))
 else:
-    st.warning(f"{len(problems)} disagreements: claims about the same thing that do not add up.")
+    st.warning(_("{count} disagreements: claims about the same thing that do not add up.").format(count=len(problems)))
     # A table that wraps rather than a grid: a message cut at the column's edge lost its point. Metrics by name.
     markdown_table(problems)
 # Every finding, spreads, corroborations and numbers that must not be compared included, on demand: some sixty
 # rows of text took longer to draw than the rest of the page (a closed expander still draws its content).
 if not conflict_rows.empty and st.toggle(
-    f"All {len(conflict_rows)} findings: disagreements, spreads, corroborations, numbers not comparable",
+    _("All {count} findings: disagreements, spreads, corroborations, numbers not comparable").format(
+        count=len(conflict_rows)
+    ),
     key="ev-findings",
 ):
     markdown_table(conflict_rows.drop(columns="problem"), height=480)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from app_pages import _lang
+from app_pages._lang import _
 from app_pages._session import session_kb
 from app_pages._widgets import plotly_chart, section_tabs, session_figure, show_claim, text_table
 from selector import vocabulary
@@ -32,52 +34,62 @@ def _number_item(row: dict) -> str:
     lines = [
         f"- **{_one_line(row['id'])}** · {_one_line(row['entities'])} · {_one_line(row['metric'])}: "
         f"**{row['value']:.12g} {_one_line(row['unit'])}**",
-        f"measured under: {_one_line(row['conditions'] or 'no conditions stated')}",
+        _("measured under: {conditions}").format(conditions=_one_line(row["conditions"] or _("no conditions stated"))),
     ]
     if row["quote_zh"]:
         lines.append(f"“{_one_line(row['quote_zh'])}”")
     if row["flags"]:
-        lines.append(f"flags: {_one_line(row['flags'])}")
+        lines.append(_("flags: {flags}").format(flags=_one_line(row["flags"])))
     return "  \n  ".join(lines)
 
 
 def feature_matrix_section() -> None:
     """Every rating of every framework in one static table, and as a coloured chart when asked for."""
     if features.values.empty:
-        st.info("No framework has a rating yet.")
+        st.info(_("No framework has a rating yet."))
         return
     # st.table rather than Markdown: ten entities do not fit a laptop's width, and st.table scrolls sideways
     # within itself instead of widening the page.
-    text_table(rating_table(features).map(lambda v: "" if pd.isna(v) else v if isinstance(v, str) else f"{v:g}"))
+    text_table(
+        rating_table(features, _lang.current()).map(
+            lambda v: "" if pd.isna(v) else v if isinstance(v, str) else f"{v:g}"
+        )
+    )
     st.caption(
-        "Ratings from 1 to 5, higher is better except where a row says lower is better (risk and effort). "
-        "Each rating's claim, document and quote: pick it in the Evidence of a value tab, or turn on the chart "
-        "and hover its cell."
+        _(
+            "Ratings from 1 to 5, higher is better except where a row says lower is better (risk and effort). "
+            "Each rating's claim, document and quote: pick it in the Evidence of a value tab, or turn on the chart "
+            "and hover its cell."
+        )
     )
     # The heatmap costs a page switch more than the rest of the page (plotly draws it even in a closed expander),
     # so it is drawn when asked for.
-    if st.toggle("Show the ratings as a coloured chart (each cell's claim and quote on hover)", key="fw-show-heatmap"):
+    if st.toggle(
+        _("Show the ratings as a coloured chart (each cell's claim and quote on hover)"), key="fw-show-heatmap"
+    ):
         figure = session_figure(
             "figure-fw-heatmap",
-            (kb.data_hash,),
+            (kb.data_hash, _lang.current()),
             lambda: feature_heatmap(
                 features.values,
                 features.objectives,
                 feature_hover(kb, features),
-                "Ratings of frameworks (1-5): article 003's stars and the team's assessed ratings",
+                _("Ratings of frameworks (1-5): article 003's stars and the team's assessed ratings"),
             ),
         )
         plotly_chart(figure, key="feature-heatmap")
         st.caption(
-            "Green is better. For risk and effort criteria a low rating is the good one, so their colours are "
-            "mirrored while the number in the cell stays as rated. Hover a cell for its claim and quote."
+            _(
+                "Green is better. For risk and effort criteria a low rating is the good one, so their colours are "
+                "mirrored while the number in the cell stays as rated. Hover a cell for its claim and quote."
+            )
         )
 
 
 def benchmarks() -> None:
     """Each set of numbers measured under the same conditions as one chart; the rest listed as not comparable."""
     if not comparable:
-        st.info("No benchmark has two entities measured under the same conditions.")
+        st.info(_("No benchmark has two entities measured under the same conditions."))
     # Two charts a row: in a third of a laptop's width the axis titles did not fit their charts.
     columns = st.columns(min(2, max(1, len(comparable))))
     for index, found in enumerate(comparable):
@@ -93,16 +105,18 @@ def benchmarks() -> None:
                 ),
             )
             plotly_chart(bars, key=f"bench-{index}")
-            st.caption(md("Measured under: " + "; ".join(f"{k}: {v}" for k, v in found.conditions)))
-    st.caption("Hatched red bars rest on a flagged claim. Hover a bar for its source and quote.")
+            conditions = "; ".join(f"{k}: {v}" for k, v in found.conditions)
+            st.caption(md(_("Measured under: {conditions}").format(conditions=conditions)))
+    st.caption(_("Hatched red bars rest on a flagged claim. Hover a bar for its source and quote."))
 
     if alone:
-        with st.expander(
-            f"Not comparable: {sum(len(s.claims) for s in alone)} numbers measured under their own conditions"
-        ):
+        count = sum(len(s.claims) for s in alone)
+        with st.expander(_("Not comparable: {count} numbers measured under their own conditions").format(count=count)):
             st.caption(
-                "Each of these numbers has no other entity measured under the same workload, hardware and setting, "
-                "so putting it next to another number would mislead."
+                _(
+                    "Each of these numbers has no other entity measured under the same workload, hardware and "
+                    "setting, so putting it next to another number would mislead."
+                )
             )
             # A list, not a table: a table of quotes and conditions is too wide for a laptop (the Chinese quotes
             # wrap at every character).
@@ -124,23 +138,29 @@ def evidence_of_a_value() -> None:
             label = f"{kb.entity_name(claim.subject_id)} - {found.label}: {value_text(claim)}"
             choices[label] = (claim.id,)
     if not choices:
-        st.info("No rating or benchmark number of a framework yet.")
+        st.info(_("No rating or benchmark number of a framework yet."))
         return
-    picked = st.selectbox("Pick a value to see its full evidence", options=list(choices), key="fw-value")
+    picked = st.selectbox(_("Pick a value to see its full evidence"), options=list(choices), key="fw-value")
     for claim_id in choices[picked]:
         show_claim(kb, claim_id)
 
 
 kb = session_kb()
 
-st.title("Frameworks and runtimes")
+st.title(_("Frameworks and runtimes"))
 st.caption(
-    "Ratings and benchmark numbers of the articles, each traceable to its sentence. Numbers share a chart only "
-    "when they were measured under the same conditions; everything else is listed as not comparable."
+    _(
+        "Ratings and benchmark numbers of the articles, each traceable to its sentence. Numbers share a chart only "
+        "when they were measured under the same conditions; everything else is listed as not comparable."
+    )
 )
-features = feature_matrix(kb, "framework")
+features = feature_matrix(kb, "framework", lang=_lang.current())
 comparable, alone = comparable_sets(kb)
 section_tabs(
-    {"Feature matrix": feature_matrix_section, "Benchmarks": benchmarks, "Evidence of a value": evidence_of_a_value},
+    {
+        _("Feature matrix"): feature_matrix_section,
+        _("Benchmarks"): benchmarks,
+        _("Evidence of a value"): evidence_of_a_value,
+    },
     key="fw-section",
 )

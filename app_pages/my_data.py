@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from app_pages import _lang
 from app_pages._cached import bundled_kb, merged_kb, uses_uploads
 from app_pages._session import (
     EVIDENCE_FILTERS,
@@ -102,6 +103,8 @@ def apply_profile(name: str, data: bytes) -> None:
             ss[key] = values
     set_filters(dict(loaded.filters))
     set_prefs(prefs)
+    if loaded.language is not None:
+        _lang.choose(loaded.language)
     ss["my-data-profile-result"] = (True, [], f"profile loaded: group {prefs.group}, {len(results)} file(s)")
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app_pages import _lang
+from app_pages._lang import _
 from app_pages._session import current_prefs, session_kb
 from app_pages._widgets import markdown_table, show_claim
 from selector import decision_tree
@@ -13,11 +15,14 @@ from selector.views.techniques import KIND_LABELS, TECHNIQUE_KINDS, scenario_lab
 kb = session_kb()
 prefs = current_prefs(kb)
 answers = decision_tree.resolve_answers(kb, prefs.answers)
+lang = _lang.current()
 
-st.title("Techniques, cases and resources")
+st.title(_("Techniques, cases and resources"))
 st.caption(
-    "What the articles say about optimisation techniques, deployed systems, tools, models, datasets and learning "
-    "resources. The link to scenarios is this app's editorial grouping, not a statement of the articles."
+    _(
+        "What the articles say about optimisation techniques, deployed systems, tools, models, datasets and "
+        "learning resources. The link to scenarios is this app's editorial grouping, not a statement of the articles."
+    )
 )
 
 YOURS, EVERYTHING = "yours", "all"
@@ -29,49 +34,60 @@ options = [YOURS, EVERYTHING, *[f"{q}={o}" for q, o in pairs]]
 
 def _label(option: str) -> str:
     if option == YOURS:
-        return "Your scenario (answers on the Recommend page)"
+        return _("Your scenario (answers on the Recommend page)")
     if option == EVERYTHING:
-        return "Everything"
+        return _("Everything")
     question, answer = option.split("=", 1)
-    return scenario_label(kb, question, answer)
+    return scenario_label(kb, question, answer, lang=lang)
 
 
-scenario = st.selectbox("Show what serves", options=options, format_func=_label, key="tech-scenario")
+scenario = st.selectbox(_("Show what serves"), options=options, format_func=_label, key="tech-scenario")
 if scenario == YOURS:
     wanted = list(answers.items())
-    st.caption(md("Your answers: " + "; ".join(scenario_label(kb, q, a) for q, a in wanted)))
+    yours = "; ".join(scenario_label(kb, q, a, lang=lang) for q, a in wanted)
+    st.caption(md(_("Your answers: {answers}").format(answers=yours)))
 elif scenario == EVERYTHING:
     wanted = None
 else:
     wanted = [tuple(scenario.split("=", 1))]
 
-table = techniques_table(kb, scenarios=wanted)
+table = techniques_table(kb, scenarios=wanted, lang=lang)
 kinds = [k for k in TECHNIQUE_KINDS if (table["kind"] == k).any()]
 if not kinds:
-    st.info("Nothing in the knowledge base is linked to this scenario.")
+    st.info(_("Nothing in the knowledge base is linked to this scenario."))
     st.stop()
 
 # Markdown tables, not data grids: a few dozen rows read in full, and a grid mounts a canvas on every visit.
-SHOWN = {"description": "what the articles say", "scenarios": "serves (app's grouping)"}
-tabs = st.tabs([f"{KIND_LABELS[k]} ({int((table['kind'] == k).sum())})" for k in kinds])
+SHOWN = {
+    "id": "id",
+    "name": _("name"),
+    "name_zh": _("Chinese name"),
+    "claims": _("claims"),
+    "flagged claims": _("flagged claims"),
+    "description": _("what the articles say"),
+    "scenarios": _("serves (app's grouping)"),
+}
+tabs = st.tabs([f"{_(KIND_LABELS[k])} ({int((table['kind'] == k).sum())})" for k in kinds])
 for tab, kind in zip(tabs, kinds, strict=True):
     with tab:
         rows = table[table["kind"] == kind].drop(columns=["kind"]).rename(columns=SHOWN)
         markdown_table(rows, height=TALL if len(rows) > TALL_ROWS else None)
 st.caption(
-    "what the articles say: the item's description, else its first claim. serves: the scenarios this app links "
-    "it to (its editorial grouping)."
+    _(
+        "what the articles say: the item's description, else its first claim. serves: the scenarios this app links "
+        "it to (its editorial grouping)."
+    )
 )
 
-st.subheader("Claims about an item")
+st.subheader(_("Claims about an item"))
 ordered = table.assign(order=table["kind"].map(TECHNIQUE_KINDS.index)).sort_values("order", kind="stable")
 names = dict(zip(ordered["id"], ordered["name"], strict=True))
 if st.session_state.get("tech-item") not in names:
     st.session_state.pop("tech-item", None)
-picked = st.selectbox("Item", options=list(names), format_func=names.get, key="tech-item")
+picked = st.selectbox(_("Item"), options=list(names), format_func=names.get, key="tech-item")
 claims = kb.claims_about(picked)
 if not claims:
-    st.caption("The articles name it without saying anything measurable about it.")
+    st.caption(_("The articles name it without saying anything measurable about it."))
 for claim in claims:
     with st.container(border=True):
         show_claim(kb, claim.id)

@@ -30,6 +30,7 @@ from pydantic import (
 
 from selector import textpolicy
 from selector.errors import SelectorError
+from selector.i18n import Language, LanguageError, check_language
 from selector.issues import Issue, schema_issues
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.preferences import PreferenceError, Preferences, from_query, to_query
@@ -61,7 +62,9 @@ PREFERENCE_PARAMS = (
 #: The link's own parameters beside the preferences': Evidence filters and uploads.
 FILTERS_PARAM = "ev"
 DATA_PARAM = "data"
-LINK_PARAMS = (FILTERS_PARAM, DATA_PARAM)
+#: The interface language (selector.i18n); absent means the reader's browser decides.
+LANG_PARAM = "lang"
+LINK_PARAMS = (FILTERS_PARAM, DATA_PARAM, LANG_PARAM)
 #: Longest `data` a link carries; larger uploads are shared as a profile file instead.
 MAX_LINK_DATA_CHARS = 4_000
 #: A link's uploads decompress to at most this many bytes: 25 times the largest `data`, far above what real files
@@ -130,6 +133,8 @@ class Profile(BaseModel):
     # The decision record of the ranking when the profile was saved (selector.record.to_text), for `recheck`;
     # checked (digest included) only when re-checked, so that loading a profile never depends on it.
     record: Annotated[str, StringConstraints(max_length=MAX_RECORD_CHARS), AfterValidator(_visible)] | None = None
+    # The interface language the profile was saved in; None lets the reader's browser decide.
+    language: Language | None = None
 
     @field_validator("uploads")
     @classmethod
@@ -150,13 +155,16 @@ def make(
     filters: dict[str, Sequence[str]] | None = None,
     uploads: Sequence[Upload] = (),
     record: str | None = None,
+    language: Language | None = None,
 ) -> Profile:
-    """Build a profile from what a session holds (the uploads as the user gave them, the ranking's record)."""
+    """Build a profile from what a session holds (the uploads as the user gave them, the ranking's record, the
+    interface language)."""
     return Profile(
         preferences=preferences,
         filters={k: tuple(v) for k, v in (filters or {}).items()},
         uploads=tuple(EmbeddedUpload.from_upload(u) for u in uploads),
         record=record,
+        language=language,
     )
 
 
@@ -174,8 +182,9 @@ def dump(profile: Profile) -> str:
     data = profile.model_dump(mode="json")
     if data["preferences"]["elicitation"] is None:
         del data["preferences"]["elicitation"]  # a profile without elicitation reads exactly as before it existed
-    if data["record"] is None:
-        del data["record"]  # likewise a profile saved without a decision record
+    for optional in ("record", "language"):
+        if data[optional] is None:
+            del data[optional]  # likewise a profile saved without a decision record or a language
     return header + dump_yaml(data, sort_keys=True)
 
 
@@ -212,7 +221,7 @@ def load(
     try:
         profile = Profile.model_validate(parsed.data)
     except ValidationError as exc:
-        hint = "a profile has version, preferences, filters, uploads and record"
+        hint = "a profile has version, preferences, filters, uploads, record and language"
         raise ProfileError(schema_issues(exc, name, parsed.line_of, hint, whole="profile")) from None
     if check_uploads:
         check(profile, kb_dir, name)
@@ -386,6 +395,8 @@ def to_link_params(profile: Profile) -> dict[str, str]:
     data = encode_uploads(profile.uploads)
     if data is not None:
         params[DATA_PARAM] = data
+    if profile.language is not None:
+        params[LANG_PARAM] = profile.language
     return params
 
 
@@ -445,7 +456,13 @@ def from_link_params(
             problems.append(Issue("ERROR", LINK_NAME, None, None, str(exc)))
     filters: dict[str, tuple[str, ...]] = {}
     uploads: tuple[EmbeddedUpload, ...] = ()
-    for param in LINK_PARAMS:
+    language = None
+    if LANG_PARAM in params:
+        try:
+            language = check_language(params[LANG_PARAM])
+        except LanguageError as exc:
+            problems.append(Issue("ERROR", LINK_NAME, None, None, f"`{LANG_PARAM}`: {exc}"))
+    for param in (FILTERS_PARAM, DATA_PARAM):
         if param not in params:
             continue
         try:
@@ -457,7 +474,7 @@ def from_link_params(
             problems.extend(exc.issues)
     if problems or preferences is None:
         raise ProfileError(problems)
-    profile = Profile(preferences=preferences, filters=filters, uploads=uploads)
+    profile = Profile(preferences=preferences, filters=filters, uploads=uploads, language=language)
     if check_uploads:
         check(profile, kb_dir, LINK_NAME)
     return profile

@@ -10,18 +10,28 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
+from selector import i18n
+from selector.i18n import N_
 from selector.locators import CONVERSIONS, RAW_DIR
 from selector.models import TIERS, Claim, KnowledgeBase
 
 # Numbers from a snapshot older than this are marked as ageing wherever shown.
 AGEING_MONTHS = 18
 
+#: Each tier's name as the interface shows it (the ids stay English in files, links and exports).
+TIER_NAMES = {
+    "measured": N_("measured"),
+    "benchmarked": N_("benchmarked"),
+    "reference": N_("reference"),
+    "claimed": N_("claimed"),
+    "assessed": N_("assessed"),
+}
 TIER_DESCRIPTIONS = {
-    "measured": "your own measurement (My data or --extra)",
-    "benchmarked": "third-party runs with public logs (MLPerf closed/open, AccelMark verified/community)",
-    "reference": "datasheet and spec databases (Epoch AI hardware data, cloud price lists)",
-    "claimed": "an article says so (verbatim quote kept)",
-    "assessed": "our rating, with a written rationale and the claims it rests on",
+    "measured": N_("your own measurement (My data or --extra)"),
+    "benchmarked": N_("third-party runs with public logs (MLPerf closed/open, AccelMark verified/community)"),
+    "reference": N_("datasheet and spec databases (Epoch AI hardware data, cloud price lists)"),
+    "claimed": N_("an article says so (verbatim quote kept)"),
+    "assessed": N_("our rating, with a written rationale and the claims it rests on"),
 }
 
 
@@ -137,7 +147,7 @@ def evidence_entries(
 # ----------------------------------------------------------------------------------------------------------
 # A number's age and the licences' own texts, for the app's tables, hover labels and "Data sources" page
 
-AGEING_LABEL = "ageing"
+AGEING_LABEL = N_("ageing")
 
 # The licences the bundled datasets use, with the canonical text a reader can follow (CC BY 4.0 asks for a link
 # to the licence). Fixed addresses, never taken from the knowledge files.
@@ -171,15 +181,18 @@ def age_text(claim: Claim, kb: KnowledgeBase, today: dt.date | None = None) -> s
     return f"as of {date}"
 
 
-def dataset_age_text(info: DatasetInfo, today: dt.date | None = None) -> str:
-    """A dataset's snapshot date and age in months, marked ageing past :data:`AGEING_MONTHS`."""
+def dataset_age_text(info: DatasetInfo, today: dt.date | None = None, lang: i18n.Language = "en") -> str:
+    """A dataset's snapshot date and age in months, marked ageing past :data:`AGEING_MONTHS`, in `lang`."""
+    _ = i18n.translator(lang)
     if not info.snapshot_date:
-        return "snapshot date not stated"
+        return _("snapshot date not stated")
     months = months_old(info.snapshot_date, today)
     if months < 0:  # a report dated before the snapshot (reproducible test dates): no age to state
-        return f"snapshot {info.snapshot_date}"
-    text = f"snapshot {info.snapshot_date} ({months} months old"
-    return text + (f"; {AGEING_LABEL}, older than {AGEING_MONTHS} months)" if months > AGEING_MONTHS else ")")
+        return _("snapshot {date}").format(date=info.snapshot_date)
+    if months > AGEING_MONTHS:
+        text = _("snapshot {date} ({months} months old; {ageing}, older than {limit} months)")
+        return text.format(date=info.snapshot_date, months=months, ageing=_(AGEING_LABEL), limit=AGEING_MONTHS)
+    return _("snapshot {date} ({months} months old)").format(date=info.snapshot_date, months=months)
 
 
 def conversions_used(kb: KnowledgeBase, dataset_id: str) -> list[str]:

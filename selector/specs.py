@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from selector import provenance
+from selector import i18n, provenance
 from selector.locators import RawError, Snapshots, lookup
 from selector.matrix import claims_for_cell
 from selector.memo import PerKnowledge
@@ -68,10 +68,14 @@ _VALUES = PerKnowledge(8)
 _EXPLORED = PerKnowledge(64)
 
 
-def spec_columns(kb: KnowledgeBase) -> dict[str, str]:
-    """The axes a user can pick: column id -> label with unit, in :data:`SPEC_CRITERIA` order, then release year."""
-    found = {c: kb.criteria[c].name_en for c in SPEC_CRITERIA if c in kb.criteria}
-    found[RELEASE_YEAR] = "Release year"
+def spec_columns(kb: KnowledgeBase, lang: i18n.Language = "en") -> dict[str, str]:
+    """The axes a user can pick: column id -> label with unit, in :data:`SPEC_CRITERIA` order, then release year;
+    in `lang` where the knowledge has the criterion's name in it."""
+    found = {
+        c: i18n.pick(lang, kb.criteria[c].name_en, kb.criteria[c].name_zh) for c in SPEC_CRITERIA if c in kb.criteria
+    }
+    _ = i18n.translator(lang)
+    found[RELEASE_YEAR] = _("Release year")
     return found
 
 

@@ -103,6 +103,7 @@ def test_selector_modules_import_each_other_without_cycles():
 LAYERS: dict[str, tuple[str, ...]] = {
     "base utilities (text policy, read-only arrays, guarded YAML and file reading, limits, errors, deferred imports)": (
         "textpolicy",
+        "i18n",
         "arrays",
         "deferred",
         "yamlio",

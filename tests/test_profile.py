@@ -405,3 +405,24 @@ def test_a_link_parameter_given_twice_with_different_values_is_refused() -> None
 def test_an_answer_given_twice_in_one_link_value_is_refused_like_on_the_command_line() -> None:
     with pytest.raises(profile.ProfileError, match="given twice"):
         profile.from_link_params({"group": "mobile-runtimes", "answers": "goal=a,goal=b"}, check_uploads=False)
+
+
+def test_the_language_travels_in_the_profile_and_the_link() -> None:
+    prefs = Preferences(group="edge-accelerators")
+    saved = profile.make(prefs, language="zh")
+    text = profile.dump(saved)
+    assert "language: zh" in text
+    assert profile.load(text).language == "zh"
+    params = profile.to_link_params(saved)
+    assert params[profile.LANG_PARAM] == "zh"
+    assert profile.from_link_params(params).language == "zh"
+    # saved without a language: the file reads as before the field existed, and the reader's browser decides
+    plain = profile.dump(profile.make(prefs))
+    assert "language" not in plain and profile.load(plain).language is None
+
+
+def test_a_link_or_profile_with_an_unknown_language_is_refused_with_the_languages_allowed() -> None:
+    with pytest.raises(profile.ProfileError, match="`lang`: language 'fr' is not available; use one of en, zh"):
+        profile.from_link_params({"group": "edge-accelerators", "lang": "fr"})
+    with pytest.raises(profile.ProfileError, match="language"):
+        profile.load("preferences: {group: edge-accelerators}\nlanguage: fr\n")

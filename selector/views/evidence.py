@@ -7,7 +7,8 @@ from collections.abc import Iterable, Sequence
 
 import pandas as pd
 
-from selector import provenance, vocabulary
+from selector import i18n, provenance, vocabulary
+from selector.i18n import N_
 from selector.models import Claim, KnowledgeBase
 from selector.views.labels import conditions_text, document_label, flags_text, section_label, value_text
 
@@ -114,18 +115,25 @@ def labelled_claims(kb: KnowledgeBase, table: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-PREVIEW_COLUMNS = ("id", "English", "quote (Chinese)", "number", "source", "flagged as")
+PREVIEW_COLUMNS = ("id", N_("English"), N_("quote (Chinese)"), N_("number"), N_("source"), N_("flagged as"))
 
 
-def claims_preview(kb: KnowledgeBase, claim_ids: Iterable[str], today: dt.date | None = None) -> pd.DataFrame:
+def claims_preview(
+    kb: KnowledgeBase, claim_ids: Iterable[str], today: dt.date | None = None, lang: i18n.Language = "en"
+) -> pd.DataFrame:
     """The claims `claim_ids` in six columns that a static table can show whole: id, English, Chinese quote, the
     number (metric by name, comparator, value, unit), where it comes from (document and section number; for a
-    dataset's number its footnote and snapshot date, marked when ageing) and what it is flagged as."""
+    dataset's number its footnote and snapshot date, marked when ageing) and what it is flagged as.
+
+    In Chinese the quote comes before the English rendering and the headers are translated; footnotes keep the
+    datasets' own terms."""
+    _ = i18n.translator(lang)
     rows = []
     for claim_id in claim_ids:
         claim = kb.claims[claim_id]
         value = value_text(claim)
-        section = f"section {claim.section}" if claim.section else ""  # its heading is in the claim's record
+        # its heading is in the claim's record
+        section = _("section {number}").format(number=claim.section) if claim.section else ""
         source = [document_label(kb, claim.source), section]
         source += [provenance.footnote(claim), provenance.age_text(claim, kb, today)]
         metric = vocabulary.label(kb, claim.metric) if claim.metric else ""
@@ -139,7 +147,11 @@ def claims_preview(kb: KnowledgeBase, claim_ids: Iterable[str], today: dt.date |
                 flag_kinds(claim),
             ]
         )
-    return pd.DataFrame(rows, columns=list(PREVIEW_COLUMNS))
+    frame = pd.DataFrame(rows, columns=[_(c) for c in PREVIEW_COLUMNS])
+    if lang == "zh":
+        order = [frame.columns[i] for i in (0, 2, 1, 3, 4, 5)]
+        frame = frame[order]
+    return frame
 
 
 def _haystack(kb: KnowledgeBase, claim: Claim) -> str:

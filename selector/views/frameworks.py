@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from selector import vocabulary
+from selector import i18n, vocabulary
 from selector.matrix import claims_for_cell
 from selector.models import Claim, KnowledgeBase
 from selector.views.evidence import claim_evidence
@@ -34,11 +34,14 @@ class FeatureMatrix:
     criterion_ids: tuple[str, ...]
 
 
-def feature_matrix(kb: KnowledgeBase, kind: str = "framework", use_flagged: bool = True) -> FeatureMatrix:
+def feature_matrix(
+    kb: KnowledgeBase, kind: str = "framework", use_flagged: bool = True, lang: i18n.Language = "en"
+) -> FeatureMatrix:
     """Every rating (article 003's stars and every assessed rating) of entities of `kind`, as a matrix.
 
     Columns are the criteria whose metric is a rating (``rating_*``), in knowledge order; rows are the entities
     of `kind` with at least one rating, in knowledge order. A cell holds the value the decision matrix would use.
+    Names are in `lang` where the knowledge has them (the other language otherwise).
     """
     criteria = [c for c in kb.criteria.values() if c.metric.startswith("rating_")]
     entities = [e for e in kb.entities.values() if e.kind == kind]
@@ -54,8 +57,8 @@ def feature_matrix(kb: KnowledgeBase, kind: str = "framework", use_flagged: bool
             ids.setdefault(entity.id, {})[criterion.id] = tuple(c.id for c in used)
     rows = [e for e in entities if e.id in values]
     cols = [c for c in criteria if any(c.id in values[e.id] for e in rows)]
-    names = [e.name for e in rows]
-    col_names = [c.name_en for c in cols]
+    names = [i18n.pick(lang, e.name, e.name_zh) for e in rows]
+    col_names = [i18n.pick(lang, c.name_en, c.name_zh) for c in cols]
     value_frame = pd.DataFrame(
         [[values[e.id].get(c.id, np.nan) for c in cols] for e in rows], index=names, columns=col_names, dtype=float
     )
@@ -69,19 +72,20 @@ def feature_matrix(kb: KnowledgeBase, kind: str = "framework", use_flagged: bool
     )
 
 
-def rating_table(fm: FeatureMatrix) -> pd.DataFrame:
+def rating_table(fm: FeatureMatrix, lang: i18n.Language = "en") -> pd.DataFrame:
     """The ratings as a table to read: one row per criterion (its name saying "(lower is better)" where a low
     rating is the good one), one column per entity after the first column of criteria; unrated cells are NaN.
 
     Criteria go down the rows so the table fits a laptop's width: their names are long, the entities' short.
     """
+    _ = i18n.translator(lang)
     names = [
-        f"{column} (lower is better)" if objective == "min" else column
+        _("{criterion} (lower is better)").format(criterion=column) if objective == "min" else column
         for column, objective in zip(fm.values.columns, fm.objectives, strict=True)
     ]
     table = fm.values.set_axis(names, axis="columns").T
     table.columns.name = None
-    return table.rename_axis("criterion").reset_index()
+    return table.rename_axis(_("criterion")).reset_index()
 
 
 def feature_hover(kb: KnowledgeBase, fm: FeatureMatrix) -> pd.DataFrame:

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from selector.i18n import N_
 from selector.models import Claim, Conditions, KnowledgeBase
 
 SEGMENT_LABELS = {
-    "datacenter": "Datacenter",
-    "workstation": "Workstation and desktop",
-    "edge": "Edge",
-    "mobile_client": "Mobile and client",
-    "emerging": "Emerging",
+    "datacenter": N_("Datacenter"),
+    "workstation": N_("Workstation and desktop"),
+    "edge": N_("Edge"),
+    "mobile_client": N_("Mobile and client"),
+    "emerging": N_("Emerging"),
 }
 
 

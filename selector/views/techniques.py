@@ -6,16 +6,18 @@ from collections.abc import Iterable, Sequence
 
 import pandas as pd
 
-from selector.models import KnowledgeBase
+from selector import i18n
+from selector.i18n import N_
+from selector.models import Claim, Entity, KnowledgeBase
 
 TECHNIQUE_KINDS = ("technique", "system", "tool", "model", "dataset", "resource")
 KIND_LABELS = {
-    "technique": "Techniques",
-    "system": "Case studies",
-    "tool": "Tools",
-    "model": "Models and model zoos",
-    "dataset": "Datasets",
-    "resource": "Learning resources",
+    "technique": N_("Techniques"),
+    "system": N_("Case studies"),
+    "tool": N_("Tools"),
+    "model": N_("Models and model zoos"),
+    "dataset": N_("Datasets"),
+    "resource": N_("Learning resources"),
 }
 
 
@@ -33,21 +35,27 @@ def scenario_links(kb: KnowledgeBase, entity_id: str) -> list[tuple[str, str]]:
     return [] if link is None else [(q, o) for q, options in link.serves.items() for o in options]
 
 
-def scenario_label(kb: KnowledgeBase, question_id: str, option_id: str, short: bool = False) -> str:
-    """``"Where will the models run? -> Edge devices"``, or with `short` ``"target: Edge devices"``."""
+def scenario_label(
+    kb: KnowledgeBase, question_id: str, option_id: str, short: bool = False, lang: i18n.Language = "en"
+) -> str:
+    """``"Where will the models run? -> Edge devices"``, or with `short` ``"target: Edge devices"``, in `lang`."""
     question = kb.questions[question_id]
     option = next(o for o in question.options if o.id == option_id)
-    return f"{question.id}: {option.label_en}" if short else f"{question.text_en} -> {option.label_en}"
+    answer = i18n.pick(lang, option.label_en, option.label_zh)
+    return f"{question.id}: {answer}" if short else f"{i18n.pick(lang, question.text_en, question.text_zh)} -> {answer}"
 
 
 def techniques_table(
     kb: KnowledgeBase,
     kinds: Sequence[str] = TECHNIQUE_KINDS,
     scenarios: Iterable[tuple[str, str]] | None = None,
+    lang: i18n.Language = "en",
 ) -> pd.DataFrame:
     """Techniques, cases, tools, models, datasets and resources with their claim count and scenarios.
 
     With `scenarios` (pairs of question id, option id) only the items linked to at least one of them are listed.
+    Scenarios and descriptions are in `lang` where the knowledge has them (a Chinese description falls back to
+    the first claim's Chinese quote, then to the English text).
     """
     wanted = None if scenarios is None else set(scenarios)
     rows = []
@@ -66,9 +74,15 @@ def techniques_table(
                 "kind": entity.kind,
                 "claims": len(claims),
                 "flagged claims": sum(c.flagged for c in claims),
-                "scenarios": "; ".join(scenario_label(kb, q, o, short=True) for q, o in links),
-                "description": entity.description_en or (claims[0].text_en if claims else ""),
+                "scenarios": "; ".join(scenario_label(kb, q, o, short=True, lang=lang) for q, o in links),
+                "description": _description(entity, claims, lang),
             }
         )
     columns = ["id", "name", "name_zh", "kind", "claims", "flagged claims", "scenarios", "description"]
     return pd.DataFrame(rows, columns=columns)
+
+
+def _description(entity: Entity, claims: Sequence[Claim], lang: i18n.Language) -> str:
+    english = entity.description_en or (claims[0].text_en if claims else "")
+    chinese = getattr(entity, "description_zh", None) or (claims[0].quote if claims else None)
+    return i18n.pick(lang, english, chinese)

@@ -130,6 +130,18 @@ def test_claims_preview_shows_each_number_with_its_source_and_flags(kb):
     assert row["flagged as"] == ", ".join(f.kind.replace("_", " ") for f in article.flags)
 
 
+def test_claims_preview_in_chinese_puts_the_quote_first_and_translates_the_headers(kb):
+    article = next(c for c in kb.claims.values() if c.section and c.quote and c.value is not None)
+    english = claims_preview(kb, [article.id], OLD)
+    chinese = claims_preview(kb, [article.id], OLD, lang="zh")
+    assert list(chinese.columns) == ["id", "原文引述（中文）", "英文", "数值", "来源", "存疑类型"]
+    row = chinese.iloc[0]
+    assert row["原文引述（中文）"] == article.quote and row["英文"] == article.text_en
+    assert row["来源"].endswith(f"第 {article.section} 节")
+    # the same cells, in another order: only the words around the data change
+    assert row["数值"] == english.iloc[0]["number"]
+
+
 def test_labelled_claims_names_metrics_and_documents_and_keeps_the_rest(kb):
     table = claims_table(kb, today=OLD)
     labelled = labelled_claims(kb, table)

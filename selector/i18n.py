@@ -1,0 +1,82 @@
+"""The interface's languages: message catalogs (gettext, managed with Babel) and locale-aware dates.
+
+The server is shared by every user, so a translation is chosen per call (per session, per report), never installed
+globally with ``gettext.install``. Catalogs live in ``selector/locale/<lang>/LC_MESSAGES/messages.po`` and are
+compiled to ``.mo`` beside them (``make i18n``); the compiled files are committed, so nothing is built or fetched
+when the app starts, and ``tests/test_i18n.py`` fails when a ``.mo`` no longer matches its ``.po``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import gettext
+from collections.abc import Callable
+from pathlib import Path
+from typing import Literal
+
+from babel import Locale, UnknownLocaleError
+from babel.dates import format_date as _babel_date
+
+Language = Literal["en", "zh"]
+#: The languages the interface speaks, in the order the switch shows them; English is the source language.
+LANGUAGES: tuple[Language, ...] = ("en", "zh")
+SOURCE_LANGUAGE: Language = "en"
+#: What the language switch shows for each language: each in its own script, so a reader finds theirs.
+LANGUAGE_NAMES: dict[Language, str] = {"en": "English", "zh": "中文"}
+#: Babel's locale for each language: numbers and dates follow these conventions.
+BABEL_LOCALES: dict[Language, str] = {"en": "en_US", "zh": "zh_Hans_CN"}
+LOCALE_DIR = Path(__file__).parent / "locale"
+DOMAIN = "messages"
+
+
+class LanguageError(ValueError):
+    """A language that the interface does not speak (the message lists those it does)."""
+
+
+def check_language(value: str) -> Language:
+    """`value` as a language code, or :class:`LanguageError` naming the codes allowed."""
+    if value in LANGUAGES:
+        return value  # type: ignore[return-value]
+    raise LanguageError(f"language {value!r} is not available; use one of {', '.join(LANGUAGES)}")
+
+
+def negotiate(preferred: str | None) -> Language:
+    """The interface language for a browser's locale (``zh-CN``, ``zh_TW``, ``en-GB``...): Chinese for any Chinese
+    locale, else the source language."""
+    if not preferred:
+        return SOURCE_LANGUAGE
+    try:
+        locale = Locale.parse(preferred.replace("-", "_"))
+    except (ValueError, UnknownLocaleError):
+        return SOURCE_LANGUAGE
+    return "zh" if locale.language == "zh" else SOURCE_LANGUAGE
+
+
+@functools.cache
+def translations(lang: Language) -> gettext.NullTranslations:
+    """The compiled catalog of `lang` (the source language has none: its messages are the msgids)."""
+    if lang == SOURCE_LANGUAGE:
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[lang])
+
+
+def translator(lang: Language) -> Callable[[str], str]:
+    """The function that translates a message into `lang` (``_ = translator(lang)``)."""
+    return translations(lang).gettext
+
+
+def pick(lang: Language, english: str | None, chinese: str | None) -> str:
+    """A bilingual field of the knowledge in `lang`, falling back to the other language when one is missing."""
+    first, second = (chinese, english) if lang == "zh" else (english, chinese)
+    return first or second or ""
+
+
+def format_date(day: dt.date, lang: Language) -> str:
+    """`day` as the locale writes a date in running text (``Dec 2, 2026``, ``2026年12月2日``)."""
+    return _babel_date(day, format="medium" if lang == "en" else "long", locale=BABEL_LOCALES[lang])
+
+
+def N_(message: str) -> str:
+    """Mark `message` for the catalogs without translating it here: a constant translated where it is shown."""
+    return message

@@ -1,0 +1,109 @@
+"""selector.i18n: the message catalogs are complete and compiled, languages are negotiated and validated, numbers
+and dates follow the locale."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from selector import i18n
+
+ROOT = Path(__file__).resolve().parent.parent
+PO = i18n.LOCALE_DIR / "zh" / "LC_MESSAGES" / "messages.po"
+MO = PO.with_suffix(".mo")
+KEYWORDS = {"_": None, "N_": None}
+# babel.cfg's sections: (directory, pattern)
+SOURCES = [("app.py", "app.py"), ("app_pages", "**.py"), ("selector", "**.py")]
+
+
+def extracted() -> set[str]:
+    """Every message the code marks, as `make i18n` extracts it (same keywords and files as babel.cfg)."""
+    config = (ROOT / "babel.cfg").read_text()
+    assert (
+        "[python: app.py]" in config and "[python: app_pages/**.py]" in config and "[python: selector/**.py]" in config
+    )
+    found: set[str] = set()
+    for folder, pattern in SOURCES:
+        if folder.endswith(".py"):
+            base, method_map = ROOT, [(folder, "python")]
+        else:
+            base, method_map = ROOT / folder, [(pattern, "python")]
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            base, method_map, keywords=KEYWORDS, comment_tags=()
+        ):
+            found.add(message)
+    return found
+
+
+def catalog():
+    with PO.open("rb") as f:
+        return read_po(f, locale="zh")
+
+
+def test_every_interface_message_has_its_chinese_translation():
+    messages = {m.id: m.string for m in catalog() if m.id}
+    code = extracted()
+    assert code, "the extractor found no message: babel.cfg or the keywords changed"
+    missing = sorted(code - set(messages))
+    assert not missing, f"run `make i18n` and translate: {missing[:5]}"
+    untranslated = sorted(m for m in code if not messages[m].strip())
+    assert not untranslated, f"messages without a Chinese translation: {untranslated[:5]}"
+    stale = sorted(set(messages) - code)
+    assert not stale, f"catalog entries no code uses (run `make i18n`): {stale[:5]}"
+
+
+def test_translations_keep_every_placeholder_and_markup():
+    placeholder = re.compile(r"\{[a-z_]+\}")
+    for message in catalog():
+        if not message.id:
+            continue
+        assert sorted(placeholder.findall(message.string)) == sorted(placeholder.findall(message.id)), message.id
+        assert message.string.count("**") == message.id.count("**"), message.id
+
+
+def test_the_compiled_catalog_is_the_catalog():
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog())
+    assert MO.read_bytes() == buffer.getvalue(), "selector/locale/zh/LC_MESSAGES/messages.mo is stale: run make i18n"
+
+
+def test_translator_translates_into_chinese_and_english_is_the_source():
+    assert i18n.translator("zh")("Recommend") == "选型推荐"
+    assert i18n.translator("en")("Recommend") == "Recommend"
+    assert i18n.translator("zh")("a message no catalog has") == "a message no catalog has"
+
+
+@pytest.mark.parametrize(
+    ("browser", "expected"),
+    [
+        *[("zh-CN", "zh"), ("zh_TW", "zh"), ("zh-Hant-HK", "zh"), ("zh", "zh")],
+        *[("en-GB", "en"), ("fr-FR", "en"), (None, "en"), ("", "en"), ("not a locale", "en")],
+    ],
+)
+def test_the_first_visit_follows_the_browser_language(browser, expected):
+    assert i18n.negotiate(browser) == expected
+
+
+def test_an_unknown_language_is_refused_with_those_allowed():
+    assert i18n.check_language("zh") == "zh"
+    with pytest.raises(i18n.LanguageError, match="use one of en, zh"):
+        i18n.check_language("fr")
+
+
+def test_pick_prefers_the_language_and_falls_back_to_the_other():
+    assert i18n.pick("zh", "Training frameworks", "训练框架") == "训练框架"
+    assert i18n.pick("en", "Training frameworks", "训练框架") == "Training frameworks"
+    assert i18n.pick("zh", "PyTorch", None) == "PyTorch"
+    assert i18n.pick("en", None, "昇腾") == "昇腾"
+
+
+def test_dates_follow_the_locale():
+    assert i18n.format_date(dt.date(2026, 12, 2), "en") == "Dec 2, 2026"
+    assert i18n.format_date(dt.date(2026, 12, 2), "zh") == "2026年12月2日"
