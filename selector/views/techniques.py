@@ -84,5 +84,5 @@ def techniques_table(
 
 def _description(entity: Entity, claims: Sequence[Claim], lang: i18n.Language) -> str:
     english = entity.description_en or (claims[0].text_en if claims else "")
-    chinese = getattr(entity, "description_zh", None) or (claims[0].quote if claims else None)
+    chinese = entity.description_zh or (claims[0].quote if claims else None)
     return i18n.pick(lang, english, chinese)
