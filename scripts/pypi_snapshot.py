@@ -4,8 +4,8 @@ Usage: ``python scripts/pypi_snapshot.py FETCHED PROJECT=ANSWER.json [...]``: ea
 ``GET https://pypi.org/simple/<project>/`` with ``Accept: application/vnd.pypi.simple.v1+json``, saved on day
 FETCHED (YYYY-MM-DD). The answer is trimmed as the snapshot's ``_meta`` says (files uploaded since 2023-12-01 and
 every file of the newest upload's version; filename, upload-time, and yanked only when true) and written into
-projects.json in its layout (members in the order of their answer files, one file per line), which this script reproduces byte for byte
-for the members it does not touch.
+projects.json in its layout (members in the order of their answer files, one file per line), which this script
+reproduces byte for byte for the members it does not touch.
 """
 
 from __future__ import annotations
