@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-import pypi_snapshot  # noqa: E402  (scripts/ is a folder of scripts, not a package)
+import pypi_snapshot  # scripts/ is a folder of scripts, not a package
 
 
 def test_the_bundled_snapshot_renders_to_its_own_bytes() -> None:

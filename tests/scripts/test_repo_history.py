@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-import repo_history  # noqa: E402  (scripts/ is a folder of scripts, not a package)
+import repo_history  # scripts/ is a folder of scripts, not a package
 
 pytestmark = pytest.mark.subprocess  # git builds and reads the repository
 
