@@ -72,7 +72,7 @@ def test_claim_evidence_names_document_section_and_quote(kb):
     assert ev["value"] == "3200 img/s"
 
 
-def test_an_assessed_rating_carries_its_rubric_level_and_a_quote_none(kb):
+def test_an_assessed_rating_carries_its_rubric_level_and_a_benchmark_none(kb):
     rated = next(c for c in kb.claims.values() if c.tier == "assessed" and c.metric == "rating_training_speed")
     ev = claim_evidence(kb, rated.id)
     level = int(rated.value) if rated.value == int(rated.value) else None
