@@ -120,3 +120,16 @@ def test_a_broken_table_names_file_and_row_and_writes_nothing(tmp_path: Path, ca
     err = capsys.readouterr().err
     assert "history.csv" in err and "row " in err and words in err
     assert not output.exists()
+
+
+def test_each_mapped_repository_has_a_licence_and_governance_fact_matching_its_row(rows) -> None:
+    kb = knowledge.load(KNOWLEDGE)
+    aliases = importers.alias_map(importers.read_aliases(KNOWLEDGE / importers.ALIASES_FILE), DATASET)
+    for name, r in rows.items():
+        entity = aliases[name].entity
+        if not entity:  # left out with its reason (NVIDIA/TensorRT's open parts)
+            continue
+        fact = kb.claims[f"fact-licence-{entity}"]
+        assert f"licence {r['licence_spdx']} (LICENSE at commit {r['commit'][:12]})" in fact.text_en, name
+        assert "governance: foundation" in fact.text_en or "governance: single vendor" in fact.text_en, name
+        assert r["commit"] in kb.sources[fact.source].url
