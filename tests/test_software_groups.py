@@ -133,3 +133,10 @@ def test_pooled_over_the_software_groups_at_most_30_percent_rests_on_assessed_ce
 def test_the_target_check_fails_on_a_group_above_the_targets(measured) -> None:
     """The check itself can fail: training frameworks rest on our training-speed rating."""
     assert _targets_missed(measured, "training-frameworks")
+
+
+@pytest.mark.parametrize("group", SOFTWARE_GROUPS)
+def test_every_member_runs_on_a_platform_its_group_is_for(kb, group: str) -> None:
+    wanted = set(kb.groups[group].fits.platforms)
+    for member in kb.groups[group].members:
+        assert wanted & set(kb.entities[member].platforms), (group, member, kb.entities[member].platforms)
