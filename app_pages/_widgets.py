@@ -111,6 +111,8 @@ def show_claim(kb: KnowledgeBase, claim_id: str) -> None:
         st.markdown("> " + md(ev["quote_zh"]))
     st.markdown(md(ev["text_en"]) + (f" — **{md(ev['value'])}**" if ev["value"] else ""))
     details = [f"conditions: {ev['conditions']}" if ev["conditions"] else "", ev["rationale"], ev["note"]]
+    if ev["rubric"]:
+        details.append(f"rubric: {ev['rubric']}")
     details = [d for d in details if d]
     if details:
         st.caption(md(" · ".join(details)))

@@ -402,6 +402,24 @@ class GroupCriterion(Record):
     weight: Number = Field(default=1.0, ge=0, le=1_000_000)  # relative, like the preferences' MAX_WEIGHT
 
 
+Choosing = Literal[
+    "accelerator", "training-framework", "inference-engine", "llm-serving-engine", "model-server", "on-device-runtime"
+]
+Task = Literal["train", "serve-llm", "serve-vision", "generate-images", "run-on-device"]
+Where = Literal["cloud", "datacenter", "edge", "device", "client"]
+GroupPlatform = Literal["linux", "windows", "macos", "android", "ios", "embedded-linux"]
+
+
+class GroupFits(Record):
+    """What a group answers: what is chosen, for which tasks, where it runs and on which platforms (the lead's shared
+    schema for the requirement-first start)."""
+
+    choosing: Choosing
+    tasks: tuple[Task, ...] = Field(min_length=1)
+    where: tuple[Where, ...] = Field(min_length=1)
+    platforms: tuple[GroupPlatform, ...] = ()
+
+
 class Group(Record):
     """Alternatives that may be compared with each other, and the criteria they are compared on."""
 
@@ -414,6 +432,7 @@ class Group(Record):
     description_zh: Text | None = None
     rationale_en: Text | None = None  # why these criteria and sub-weights: what each dimension ranks here
     rationale_zh: Text | None = None
+    fits: GroupFits | None = None
 
 
 class Option(Record):

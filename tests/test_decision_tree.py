@@ -117,8 +117,10 @@ def test_conflicting_answers_are_stated_not_united(kb):
 
 
 def test_cloud_provider_shortlists_triton_inside_a_ranked_group(kb):
+    # Triton is a model server: since issue 32 it ranks in model-servers, not among the GPU inference engines
     path = decision_tree.evaluate(kb, {"organisation": "cloud-provider"})
-    assert path.shortlisted("gpu-inference-runtimes") == ("triton-server",)
+    assert path.shortlisted("model-servers") == ("triton-server",)
+    assert path.shortlisted("gpu-inference-runtimes") == ()
     assert "triton-server" not in path.other_candidates
 
 
@@ -213,7 +215,8 @@ def test_group_order_puts_the_groups_the_answers_point_at_first(kb):
     assert "training-frameworks" not in [c.id for c in order if c.pointed_at]
     assert [c.id for c in decision_tree.group_order(kb, {})] == list(kb.groups)
     cloud = decision_tree.group_order(kb, {"target": "cloud"})
-    assert {c.id for c in cloud[:2]} == {"datacenter-accelerators", "gpu-inference-runtimes"}
+    pointed = {"datacenter-accelerators", "gpu-inference-runtimes", "llm-serving-engines", "model-servers"}
+    assert {c.id for c in cloud[:4]} == pointed
 
 
 @pytest.mark.slow

@@ -10,7 +10,7 @@ from selector import provenance
 from selector.locators import RAW_DIR
 from selector.models import KnowledgeBase
 from selector.report.model import DataSource, Evidence
-from selector.views.labels import section_label, value_text
+from selector.views.labels import rubric_text, section_label, value_text
 
 
 def uses(kb: KnowledgeBase, report_parts: dict[str, Any]) -> dict[str, list[str]]:
@@ -72,6 +72,7 @@ def claims(kb: KnowledgeBase, uses: Mapping[str, list[str]], today: date | None 
                 used_for=tuple(uses[claim_id]),
                 footnote=provenance.footnote(claim, kb),
                 age=provenance.age_text(claim, kb, today),
+                rubric=rubric_text(kb, claim),
             )
         )
     return tuple(rows)

@@ -39,6 +39,8 @@ class Evidence:
     footnote: str = ""
     # For a dataset's number: its snapshot date, marked ageing when older than 18 months at the report's date.
     age: str = ""
+    # For an assessed rating: the rubric level its value stands on (selector.views.labels.rubric_text).
+    rubric: str = ""
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,14 @@ import pandas as pd
 from selector import i18n, provenance, vocabulary
 from selector.i18n import N_
 from selector.models import Claim, KnowledgeBase
-from selector.views.labels import conditions_text, document_label, flags_text, section_label, value_text
+from selector.views.labels import (
+    conditions_text,
+    document_label,
+    flags_text,
+    rubric_text,
+    section_label,
+    value_text,
+)
 
 
 def claim_evidence(kb: KnowledgeBase, claim_id: str, today: dt.date | None = None) -> dict[str, str]:
@@ -37,6 +44,7 @@ def claim_evidence(kb: KnowledgeBase, claim_id: str, today: dt.date | None = Non
         "conditions": conditions_text(claim.conditions),
         "flags": flags_text(claim),
         "rationale": claim.rationale or "",
+        "rubric": rubric_text(kb, claim),
         "based_on": ", ".join(claim.based_on),
         "note": claim.note or "",
         "location": kb.locations.get(("claims", claim.id), ""),

@@ -89,7 +89,8 @@ def rating_table(fm: FeatureMatrix, lang: i18n.Language = "en") -> pd.DataFrame:
 
 
 def feature_hover(kb: KnowledgeBase, fm: FeatureMatrix) -> pd.DataFrame:
-    """Plain text per cell of a feature matrix: each claim's id and tier, document and section, quote or rationale."""
+    """Plain text per cell of a feature matrix: each claim's id and tier, document and section, quote or rationale,
+    and for an assessed rating the rubric level it stands on."""
 
     def describe(ids: tuple[str, ...]) -> str:
         parts = []
@@ -99,6 +100,8 @@ def feature_hover(kb: KnowledgeBase, fm: FeatureMatrix) -> pd.DataFrame:
             if ev["section"]:
                 lines.append(f"section {ev['section']}")
             lines.append(f"“{ev['quote_zh']}”" if ev["quote_zh"] else ev["rationale"])
+            if ev["rubric"]:
+                lines.append(f"rubric: {ev['rubric']}")
             if ev["flags"]:
                 lines.append(f"flags: {ev['flags']}")
             parts.append("\n".join(lines))

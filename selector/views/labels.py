@@ -58,3 +58,24 @@ def section_label(kb: KnowledgeBase, claim: Claim) -> str:
         if section.id == claim.section:
             return f"{section.id} {section.heading_zh} ({section.heading_en})"
     return claim.section
+
+
+def rubric_text(kb: KnowledgeBase, claim: Claim) -> str:
+    """For an ``assessed`` rating: the rubric level(s) its value stands on, per criterion reading it; else empty.
+
+    A half step (3.5) names both levels it lies between, so a reader sees what the rating claims without opening
+    the criteria file.
+    """
+    if claim.tier != "assessed" or claim.value is None:
+        return ""
+    parts = []
+    for criterion in kb.criteria.values():
+        if not criterion.rubric or not criterion.reads(claim):
+            continue
+        levels = {r.level: r.text_en for r in criterion.rubric}
+        low, high = int(claim.value // 1), int(-(-claim.value // 1))
+        if low == high and low in levels:
+            parts.append(f"{criterion.name_en}, level {low}: {levels[low]}")
+        elif low in levels and high in levels:
+            parts.append(f"{criterion.name_en}, between level {low} ({levels[low]}) and level {high} ({levels[high]})")
+    return " | ".join(parts)

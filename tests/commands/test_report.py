@@ -36,7 +36,7 @@ def test_markdown_report_with_weights_and_answers(tmp_path, capsys):
     )
     assert code == 0
     text = out.read_text(encoding="utf-8")
-    assert text.startswith("# GPU inference runtimes: ")
+    assert text.startswith("# Inference engines on NVIDIA GPUs: ")  # the group's name since issue 32
     assert "## Decision Outcome" in text and "## Evidence Appendix" in text
     assert re.search(r"\| Performance \(性能\) \| 60 \| 40 \|", text)
     assert "| What is the main goal of the project? (项目的主要目标是什么？) | Industrial deployment" in text

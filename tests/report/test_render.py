@@ -185,3 +185,14 @@ def test_markdown_lists_each_bundled_dataset_as_its_own_item(built, markdown):
     items = [line for line in markdown.splitlines() if line.startswith("- **") and "): licence " in line]
     assert len(items) == len(built.data_sources) >= 2
     assert all(line.count("): licence ") == 1 for line in items)
+
+
+def test_an_assessed_rating_shows_its_rubric_level_in_both_renderings(built):
+    """Issue 32: a rating that stays assessed shows its rubric (and its rationale) where the report cites it."""
+    assessed = [e for e in built.evidence if e.tier == "assessed" and e.rubric]
+    assert assessed, "the GPU inference engines' report cites assessed ratings"
+    markdown, html = render.render_markdown(built), render.render_html(built)
+    for e in assessed:
+        assert e.rationale
+        assert f"- Rubric: {md_escape(e.rubric)}" in markdown or f"- Rubric: {e.rubric}" in markdown
+        assert "Rubric</span>" in html

@@ -72,6 +72,17 @@ def test_claim_evidence_names_document_section_and_quote(kb):
     assert ev["value"] == "3200 img/s"
 
 
+def test_an_assessed_rating_carries_its_rubric_level_and_a_benchmark_none(kb):
+    rated = next(c for c in kb.claims.values() if c.tier == "assessed" and c.metric == "rating_training_speed")
+    ev = claim_evidence(kb, rated.id)
+    level = int(rated.value) if rated.value == int(rated.value) else None
+    assert ev["rationale"] and "Training speed (assessed)" in ev["rubric"]
+    if level is not None:
+        crit = kb.criteria["rating-training-speed"]
+        assert next(r.text_en for r in crit.rubric if r.level == level) in ev["rubric"]
+    assert claim_evidence(kb, "c004-bench-tensorrt-throughput")["rubric"] == ""
+
+
 def test_claims_table_gives_each_dataset_number_its_snapshot_ageing_and_footnote(kb):
     table = claims_table(kb, today=OLD).set_index("id")
     for claim in kb.claims.values():

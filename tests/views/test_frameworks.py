@@ -85,3 +85,14 @@ def test_rating_table_has_a_row_per_criterion_and_marks_where_lower_is_better(kb
         shown = table.iloc[row, 1:].to_numpy(dtype=float)
         assert np.array_equal(shown, fm.values[name].to_numpy(), equal_nan=True)
     assert any(o == "min" for o in fm.objectives), "the bundled ratings include a lower-is-better criterion"
+
+
+def test_an_assessed_rating_in_the_feature_matrix_shows_its_rationale_and_rubric(kb):
+    """Issue 32: the phone runtimes' ratings are kept at weight 0, so this matrix is where a reader meets them."""
+    fm = feature_matrix(kb)
+    column = kb.criteria["rating-mobile-acceleration"].name_en
+    hover = feature_hover(kb, fm)
+    (claim_id,) = fm.claim_ids.loc["TensorFlow Lite", column]
+    claim = kb.claims[claim_id]
+    assert claim.tier == "assessed" and claim.rationale in hover.loc["TensorFlow Lite", column]
+    assert "rubric: " + kb.criteria["rating-mobile-acceleration"].name_en in hover.loc["TensorFlow Lite", column]

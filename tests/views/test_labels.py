@@ -14,6 +14,7 @@ from selector.views.labels import (
     conditions_text,
     document_label,
     flags_text,
+    rubric_text,
     section_label,
     value_text,
 )
@@ -112,3 +113,43 @@ def test_a_section_the_source_lacks_shows_its_id_and_none_shows_nothing():
     uncited = claim(tier="assessed", section=None, quote=None, rationale="rests on outside facts")
     assert section_label(kb, uncited) == ""
     assert section_label(kb, claim(source="unknown")) == ""
+
+
+ASSESSED = {"source": "assessment", "tier": "assessed", "kind": "rating", "rationale": "why", "based_on": ["c0"]}
+
+
+def _rated_kb() -> KnowledgeBase:
+    from selector.models import Criterion
+
+    rubric = [{"level": n, "text_en": f"meaning {n}"} for n in range(1, 6)]
+    crit = Criterion.model_validate(
+        {
+            "id": "rating-x",
+            "dimension": "risk",
+            "name_en": "X (assessed)",
+            "objective": "max",
+            "unit": "rating 1-5",
+            "metric": "rating_x",
+            "scale": [1, 5],
+            "rubric": rubric,
+        }
+    )
+    return kb_of(ASSESSMENT).model_copy(update={"criteria": MappingProxyType({crit.id: crit})})
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (4, "X (assessed), level 4: meaning 4"),
+        (3.5, "X (assessed), between level 3 (meaning 3) and level 4 (meaning 4)"),
+    ],
+)
+def test_an_assessed_rating_names_the_rubric_level_it_stands_on(value, expected):
+    rated = claim(**ASSESSED, metric="rating_x", value=value, unit="rating 1-5")
+    assert rubric_text(_rated_kb(), rated) == expected
+
+
+def test_a_claim_that_is_not_an_assessed_rating_has_no_rubric():
+    other = claim(tier="claimed", metric="rating_x", value=4, unit="rating 1-5")
+    assert rubric_text(_rated_kb(), other) == ""
+    assert rubric_text(_rated_kb(), claim(**ASSESSED)) == ""
