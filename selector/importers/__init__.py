@@ -29,6 +29,7 @@ MODULES = {
     "fsdl-cloud-gpus": "fsdl",
     "accelmark": "accelmark",
     "pypi-simple": "pypi",
+    "vendor-datasheets": "datasheets",
 }
 # Where each bundled import is written, relative to knowledge/ (the regeneration test compares these bytes), and
 # the bundled raw files it is made from (relative to knowledge/imports/raw/; a folder means every result.json in it).
@@ -39,6 +40,7 @@ RAWS = {
     "fsdl-cloud-gpus": ("fsdl-cloud-gpus/cloud-gpus.csv", "fsdl-cloud-gpus/row-dates.csv"),
     "accelmark": ("accelmark/results", "accelmark/schema/cloud_pricing.json"),
     "pypi-simple": ("pypi-simple/projects.json",),
+    "vendor-datasheets": ("vendor-datasheets/datasheets.csv",),
 }
 
 
