@@ -84,6 +84,10 @@ CONVERSIONS: dict[str, tuple[Callable[[Mapping[str, Any], str, str], float], str
     "bytes_to_gb": (_scaled(1e9), "bytes / 10^9 = GB"),
     "gib_to_gb": (_scaled(1e9 / 2**30), "GiB x 2^30 / 10^9 = GB (a figure labelled GB that is binary GiB)"),
     "bytes_per_s_to_tb_per_s": (_scaled(1e12), "bytes/s / 10^12 = TB/s"),
+    "sparse_to_dense": (
+        _scaled(2.0),
+        "a peak rated with 2:4 structured sparsity / 2 = the dense peak (the sparse rate is defined as twice it)",
+    ),
     "per_accelerator": (
         _per_accelerator,
         "system result / (accelerators per node `a#` x `Nodes`): a derived per-accelerator figure",

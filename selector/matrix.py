@@ -242,9 +242,21 @@ def _derived_cell(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_f
     )
 
 
+def _is_price_input(kb: KnowledgeBase, criterion_id: str) -> bool:
+    """True when a derived criterion divides `criterion_id` as its price (its own column then takes the user's too)."""
+    return any(
+        c.derived is not None and dict(c.derived.inputs).get("price") == criterion_id for c in kb.criteria.values()
+    )
+
+
 def _cell(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_flagged: bool) -> Cell:
     if criterion.derived is not None:
         return _derived_cell(kb, criterion, entity_id, use_flagged)
+    if _is_price_input(kb, criterion.id):
+        # the user's own price replaces a dated price basis here as in the cost per token it feeds (price_claims)
+        own = _own_price(kb, criterion, entity_id, use_flagged)
+        if own is not None:
+            return own
     claims = claims_for_cell(kb, criterion, entity_id, use_flagged)
     if not claims:
         return Cell(entity_id, criterion.id, None, ())

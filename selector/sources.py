@@ -99,6 +99,7 @@ Conversion = Literal[
     "bytes_to_gb",  # bytes -> 10^9 bytes
     "gib_to_gb",  # binary GiB -> 10^9 bytes (a figure labelled GB that is GiB)
     "bytes_per_s_to_tb_per_s",  # bytes/s -> 10^12 bytes/s
+    "sparse_to_dense",  # a 2:4 structured-sparsity peak -> the dense peak (half of it)
     "per_accelerator",  # a system's result / (accelerators per node x nodes): a derived figure
     "pypi_releases_12m",  # final releases in the year up to the fetch date (selector.releases)
     "pypi_days_since_release",  # days since the newest final release

@@ -152,6 +152,8 @@ def test_a_dataset_source_needs_licence_and_attribution(base_knowledge: Path) ->
         # nvidia-smi reports an H200's 143,771 MiB; AccelMark writes 140.4 ("GB", really GiB): 150.754 GB.
         ("gib_to_gb", "140.4", 150.753352),
         ("gib_to_gb", str(143771 / 1024), 150.75482),  # = 143,771 x 2^20 bytes / 10^9
+        # NVIDIA's Jetson AGX Orin 64GB: 275 INT8 TOPS with 2:4 sparsity; its datasheet's dense figure is 137.5.
+        ("sparse_to_dense", "275", 137.5),
     ],
 )
 def test_conversions(conversion: str, raw: str, expected: float) -> None:

@@ -30,6 +30,7 @@ MODULES = {
     "accelmark": "accelmark",
     "pypi-simple": "pypi",
     "repo-history": "repo_history",
+    "vendor-datasheets": "datasheets",
 }
 # Where each bundled import is written, relative to knowledge/ (the regeneration test compares these bytes), and
 # the bundled raw files it is made from (relative to knowledge/imports/raw/; a folder means every result.json in it).
@@ -41,6 +42,7 @@ RAWS = {
     "accelmark": ("accelmark/results", "accelmark/schema/cloud_pricing.json"),
     "pypi-simple": ("pypi-simple/projects.json",),
     "repo-history": ("repo-history/history.csv",),
+    "vendor-datasheets": ("vendor-datasheets/datasheets.csv",),
 }
 
 

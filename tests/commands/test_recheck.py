@@ -8,20 +8,23 @@ from pathlib import Path
 
 import pytest
 
-from selector import profile, record
+from selector import importers, profile, record
 from selector.__main__ import main
 from selector.preferences import Preferences
 
-# Weights under which the INT8 compute decides between the two edge modules (model flexibility weighs nothing)
+# Weights under which the INT8 compute decides between the edge modules (the module memory weighs nothing)
 DECISIVE = (
     "--group",
     "edge-accelerators",
     "--weights",
     "performance=80,cost=10,ecosystem=5,risk=5",
     "--criterion-weights",
-    "tops-int8=1,rating-model-flexibility=0",
+    "tops-int8=1,module-memory-gb=0",
 )
-CLAIM = "c004-edgetpu-tops"
+# The Edge TPU's INT8 figure from Coral's datasheet (issue 32): a refreshed snapshot changes it in the raw table, and
+# the import is regenerated, as a maintainer would.
+CLAIM = "datasheet-edge-tpu-int8"
+LEADER = "NVIDIA Jetson AGX Orin 64GB"
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -37,12 +40,15 @@ def _report(capsys, path: Path, *extra: str) -> Path:
 
 
 def _set_claim_value(knowledge_dir: Path, claim_id: str, old: str, new: str) -> None:
-    path = knowledge_dir / "claims" / "004.yaml"
-    text = path.read_text(encoding="utf-8")
-    pattern = re.compile(rf"(- id: {re.escape(claim_id)}\n(?:    .*\n)*?    value: ){re.escape(old)}\n")
-    changed, count = pattern.subn(rf"\g<1>{new}\n", text)
-    assert count == 1
-    path.write_text(changed, encoding="utf-8")
+    """Change the Edge TPU's INT8 TOPS in the copy's raw datasheet table and regenerate its import."""
+    assert claim_id == CLAIM
+    raw = knowledge_dir / "imports" / "raw" / "vendor-datasheets" / "datasheets.csv"
+    text = raw.read_text(encoding="utf-8")
+    row = next(line for line in text.splitlines() if line.startswith("Google Coral USB Accelerator,"))
+    assert row.endswith(f",{old},2,0,,")
+    raw.write_text(text.replace(row, row[: -len(f"{old},2,0,,")] + f"{new},2,0,,"), encoding="utf-8")
+    yaml_text, _ = importers.run("vendor-datasheets", [raw], knowledge_dir)
+    (knowledge_dir / importers.OUTPUTS["vendor-datasheets"]).write_text(yaml_text, encoding="utf-8")
 
 
 @pytest.fixture
@@ -56,11 +62,11 @@ def test_a_changed_decisive_claim_changes_the_decision_naming_the_claim_both_val
     _set_claim_value(knowledge_copy, CLAIM, "4", "1000")
     code, out, _ = _run(capsys, "recheck", str(report_md), "--knowledge", str(knowledge_copy))
     assert code == 1, out
-    assert "The decision changed" in out and "the new leader is Google Edge TPU (it was NVIDIA Jetson Orin)" in out
+    assert "The decision changed" in out and f"the new leader is Google Edge TPU (it was {LEADER})" in out
     changed = [line for line in out.splitlines() if CLAIM in line]
     assert changed == [
-        f"Changed: Google Edge TPU, INT8 compute, dense (TOPS): 4 (claims {CLAIM}, tier claimed) then, "
-        f"1,000 (claims {CLAIM}, tier claimed) now"
+        f"Changed: Google Edge TPU, INT8 compute, dense (TOPS): 4 (claims {CLAIM}, tier reference) then, "
+        f"1,000 (claims {CLAIM}, tier reference) now"
     ]
     code, out, _ = _run(capsys, "recheck", str(report_md), "--knowledge", str(knowledge_copy), "--format", "json")
     data = json.loads(out)
@@ -71,8 +77,8 @@ def test_a_changed_decisive_claim_changes_the_decision_naming_the_claim_both_val
             "alternative": "edge-tpu",
             "criterion": "tops-int8",
             "changed": ["value"],
-            "before": {"value": 4.0, "tier": "claimed", "claims": [CLAIM], "imputed": False},
-            "after": {"value": 1000.0, "tier": "claimed", "claims": [CLAIM], "imputed": False},
+            "before": {"value": 4.0, "tier": "reference", "claims": [CLAIM], "imputed": False},
+            "after": {"value": 1000.0, "tier": "reference", "claims": [CLAIM], "imputed": False},
         }
     ]
     assert data["robustness"]["then"] != data["robustness"]["now"]
@@ -84,9 +90,9 @@ def test_unchanged_knowledge_holds_in_every_report_format(tmp_path, report_md, k
     for path in (report_md, html):
         code, out, _ = _run(capsys, "recheck", str(path), "--knowledge", str(knowledge_copy))
         assert code == 0, out
-        assert out.startswith("The decision holds: NVIDIA Jetson Orin is still recommended")
+        assert out.startswith(f"The decision holds: {LEADER} is still recommended")
         assert "No ranked cell, option or decision rule changed." in out
-        then_now = re.search(r"first\): (\d+)% then \(NVIDIA Jetson Orin\), (\d+)% now", out)
+        then_now = re.search(rf"first\): (\d+)% then \({LEADER}\), (\d+)% now", out)
         assert then_now and then_now.group(1) == then_now.group(2)
 
 

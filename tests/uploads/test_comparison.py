@@ -78,12 +78,16 @@ def test_user_entities_are_those_the_uploads_define() -> None:
     assert [e.id for e in comparison.user_entities(result.kb, ["good_new_chip.yaml"])] == ["fixture-npu"]
 
 
-def _ranks(kb, group: str) -> dict[str, int]:
-    return {r.id: r.rank for r in recommend.recommend(kb, Preferences(group=group)).ranking}
+def _prefs(group: str | Preferences) -> Preferences:
+    return group if isinstance(group, Preferences) else Preferences(group=group)
 
 
-def _cell(kb, group: str, alternative: str, criterion: str):
-    m = build(kb, Preferences(group=group))
+def _ranks(kb, group: str | Preferences) -> dict[str, int]:
+    return {r.id: r.rank for r in recommend.recommend(kb, _prefs(group)).ranking}
+
+
+def _cell(kb, group: str | Preferences, alternative: str, criterion: str):
+    m = build(kb, _prefs(group))
     return m.cells[m.alternatives.index(alternative)][m.criteria.index(criterion)]
 
 
@@ -94,17 +98,21 @@ def _price_upload(rows: str) -> intake.UploadResult:
 
 
 def test_an_uploaded_price_changes_the_ranking() -> None:
-    """Gaudi 3 has no bundled cloud price: filled in at the scale's worst end, then replaced by the user's (below
-    every bundled price of the group's members)."""
+    """Gaudi 3 has no bundled cloud price: the datacenter group stores the April 2026 price column without ranking it
+    (issue 32: four of its fifteen chips have one); raised to a sub-weight, Gaudi 3's cell is filled in at the
+    scale's worst end, then replaced by the user's own price, which moves it up."""
     bundled, group = knowledge.load(), "datacenter-accelerators"
-    assert _cell(bundled, group, "gaudi3", "cloud-usd-per-gpu-hour").imputed
+    assert "cloud-usd-per-gpu-hour-2026" not in build(bundled, Preferences(group=group)).criteria
+    raised = Preferences(group=group, criterion_weights={"cloud-usd-per-gpu-hour-2026": 2})
+    before_cell = _cell(bundled, raised, "gaudi3", "cloud-usd-per-gpu-hour-2026")
+    assert before_cell.imputed
     result = _price_upload("gaudi3,cloud_usd_per_gpu_hour,0.3,USD per GPU-hour\n")
-    mine = _cell(result.kb, group, "gaudi3", "cloud-usd-per-gpu-hour")
+    mine = _cell(result.kb, raised, "gaudi3", "cloud-usd-per-gpu-hour-2026")
     assert not mine.imputed and mine.value == 0.3 and mine.tier == "measured"
-    before, after = _ranks(bundled, group), _ranks(result.kb, group)
+    # a bundled price on the 2026 basis stays where the user gave none
+    assert _cell(result.kb, raised, "h100", "cloud-usd-per-gpu-hour-2026").tier == "reference"
+    before, after = _ranks(bundled, raised), _ranks(result.kb, raised)
     assert after["gaudi3"] < before["gaudi3"], (before, after)
-    [row] = [r for r in comparison.comparison_rows(result.kb, result.source_ids) if r["origin"] == "yours"]
-    assert row["ranking"].startswith("ranked: Datacenter accelerators (Cloud price")
 
 
 def test_an_uploaded_price_feeds_the_derived_cost_per_million_tokens() -> None:
@@ -122,15 +130,17 @@ def test_an_uploaded_price_feeds_the_derived_cost_per_million_tokens() -> None:
 
 
 def test_uploaded_module_prices_rank_the_edge_modules() -> None:
-    """No bundled dataset prices edge modules: the column waits for the user's prices, then ranks on them."""
+    """NVIDIA lists developer-kit prices for two of the edge group's modules only: the column is stored, not ranked;
+    raised to a sub-weight it ranks on the users' prices where they gave one."""
     bundled = knowledge.load()
     edge = build(bundled, Preferences(group=EDGE))
     assert "module-price-usd" not in edge.criteria
     assert any(e.id == "module-price-usd" for e in edge.excluded_criteria)
     result = _price_upload("jetson-orin,release_price_usd,1999,USD\nedge-tpu,release_price_usd,60,USD\n")
-    assert _cell(result.kb, EDGE, "jetson-orin", "module-price-usd").value == 1999.0
-    assert _cell(result.kb, EDGE, "edge-tpu", "module-price-usd").value == 60.0
-    rec = recommend.recommend(result.kb, Preferences(group=EDGE))
+    raised = Preferences(group=EDGE, criterion_weights={"module-price-usd": 1})
+    assert _cell(result.kb, raised, "jetson-orin", "module-price-usd").value == 1999.0
+    assert _cell(result.kb, raised, "edge-tpu", "module-price-usd").value == 60.0
+    rec = recommend.recommend(result.kb, raised)
     m, parts = rec.matrix, rec.result.contributions
     price = m.criteria.index("module-price-usd")
     # the cheaper module gains on the price column; the cost weight is now shared by power and price
