@@ -183,7 +183,8 @@ def csv_rows(name: str, text: str, delimiter: str = ",") -> Iterator[tuple[int, 
         except csv.Error as exc:
             if "field larger than field limit" in str(exc):
                 # the csv module's own limit (process-wide, so left alone) stops a longer field before ours
-                message = f"a CSV field of over {csv.field_size_limit():,} characters; a field holds at most {MAX_CSV_FIELD:,}"
+                limit = csv.field_size_limit()
+                message = f"a CSV field of over {limit:,} characters; a field holds at most {MAX_CSV_FIELD:,}"
                 raise refuse(name, start, message) from None
             raise refuse(name, start, f"not readable as CSV ({exc}); save the file as plain CSV") from None
         long = next((c for c in cells if len(c) > MAX_CSV_FIELD), None)
