@@ -65,9 +65,13 @@ def _spans(path: Path) -> tuple[str, tuple[tuple[int, int], ...]]:
 
 @st.composite
 def mutated(draw: st.DrawFn, path: Path) -> str:
-    """The text of `path` with one to three numbers replaced, or a few characters replaced, by hostile pieces."""
+    """The text of `path` with one to three numbers replaced, or a few characters replaced, by hostile pieces, or
+    the whole wrapped in another shape."""
     text, spans = _spans(path)
-    if spans and draw(st.booleans()):
+    shape = draw(st.integers(0, 9))
+    if shape == 0:  # the same data in another shape: a list where an object belongs, or the reverse
+        return f"[{text}]" if text.lstrip().startswith("{") else '{"x": ' + text + "}"
+    if spans and shape % 2:
         for start, end in sorted(draw(st.lists(st.sampled_from(spans), min_size=1, max_size=3, unique=True)))[::-1]:
             text = text[:start] + draw(st.sampled_from(PIECES)) + text[end:]
         return text
