@@ -46,6 +46,7 @@ class Step:
     seconds: float
     errors: list[str] = field(default_factory=list)
     elements: int = 0  # elements the server sent (a step that draws nothing did not happen)
+    headings: list[str] = field(default_factory=list)  # the text of every heading the run drew, in order
 
 
 class Session:
@@ -106,13 +107,14 @@ class Session:
             state.widget_states.widgets.add().CopyFrom(value)
         start = time.perf_counter()
         await self._ws.send(message.SerializeToString())
-        errors, elements = await self._until_finished()
+        errors, elements, headings = await self._until_finished()
         if not elements and not errors:
             errors.append("the server drew nothing")
-        return Step(name, time.perf_counter() - start, errors, elements)
+        return Step(name, time.perf_counter() - start, errors, elements, headings)
 
-    async def _until_finished(self) -> tuple[list[str], int]:
+    async def _until_finished(self) -> tuple[list[str], int, list[str]]:
         errors: list[str] = []
+        headings: list[str] = []
         elements = 0
         while True:
             data = await asyncio.wait_for(self._ws.recv(), STEP_TIMEOUT_S)
@@ -122,7 +124,7 @@ class Session:
             if kind == "script_finished":
                 if msg.script_finished not in _FINISHED:
                     errors.append(f"script finished with status {msg.script_finished}")
-                return errors, elements
+                return errors, elements, headings
             if kind == "navigation":
                 self.pages = {p.url_pathname: p.page_script_hash for p in msg.navigation.app_pages}
                 self.page_hash = msg.navigation.page_script_hash or self.page_hash
@@ -133,6 +135,8 @@ class Session:
                 element = msg.delta.new_element
                 if element.WhichOneof("type") == "exception":
                     errors.append(f"exception: {element.exception.type}: {element.exception.message[:200]}")
+                elif element.WhichOneof("type") == "heading":
+                    headings.append(element.heading.body)
                 self._remember(element, msg.delta.fragment_id)
             elif kind == "delta" and msg.delta.WhichOneof("type") == "add_block":
                 # a box with a key (st.expander(key=...)) is a widget too: its state says whether it is open

@@ -18,10 +18,15 @@ Printed for each load (1, 10, 50 and 100 sessions by default) on one server and 
 - server memory per session: the servers' RSS with every session open, less the RSS after one warm-up session,
   divided by the sessions;
 - server CPU per step: the servers' CPU seconds over the load, divided by the steps taken;
-- the machine's load average and core count, since the figures depend on what else runs on it.
+- the machine's load average and core count, since the figures depend on what else runs on it;
+- after the measured loads, a witness round: ``--browsers-at`` protocol sessions (10) with ``--browsers`` real
+  browsers (3; chromium through Playwright, benchmarks/_alongside.py) opening the same pages at the same time, and
+  a protocol session opening them in the browsers' state: errors, and whether every page a browser drew showed the
+  headings the server sent the protocol client (the protocol clients see the same pages). It is a round of its own
+  because a browser costs about 14 CPU-s: inside a measured round it would measure itself.
 
 Usage: PYTHONPATH=. python benchmarks/bench_protocol_load.py [--sessions 1,10,50,100] [--think 2] [--ramp 10]
-       [--skip-replicas] [--skip-single] [--seed 0] [--baseline 5]
+       [--skip-replicas] [--skip-single] [--seed 0] [--baseline 5] [--browsers 3] [--browsers-at 10]
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import _alongside
 import _serve
 from _protocol import Session, Step
 
@@ -120,9 +126,12 @@ class Load:
     cpu_s: float
     wall_s: float
     loadavg: float = 0.0  # the machine's 1-minute load average with every session open
+    witness: _alongside.Witness | None = None  # the real browsers alongside, when any ran
 
 
-async def _drive(url: str, count: int, think: float, ramp: float, seed: int, limit: str, hold: Callable) -> Load:
+async def _drive(
+    url: str, count: int, think: float, ramp: float, seed: int, limit: str, hold: Callable, browsers: int = 0
+) -> Load:
     rngs = [random.Random(seed * 1000 + i) for i in range(count)]
     barrier = asyncio.Event()
     finished = 0
@@ -136,12 +145,15 @@ async def _drive(url: str, count: int, think: float, ramp: float, seed: int, lim
         return steps
 
     tasks = [asyncio.create_task(one(i)) for i in range(count)]
+    witness = asyncio.create_task(_alongside.witness(url, browsers)) if browsers else None
     while finished < count:
         await asyncio.sleep(0.2)
     rss, cpu = hold()
     barrier.set()
     results = await asyncio.gather(*tasks)
-    return Load(count, [s for steps in results for s in steps], rss, cpu, 0.0)
+    load = Load(count, [s for steps in results for s in steps], rss, cpu, 0.0)
+    load.witness = await witness if witness is not None else None
+    return load
 
 
 def measure(served: _serve.Served, count: int, args: argparse.Namespace, limit: str) -> Load:
@@ -155,9 +167,9 @@ def measure(served: _serve.Served, count: int, args: argparse.Namespace, limit: 
         return sum(_serve.rss_mb(p) for p in served.pids), sum(_serve.cpu_seconds(p) for p in served.pids)
 
     rounds = args.baseline if count == 1 else 1
+    ramp = args.ramp if count > 1 else 0
     loads = [
-        asyncio.run(_drive(served.url, count, args.think, args.ramp if count > 1 else 0, args.seed + r, limit, hold))
-        for r in range(rounds)
+        asyncio.run(_drive(served.url, count, args.think, ramp, args.seed + r, limit, hold)) for r in range(rounds)
     ]
     load = Load(count, [s for one in loads for s in one.steps], max(x.rss_open_mb for x in loads), 0.0, 0.0)
     load.cpu_s = loads[-1].cpu_s - cpu_before
@@ -199,6 +211,31 @@ def report(title: str, loads: list[Load], baseline_rss: float) -> None:
             )
 
 
+def witnessed(served: _serve.Served, args: argparse.Namespace, limit: str) -> None:
+    """A round outside the figures: ``--browsers-at`` protocol sessions with ``--browsers`` real browsers alongside
+    (a browser costs about 14 CPU-s, so in a measured round it would measure itself), and what they saw."""
+    count = args.browsers_at
+    load = asyncio.run(
+        _drive(served.url, count, args.think, args.ramp, args.seed, limit, lambda: (0.0, 0.0), args.browsers)
+    )
+    errors = [e for s in load.steps for e in s.errors]
+    print(f"   witness round (not in the figures above): {count} protocol sessions, {len(errors)} errors")
+    _report_browsers(load.witness)
+
+
+def _report_browsers(witness: _alongside.Witness) -> None:
+    matched, compared, differences = _alongside.compare(witness.browsers, witness.protocol)
+    errors = [e for seen in witness.browsers for e in seen.errors] + witness.protocol_errors
+    longest = max(seen.seconds for seen in witness.browsers)
+    print(
+        f"      {len(witness.browsers)} real browsers alongside: {len(errors)} errors; {matched} of {compared} pages "
+        f"showed the headings a protocol client received in the same state ({longest:.0f} s for the slowest "
+        f"browser's {len(_alongside.PAGES)} pages)"
+    )
+    for line in (errors + differences)[:5]:
+        print(f"      browser: {line}")
+
+
 def warm(served: _serve.Served, limit: str) -> float:
     """One session through every step on each server (caches filled), then the servers' RSS."""
     for url in served.backends or (served.url,):
@@ -214,6 +251,8 @@ def run(title: str, context: Callable, counts: list[int], args: argparse.Namespa
         baseline = warm(served, limit)
         loads = [measure(served, count, args, limit) for count in counts]
         report(title, loads, baseline)
+        if args.browsers:
+            witnessed(served, args, limit)
 
 
 def main() -> int:
@@ -223,6 +262,8 @@ def main() -> int:
     parser.add_argument("--ramp", type=float, default=10.0, help="seconds over which the sessions arrive")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--baseline", type=int, default=5, help="one-session runs for the baseline p95 (5)")
+    parser.add_argument("--browsers", type=int, default=3, help="real browsers in the witness round (0: none)")
+    parser.add_argument("--browsers-at", type=int, default=10, help="protocol sessions in the witness round")
     parser.add_argument("--skip-single", action="store_true", help="only the two replicas behind nginx")
     parser.add_argument("--skip-replicas", action="store_true", help="only the single server")
     args = parser.parse_args()

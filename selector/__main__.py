@@ -114,8 +114,22 @@ def _stdout_failed(exc: BaseException) -> int:
     return EXIT_OUTPUT
 
 
+#: Exit status of a command ended by Ctrl-C (128 + SIGINT, as a shell reports it).
+EXIT_INTERRUPTED = 130
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse `argv` (default: ``sys.argv[1:]``), run the chosen command and return its exit status."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        # by now every `with` block has closed (the PDF worker ended, temporary files removed): no traceback to show
+        with contextlib.suppress(OSError, ValueError):
+            print("interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = build_parser(discover()).parse_args(argv)
     with _ends_on_sigterm():
         try:

@@ -443,8 +443,45 @@ class Checker:
             checked.update(counts)
         self.texts_checked = dict(checked)
 
+    def stated_once(self) -> None:
+        """One source stating one figure twice with different values (same entities, metric, unit, comparator,
+        conditions, kind and tier) is ambiguous: which one is meant? Dataset rows carry a locator (each row is its
+        own system or run), and a claim that overrides the other replaces it: neither is a repetition."""
+        first: dict[tuple, tuple[Claim, Loaded, int]] = {}
+        for claim, loaded, index in self.records("claims"):
+            if claim.value is None or claim.metric is None or claim.locator is not None:
+                continue
+            key = (
+                claim.source,
+                claim.subject,
+                claim.about,
+                claim.metric,
+                claim.unit,
+                claim.comparator,
+                claim.conditions,
+                claim.kind,
+                claim.tier,
+            )
+            earlier = first.setdefault(key, (claim, loaded, index))
+            other = earlier[0]
+            if (
+                other is claim
+                or other.value == claim.value
+                or claim.id == other.overrides
+                or claim.overrides == other.id
+            ):
+                continue
+            where = f"{earlier[1].name}:{line(earlier[1], 'claims', earlier[2])}"
+            message = (
+                f"states `{claim.metric}` of {', '.join(claim.about)} again with a different value ({claim.value:g} "
+                f"here, {other.value:g} in claim `{other.id}` at {where}) for the same source and conditions; "
+                "keep one, or give the conditions that differ"
+            )
+            self.error(loaded, "claims", index, claim.id, message, "value")
+
     def run(self) -> list[Issue]:
         self.unique_ids()
+        self.stated_once()
         self.datasets()
         self.entities()
         self.claims()

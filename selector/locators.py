@@ -216,6 +216,9 @@ def read_table(path: Path, label: str | None = None, key_of_entries: bool = Fals
             items = [(k, v) for k, v in parsed.items() if isinstance(v, dict)]
             rows = tuple({**v, ENTRY_KEY: k} for k, v in items)
             return RawTable(label, rows, tuple(f"entry {k!r}" for k, _ in items))
+        if key_of_entries:
+            # the reader names each row by its member's key: a list (or anything else) has none to give
+            raise RawError(f"{label}: JSON must be an object whose members are records (name -> record)")
         if isinstance(parsed, dict):
             return RawTable(label, (parsed,), ("object",))
         if isinstance(parsed, list) and all(isinstance(item, dict) for item in parsed):

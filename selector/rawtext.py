@@ -123,13 +123,38 @@ def load_json(name: str, text: str, max_depth: int = MAX_JSON_DEPTH, hint: str =
     def constant(literal: str) -> float:
         raise _NumberAt(literal, f"`{literal}` is not a finite number")
 
+    def stated_once(pairs: list[tuple[str, object]]) -> dict:
+        # json.loads keeps the last of a key written twice in one object: which figure was meant is unknown
+        found: dict = {}
+        for key, value in pairs:
+            if key in found and found[key] != value:
+                raise _DuplicateKey(key)
+            found[key] = value
+        return found
+
     try:
-        return json.loads(text, parse_int=number, parse_float=number, parse_constant=constant)
+        return json.loads(
+            text, parse_int=number, parse_float=number, parse_constant=constant, object_pairs_hook=stated_once
+        )
     except json.JSONDecodeError as exc:
         raise refuse(name, exc.lineno, f"not valid JSON ({exc.msg}){hint}") from None
     except _NumberAt as exc:
         found = text.find(exc.literal[: MAX_CHARS + 1])
         raise refuse(name, line_at(text, found) if found >= 0 else None, exc.message) from None
+    except _DuplicateKey as exc:
+        quoted = json.dumps(exc.key)
+        first = text.find(quoted)
+        second = text.find(quoted, first + 1) if first >= 0 else -1
+        message = f"key {quoted[:42]} is stated twice in one object with different values; which one is meant?"
+        raise refuse(name, line_at(text, second) if second >= 0 else None, message) from None
+
+
+class _DuplicateKey(Exception):
+    """A key written twice in one JSON object with different values."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        super().__init__(key)
 
 
 class _NumberAt(Exception):
@@ -156,10 +181,15 @@ def csv_rows(name: str, text: str, delimiter: str = ",") -> Iterator[tuple[int, 
         except StopIteration:
             return
         except csv.Error as exc:
+            if "field larger than field limit" in str(exc):
+                # the csv module's own limit (process-wide, so left alone) stops a longer field before ours
+                limit = csv.field_size_limit()
+                message = f"a CSV field of over {limit:,} characters; a field holds at most {MAX_CSV_FIELD:,}"
+                raise refuse(name, start, message) from None
             raise refuse(name, start, f"not readable as CSV ({exc}); save the file as plain CSV") from None
         long = next((c for c in cells if len(c) > MAX_CSV_FIELD), None)
         if long is not None:
-            message = f"a field of {len(long):,} characters; a field holds at most {MAX_CSV_FIELD:,}"
+            message = f"a CSV field of {len(long):,} characters; a field holds at most {MAX_CSV_FIELD:,}"
             raise refuse(name, start, message)
         yield start, cells
         start = reader.line_num + 1

@@ -277,15 +277,22 @@ def test_sensitivity_seed_minus_one_is_a_clean_exit_2() -> None:
     assert done.returncode == 2 and "Traceback" not in done.stderr and "seed" in done.stderr
 
 
+def _default_sigint() -> None:
+    # a shell's background job starts with SIGINT ignored, and Python keeps an ignored SIGINT ignored
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.subprocess
 @pytest.mark.skipif(sys.platform != "linux", reason="process tree from /proc")
-def test_sigterm_during_a_pdf_report_ends_every_child(tmp_path: Path) -> None:
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_during_a_pdf_report_ends_every_child(tmp_path: Path, signum: int) -> None:
     out = tmp_path / "r.pdf"
     proc = subprocess.Popen(
         [sys.executable, "-m", "selector", "report", "--group", "mobile-runtimes", "--samples", "0", "-o", str(out)],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        preexec_fn=_default_sigint,
     )
     deadline = time.monotonic() + 60
     children: list[int] = []
@@ -293,8 +300,9 @@ def test_sigterm_during_a_pdf_report_ends_every_child(tmp_path: Path) -> None:
         children = _children(proc.pid)
         time.sleep(0.1)
     assert children, "the PDF worker did not start"
-    proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=30) != 0
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + signum and b"Traceback" not in err, err.decode(errors="replace")
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and any(_alive(pid) for pid in children):
         time.sleep(0.1)
@@ -332,3 +340,44 @@ def test_terminal_escapes_in_a_benchmark_file_never_reach_the_terminal(
     assert main(["measure", "ingest", str(log), "-o", str(tmp_path / "o.yaml"), "--entity", "h100"]) == 2
     err = capsys.readouterr().err
     assert "\x1b" not in err and "\x07" not in err and "\\e]0;pwned" in err
+
+
+def _commands_with_output(tmp_path: Path) -> dict[str, list[str]]:
+    raw = KNOWLEDGE / "imports" / "raw" / "epoch-ml-hardware" / "ml_hardware.csv"
+    return {
+        "report": ["report", "--group", "mobile-runtimes", "--samples", "0", "--format", "md"],
+        "measure ingest": ["measure", "ingest", str(LLAMA), "--entity", "h200"],
+        "import": ["import", "epoch-ml-hardware", str(raw)],
+    }
+
+
+@pytest.mark.parametrize("command", ["report", "measure ingest", "import"])
+@pytest.mark.parametrize(
+    ("target", "why"),
+    [
+        ("/dev/full", "a device, pipe or socket"),
+        ("/dev/null", "a device, pipe or socket"),
+        ("directory", "a directory"),
+        ("/sys/selector-output.yaml", "not writable"),
+    ],
+)
+def test_every_command_refuses_an_output_it_cannot_write_without_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture, command: str, target: str, why: str
+) -> None:
+    if target.startswith("/sys/") and (os.geteuid() != 0 or not Path("/sys").is_dir()):
+        pytest.skip("/sys refuses new files to root too (Linux); another user may write elsewhere")
+    path = str(tmp_path) if target == "directory" else target
+    before = (os.stat(path).st_mode, os.stat(path).st_ino) if os.path.exists(path) else None
+    status = main([*_commands_with_output(tmp_path)[command], "-o", path])
+    err = capsys.readouterr().err
+    assert status == 2 and f"cannot write {path}: " in err and why in err and "Traceback" not in err, err
+    assert list(tmp_path.iterdir()) == [] and not Path("/sys/selector-output.yaml").exists()
+    if before is not None:
+        assert (os.stat(path).st_mode, os.stat(path).st_ino) == before
+
+
+@pytest.mark.parametrize("command", ["report", "import"])
+def test_an_output_in_a_missing_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture, command: str) -> None:
+    path = tmp_path / "missing" / "out.yaml"
+    assert main([*_commands_with_output(tmp_path)[command], "-o", str(path)]) == 2
+    assert "the folder does not exist" in capsys.readouterr().err and list(tmp_path.iterdir()) == []

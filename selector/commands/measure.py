@@ -227,6 +227,11 @@ def _write(output: Path, document: dict, how: str, directory: Path, others: list
     from selector import yamlio
     from selector.uploads import intake
 
+    try:
+        outfile.check_target(output)  # a device or folder as -o is refused as such, before its name is judged
+    except outfile.OutputRefused as exc:
+        print(printable(f"ERROR {exc}; nothing written"), file=sys.stderr)
+        return EXIT_INVALID
     text = (_HEADER.format(how=how) + yamlio.dump_yaml(document)).encode("utf-8")
     result = intake.validate_upload(output.name, text, directory, others=others, max_bytes=len(text) + 1)
     problems = [i for i in result.issues if i.level == "ERROR"]

@@ -242,6 +242,9 @@ def run(dataset: str, raws: Sequence[Path], knowledge_dir: Path) -> tuple[str, I
     audit_flags = importlib.import_module(f"{__name__}.audit_flags")
     flags_path = knowledge_dir / audit_flags.FLAGS_FILE
     audit_flags.apply(dataset, imported.claims, audit_flags.read(flags_path), flags_path)
+    twice = _stated_twice(imported.claims)
+    if twice:
+        raise ImportFailure("; ".join(twice[:MAX_LISTED]) + _more(len(twice)))
     implausible = _implausible(imported.claims, knowledge_dir)
     if implausible:
         raise ImportFailure("; ".join(implausible[:MAX_LISTED]) + _more(len(implausible)))
@@ -254,6 +257,27 @@ MAX_LISTED = 20
 
 def _more(count: int) -> str:
     return f"; and {count - MAX_LISTED:,} more" if count > MAX_LISTED else ""
+
+
+def _where(claim: dict) -> str:
+    where = claim.get("locator") or {}
+    return f"{where.get('file', '?')}, {where.get('row', '?')}, column `{where.get('column', '?')}`"
+
+
+def _stated_twice(claims: Sequence[dict]) -> list[str]:
+    """Each claim id produced twice (two upstream names aliased to one entity, two rows of one run...), named by
+    both raw rows: the import would state one figure twice, perhaps with two values."""
+    first: dict[str, dict] = {}
+    found = []
+    for claim in claims:
+        earlier = first.setdefault(str(claim.get("id")), claim)
+        if earlier is not claim:
+            values = f"{earlier.get('value')!r} and {claim.get('value')!r}"
+            found.append(
+                f"{_where(claim)}: states claim `{claim.get('id')}` again (first from {_where(earlier)}; values "
+                f"{values}); map one upstream row to each figure"
+            )
+    return found
 
 
 def _implausible(claims: Sequence[dict], knowledge_dir: Path) -> list[str]:
@@ -269,10 +293,7 @@ def _implausible(claims: Sequence[dict], knowledge_dir: Path) -> list[str]:
             continue
         problem = vocabulary.bound_problem(metrics, metric, value, f"{value:g}")
         if problem:
-            where = claim.get("locator") or {}
-            found.append(
-                f"{where.get('file', '?')}, {where.get('row', '?')}, column `{where.get('column', '?')}`: {problem}"
-            )
+            found.append(f"{_where(claim)}: {problem}")
     return found
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -194,6 +194,32 @@ def figure_number(name: str, line: int | None, key: str, text: str, unit: str = 
     except numbers.NumberRefused as exc:
         expected = f"a number{' of ' + unit if unit else ''} from 0 up"
         raise refuse(name, line, f"`{key}`: {exc}; expected {expected}") from None
+
+
+def stated_once(
+    name: str, entries: Iterable[tuple[int, str, str]], checked: Collection[str] | None = None
+) -> dict[str, tuple[int, str]]:
+    """key -> (line, value) of `entries` (line, key, value), the first line of each key kept.
+
+    A key of `checked` (every key when None) written again with a different value makes the file ambiguous (which
+    one was measured?): it is refused at the second line, naming the first. The same value twice is kept.
+
+    Raises
+    ------
+    MeasureError
+        For a checked key stated twice with different values.
+    """
+    found: dict[str, tuple[int, str]] = {}
+    for line, key, value in entries:
+        first = found.setdefault(key, (line, value))
+        if first[1] != value and (checked is None or key in checked):
+            raise refuse(
+                name,
+                line,
+                f"`{key[:40]}` is stated twice with different values (`{first[1][:30]}` on line {first[0]}, "
+                f"`{value[:30]}` here); give the tool's output as it wrote it, one run per file",
+            )
+    return found
 
 
 def _slug(text: str) -> str:

@@ -196,7 +196,7 @@ class _Summary:
 def _check_invalid_anywhere(summary: _Summary) -> None:
     """A summary that says INVALID on any line is refused, whatever a later line says (the last line does not win)."""
     for line, _, key, value in summary.pairs:
-        if value.strip().upper() == "INVALID":
+        if re.match(r"INVALID\b", value.strip().upper()):
             raise refuse(
                 summary.name,
                 line,
@@ -251,10 +251,10 @@ def _check_closing_line(summary: _Summary, text: str) -> None:
             summary.last_line,
             "the file ends without LoadGen's closing `No errors encountered during test.` line; it looks truncated",
         )
-    if "No errors encountered" not in lines[closing[-1] - 1]:
-        raise refuse(
-            summary.name, closing[-1], "LoadGen reported errors during the test (expected `No errors encountered`)"
-        )
+    # every closing line counts: errors reported once are not undone by a later `No errors encountered`
+    failed = next((i for i in closing if "No errors encountered" not in lines[i - 1]), None)
+    if failed is not None:
+        raise refuse(summary.name, failed, "LoadGen reported errors during the test (expected `No errors encountered`)")
 
 
 def _headline(summary: _Summary, scenario: str, workload: str | None) -> list[Figure]:
@@ -324,6 +324,10 @@ def _unit(metric: str) -> str:
     return METRICS[metric][0]
 
 
+#: The detail log's records this reader uses (others, such as generic messages, repeat by design).
+_DETAIL_READ = frozenset({"result_validity", "effective_scenario", "loadgen_version", "test_datetime"})
+
+
 def read_detail(name: str, text: str) -> dict[str, tuple[int, object]]:
     """The ``:::MLLOG`` records of a detail log as key -> (line, value); a malformed record is refused.
 
@@ -350,7 +354,10 @@ def read_detail(name: str, text: str) -> dict[str, tuple[int, object]]:
                 issues.append(
                     Issue("ERROR", name, index, None, f"result_validity is `{str(value)[:20]}`; expected VALID")
                 )
-            records.setdefault(key, (index, value))
+            first = records.setdefault(key, (index, value))
+            if key in _DETAIL_READ and first[1] != value:
+                message = f"`{key}` is stated twice with different values (line {first[0]} and here); one run per file"
+                issues.append(Issue("ERROR", name, index, None, message))
     if issues:
         raise MeasureError(issues[:5])
     if "result_validity" not in records:

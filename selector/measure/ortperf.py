@@ -9,10 +9,19 @@ from __future__ import annotations
 
 import re
 
-from selector.measure.common import Figure, Run, figure_number, refuse
+from selector.measure.common import Figure, Run, figure_number, refuse, stated_once
 
 _MARK = "Number of inferences per second:"
 _PERCENTILES = {"P50": "latency_ms", "P90": "latency_p90_ms", "P95": "latency_p95_ms", "P99": "latency_p99_ms"}
+_READ = frozenset(
+    {
+        _MARK[:-1],
+        "Total inference requests",
+        "Average inference time cost total",
+        "Average inference time cost",
+        *(f"{p} Latency" for p in _PERCENTILES),
+    }
+)
 
 
 def is_ort_perf_test(text: str) -> bool:
@@ -36,11 +45,13 @@ def read(name: str, text: str, batch: str | None = None) -> Run:
         When the summary lines are missing (truncated) or the run made no requests.
     """
     lines = text.split("\n")
-    found: dict[str, tuple[int, str]] = {}
+    entries = []
     for index, line in enumerate(lines, start=1):
         key, sep, value = line.strip().partition(":")
-        if sep and key not in found:
-            found[key.strip()] = (index, value.strip())
+        if sep:
+            entries.append((index, key.strip(), value.strip()))
+    # the tool writes its CPU and memory lines twice in two spellings; the lines read here appear once per run
+    found = stated_once(name, entries, _READ)
     last_line = text.rstrip("\n").count("\n") + 1
     if _MARK[:-1] not in found:
         raise refuse(name, last_line, f"no `{_MARK} N` line: the run did not finish or the output is truncated")

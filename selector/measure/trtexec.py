@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 
-from selector.measure.common import Figure, Run, figure_number, refuse, throughput_metric
+from selector.measure.common import Figure, Run, figure_number, refuse, stated_once, throughput_metric
 
 _RUNNING = re.compile(r"^&&&& RUNNING TensorRT\.trtexec \[TensorRT v(\d+)\]")
 _STAT = re.compile(r"(min|max|mean|median|percentile\((\d+(?:\.\d+)?)%\)) = ([-+0-9.eE]+) ms")
 _PREFIX = re.compile(r"^\[[^\]]*\] \[[IWEV]\] ")
+# trtexec's verdict lines; one that is not PASSED anywhere in the log (with or without a prefix) refuses it
+_VERDICT = re.compile(r"&&&& (\w+)")
 
 
 def is_trtexec(text: str) -> bool:
@@ -56,7 +58,7 @@ def read(name: str, text: str) -> Run:
     command = first.partition("# ")[2]
     end_line = _passed(name, text, lines)
     summary, found = _performance_summary(name, lines, end_line)
-    info = _build_info(lines[:summary])
+    info = _build_info(name, lines[:summary])
     batch = _batch(info, lines[:summary])
     model = info.get("Model") or info.get("Load engine") or ""
     workload = re.sub(r"\.(onnx|engine|plan|trt)$", "", model.replace("\\", "/").rsplit("/", 1)[-1]) or None
@@ -77,20 +79,25 @@ def read(name: str, text: str) -> Run:
 
 
 def _passed(name: str, text: str, lines: list[str]) -> int:
-    """The line of trtexec's closing ``&&&& PASSED``; a failed or truncated run is refused."""
-    closing = [(i, line) for i, line in enumerate(lines, start=1) if line.startswith("&&&& ")][1:]
-    if not closing:
+    """The line of trtexec's closing ``&&&& PASSED``; a failed, repeated or truncated run is refused.
+
+    Every ``&&&&`` line after the opening banner counts, wherever it stands: a FAILED (or WAIVED) line is not undone
+    by a PASSED one after it, and a second RUNNING banner means two runs in one file (which one is evidence?).
+    """
+    verdicts = [(i, _body(line)) for i, line in enumerate(lines, start=1) if "&&&& " in line][1:]
+    verdicts = [(i, body[body.index("&&&& ") :]) for i, body in verdicts if _VERDICT.search(body)]
+    if not verdicts:
         last_line = text.rstrip("\n").count("\n") + 1
         raise refuse(name, last_line, "the log ends without trtexec's `&&&& PASSED` line; it looks truncated")
-    failed = next(((i, line) for i, line in closing if not line.startswith("&&&& PASSED")), None)
-    if failed is not None:
-        # any closing line that is not PASSED refuses the log: a PASSED line after it does not undo the failure
-        end_line, end = failed
-        raise refuse(name, end_line, f"trtexec did not pass (`{end[:40]}`); only a PASSED run is evidence")
-    end_line, end = closing[-1]
-    if not end.startswith("&&&& PASSED"):
-        raise refuse(name, end_line, f"trtexec did not pass (`{end[:40]}`); only a PASSED run is evidence")
-    return end_line
+    for end_line, end in verdicts:
+        word = _VERDICT.match(end).group(1)
+        if word == "RUNNING":
+            raise refuse(name, end_line, "a second `&&&& RUNNING` banner: the log holds two runs; give one per file")
+        if word != "PASSED":
+            raise refuse(name, end_line, f"trtexec did not pass (`{end[:40]}`); only a PASSED run is evidence")
+    if len(verdicts) > 1:
+        raise refuse(name, verdicts[1][0], "a second `&&&& PASSED` line: the log holds two runs; give one per file")
+    return verdicts[0][0]
 
 
 def _performance_summary(name: str, lines: list[str], end_line: int) -> tuple[int, dict[str, tuple[int, str]]]:
@@ -101,14 +108,20 @@ def _performance_summary(name: str, lines: list[str], end_line: int) -> tuple[in
         raise refuse(
             name, end_line, "no `=== Performance summary ===`: the run measured nothing (e.g. --skipInference)"
         ) from None
-    found: dict[str, tuple[int, str]] = {}
+    again = next((i for i in range(summary + 1, len(lines)) if _body(lines[i]) == "=== Performance summary ==="), None)
+    if again is not None:
+        raise refuse(
+            name, again + 1, "a second `=== Performance summary ===`: the log holds two runs; give one per file"
+        )
+    entries = []
     for index in range(summary + 1, len(lines)):
         body = _body(lines[index])
         if body.startswith("&&&&") or body.startswith("==="):
             break
         key, sep, value = body.partition(":")
-        if sep and key and key not in found:
-            found[key] = (index + 1, value.strip())
+        if sep and key:
+            entries.append((index + 1, key, value.strip()))
+    found = stated_once(name, entries)
     if "Throughput" not in found:
         raise refuse(name, summary + 1, "the performance summary has no `Throughput: N qps` line")
     return summary, found
@@ -125,14 +138,14 @@ _BUILD_KEYS = (
 )
 
 
-def _build_info(lines: list[str]) -> dict[str, str]:
-    """What trtexec printed about the engine and device before measuring (the first value of each key)."""
-    info: dict[str, str] = {}
-    for line in lines:
+def _build_info(name: str, lines: list[str]) -> dict[str, str]:
+    """What trtexec printed about the engine and device before measuring; a key stated twice differently is refused."""
+    entries = []
+    for index, line in enumerate(lines, start=1):
         key, sep, value = _body(line).partition(":")
         if sep and key.strip() in _BUILD_KEYS:
-            info.setdefault(key.strip(), value.strip())
-    return info
+            entries.append((index, key.strip(), value.strip()))
+    return {key: value for key, (_, value) in stated_once(name, entries).items()}
 
 
 def _throughput(name: str, found: dict[str, tuple[int, str]], batch: str | None, workload: str | None) -> list[Figure]:

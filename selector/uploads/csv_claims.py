@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -37,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-from selector import limits, textpolicy
+from selector import limits, numbers, rawtext, textpolicy
 from selector.issues import Issue
 from selector.models import Conditions
 from selector.uploads.policy import starts_formula, text_problem
@@ -77,8 +76,8 @@ _LIST_COLUMNS = frozenset({"based_on", "roles"})
 # Columns holding one of the schema's lower-case words: "Measured" is taken as meant.
 _LOWER_CASE_COLUMNS = frozenset({"tier", "kind", "entity_kind", "segment", "roles"})
 
-_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
-_NON_FINITE_WORD = re.compile(r"^[+-]?(nan|inf|infinity)$", re.IGNORECASE)
+# A cell opening with a sign and a digit is a signed number (range checks decide), not a formula.
+_SIGNED = re.compile(r"^[+-][\d.]")
 
 
 @dataclass(frozen=True)
@@ -118,20 +117,24 @@ def _column_letter(index: int) -> str:
 
 
 def _read_csv(text: str, name: str) -> tuple[list[str], list[tuple[int, list[str]]], list[Issue]]:
-    """Header, (line, cells) rows and reading problems. Lines are 1-based lines of the file (a row's first line)."""
+    """Header, (line, cells) rows and reading problems. Lines are 1-based lines of the file (a row's first line).
+
+    The rows come through the front door every reader of outside CSV shares (:func:`selector.rawtext.csv_rows`:
+    a malformed record or an oversized field is refused with its line); the rows before a refusal are kept, so
+    their own problems are listed too.
+    """
     first_line = text.split("\n", 1)[0]
     delimiter = max(",;\t", key=first_line.count) if first_line else ","
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     rows: list[tuple[int, list[str]]] = []
     issues: list[Issue] = []
-    start = 1
     try:
-        for cells in reader:
-            rows.append((start, cells))
-            start = reader.line_num + 1
-    except csv.Error as exc:
-        issues.append(Issue("ERROR", name, start, None, f"not readable as CSV: {exc}; save the file as plain CSV"))
-    rows = [(line, cells) for line, cells in rows if any(c.strip() for c in cells)]
+        for start, cells in rawtext.csv_rows(name, text, delimiter):
+            if any(c.strip() for c in cells):
+                rows.append((start, cells))
+            if len(rows) > MAX_CSV_ROWS + 1:
+                break  # the header and one data row past the cap refuse the file: the rest would cost, not tell
+    except rawtext.RawTextError as exc:
+        issues.extend(exc.issues)
     if not rows:
         return [], [], issues or [Issue("ERROR", name, None, None, "file is empty; it needs a header row and data")]
     return [h.strip().lower() for h in rows[0][1]], rows[1:], issues
@@ -336,20 +339,12 @@ def _row(cells: list[str], header: list[str], name: str, line: int, issues: list
 
 
 def _parse_number(raw: str) -> tuple[float | None, str | None]:
-    """A numeric cell as a finite float, or None and what is wrong with it."""
-    text = raw.strip()
-    if _NON_FINITE_WORD.match(text):
-        return None, f"`{text}` is not a finite number; give a real value"
-    if not _NUMBER.match(text):
-        hint = " (formulas are not allowed)" if starts_formula(raw) else ""
-        return None, (
-            f"`{text[:40]}` is not a number{hint}; write digits with an optional sign, decimal point and exponent, "
-            "e.g. 275 or 2.5"
-        )
-    number = float(text)
-    if not math.isfinite(number):
-        return None, f"`{text[:40]}` is too large to be a finite number"
-    return number, None
+    """A numeric cell as a finite float, or None and what is wrong with it (the one number parser decides)."""
+    try:
+        return numbers.parse_number(raw), None
+    except numbers.NumberRefused as exc:
+        hint = " (formulas are not allowed)" if starts_formula(raw) and not _SIGNED.match(raw.strip()) else ""
+        return None, f"{exc}{hint}"
 
 
 def _entity_record(entity_id: str, declared: dict) -> dict:

@@ -183,7 +183,7 @@ def _check_upload(
         conversion = csv_claims.convert(data, name, user)
         issues.extend(conversion.issues)
         if not conversion.yaml:
-            return UploadResult(None, tuple(issues), original, original, fmt)
+            return UploadResult(None, tuple(limits.capped(issues)), original, original, fmt)
         if len(conversion.yaml) > MAX_BYTES:
             # The session merges the converted YAML under the loader's own cap; refuse here, where it is clear why.
             size = len(conversion.yaml)
@@ -192,7 +192,7 @@ def _check_upload(
         upload, lines = Upload(name, conversion.yaml, conversion.parsed), conversion.lines
     parsed, problems = _parsed(upload)
     if parsed is None:
-        return UploadResult(None, tuple(issues + list(problems)), upload, original, fmt)
+        return UploadResult(None, tuple(limits.capped(issues + list(problems))), upload, original, fmt)
     crowded = limits.too_many_records(parsed.data)
     if crowded:
         # Refused before the schema and the policy run: their cost grows with the records.

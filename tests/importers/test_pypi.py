@@ -80,3 +80,17 @@ def test_a_broken_snapshot_names_the_project_and_writes_nothing(tmp_path: Path, 
     err = capsys.readouterr().err
     assert "projects.json" in err and "entry 'torch'" in err and "needs `versions` and `files`" in err
     assert not output.exists()
+
+
+def test_a_snapshot_wrapped_in_a_list_is_refused_not_a_traceback(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    root = tmp_path / "knowledge"
+    (root / "imports" / "raw" / DATASET).mkdir(parents=True)
+    shutil.copy2(KNOWLEDGE / "datasets.yaml", root / "datasets.yaml")
+    shutil.copytree(KNOWLEDGE / "entities", root / "entities")
+    shutil.copy2(KNOWLEDGE / "imports" / "aliases.csv", root / "imports" / "aliases.csv")
+    raw = root / "imports" / "raw" / DATASET / "projects.json"
+    raw.write_text("[" + RAW.read_text(encoding="utf-8") + "]", encoding="utf-8")
+    output = tmp_path / "out.yaml"
+    assert main(["import", DATASET, str(raw), "-o", str(output), "--knowledge", str(root)]) == 2
+    err = capsys.readouterr().err
+    assert "projects.json: JSON must be an object whose members are records" in err and not output.exists()

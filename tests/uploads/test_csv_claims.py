@@ -6,10 +6,12 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from selector import limits
 from selector.uploads import csv_claims, intake
 from selector.yamlio import parse_yaml
 from tests.conftest import KNOWLEDGE, ROOT
@@ -174,3 +176,61 @@ def test_the_converted_rows_carry_their_csv_lines() -> None:
     assert conversion.parsed.line_of(("entities", 0, "name")) == 4
     assert conversion.parsed.line_of(("sources", 0, "id")) == 1
     assert conversion.lines == {"user-lines": 1, "npu-x": 4, "user-lines-r2": 2, "user-lines-r4": 4}
+
+
+# The front door every outside CSV shares (selector.rawtext, selector.numbers): the upload's own reader goes through it.
+HEAD = "entity,metric,value,unit,note\n"
+
+
+def convert_rows(rows: str) -> list:
+    return csv_claims.convert((HEAD + rows).encode(), "lab.csv").issues
+
+
+@pytest.mark.parametrize(
+    ("value", "fragment"),
+    [
+        ("700,5", "has a comma"),
+        ("1e400", "not a finite number"),
+        ("9" * 45, "a number of 45 characters"),
+        ("1e", "not a number"),
+        (".", "not a number"),
+        ("nan", "not a finite number"),
+        ("-inf", "not a finite number"),
+        ("1e22", "out of range"),
+        ("=1+1", "formulas are not allowed"),
+    ],
+)
+def test_a_value_cell_is_read_by_the_one_number_parser(value: str, fragment: str) -> None:
+    [issue] = convert_rows(f'jetson-orin,power_w,"{value}",W,\n')
+    assert issue.line == 2 and "cell C2" in issue.message and fragment in issue.message, issue.message
+
+
+def test_a_signed_value_is_a_number_for_the_range_checks_not_a_formula() -> None:
+    assert convert_rows("jetson-orin,power_w,-5,W,\njetson-orin,tops_int8,+5,TOPS,\n") == []
+    result = intake.validate_upload("lab.csv", (HEAD + "jetson-orin,power_w,-5,W,\n").encode(), KNOWLEDGE)
+    assert not result.ok and "formula" not in result.errors[0].message
+
+
+@pytest.mark.parametrize("size", [110_000, 200_000])
+def test_a_long_field_is_refused_with_its_line_and_the_rows_before_it_still_checked(size: int) -> None:
+    rows = 'jetson-orin,power_w,abc,W,\njetson-orin,power_w,40,W,"' + "x" * size + '"\n'
+    issues = convert_rows(rows)
+    by_line = {i.line: i.message for i in issues}
+    assert sorted(by_line) == [2, 3] and "`abc` is not a number" in by_line[2]
+    assert f"a CSV field of {'over 131,072' if size > 131_072 else f'{size:,}'} characters" in by_line[3]
+    assert "a field holds at most 100,000" in by_line[3]
+
+
+def test_thousands_of_bad_cells_in_an_upload_are_capped_as_documented() -> None:
+    rows = "".join(f"jetson-orin,power_w,{i}e,W,\n" for i in range(limits.MAX_CSV_ROWS))
+    result = intake.validate_upload("lab.csv", (HEAD + rows).encode(), KNOWLEDGE)
+    assert len(result.issues) == limits.MAX_ISSUES + 1
+    assert result.issues[-1].message.startswith(f"and {limits.MAX_CSV_ROWS - limits.MAX_ISSUES:,} more problem(s)")
+
+
+def test_blank_lines_do_not_hide_rows_past_the_cap() -> None:
+    rows = "\n" * 5000 + "".join(f"jetson-orin,power_w,{i + 1},W,\n" for i in range(limits.MAX_CSV_ROWS + 1))
+    issues = convert_rows(rows)
+    assert [i.message for i in issues] == [
+        f"{limits.MAX_CSV_ROWS + 1:,} data rows; an upload holds at most {limits.MAX_CSV_ROWS:,}: split the file"
+    ]

@@ -290,3 +290,43 @@ def test_a_hostile_benchmark_upload_is_refused_with_a_line_not_an_exception(muta
     text = mutation((FIXTURES / "measure" / "llama_bench_rtx4080.json").read_text(encoding="utf-8"))
     result = intake.validate_upload("bench.json", text.encode(), KNOWLEDGE, measured=measure.Options(entity="h200"))
     assert not result.ok and result.errors and all(i.line for i in result.errors), [str(i) for i in result.issues]
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("lab.yaml", (UPLOADS / "good_new_chip.yaml").read_bytes()),
+        ("lab.csv", (UPLOADS / "good_orin_override.csv").read_bytes()),
+        ("trtexec.log", (ROOT / "tests" / "fixtures" / "measure" / "trtexec_h100_fp32.log").read_bytes()),
+        ("bench.json", (ROOT / "tests" / "fixtures" / "measure" / "llama_bench_rtx4080.json").read_bytes()),
+    ],
+)
+def test_every_kind_of_upload_waits_for_the_same_check_slots(
+    monkeypatch: pytest.MonkeyPatch, name: str, data: bytes
+) -> None:
+    import threading
+
+    from selector import limits
+
+    monkeypatch.setattr(limits, "CHECK_WAIT_S", 0.05)
+    release = threading.Event()
+    held = threading.Barrier(limits.MAX_CONCURRENT_CHECKS + 1)
+
+    def hold() -> None:
+        with limits.checking():
+            held.wait()
+            release.wait()
+
+    threads = [threading.Thread(target=hold) for _ in range(limits.MAX_CONCURRENT_CHECKS)]
+    for thread in threads:
+        thread.start()
+    held.wait()
+    try:
+        busy = intake.validate_upload(name, data, KNOWLEDGE, measured=measure.Options(entity="h100", workload="m"))
+    finally:
+        release.set()
+        for thread in threads:
+            thread.join()
+    assert not busy.ok and "checking other files" in busy.errors[0].message
+    free = intake.validate_upload(name, data, KNOWLEDGE, measured=measure.Options(entity="h100", workload="m"))
+    assert free.ok, [str(i) for i in free.issues]

@@ -36,6 +36,7 @@ def test_a_later_upload_may_cite_the_source_of_an_earlier_one() -> None:
     text = (
         "claims:\n  - id: u-second\n    source: user-fixture-lab\n    tier: measured\n    kind: benchmark\n"
         "    text_en: Again.\n    about: [fixture-npu]\n    metric: power_w\n    value: 1.5\n    unit: W\n"
+        "    conditions: {precision: int8}\n"  # another measurement: the same conditions would state it twice
     )
     second = intake.validate_upload("second.yaml", text.encode(), KNOWLEDGE, others=(first.upload,))
     assert second.ok, [str(i) for i in second.issues]
