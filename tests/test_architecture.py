@@ -299,7 +299,6 @@ OVER_THE_CAP: dict[tuple[str, str], int] = {
     ("selector/conflicts.py", "_derived"): 19,
     ("selector/crosscheck.py", "Checker.decision_data"): 19,
     ("selector/decision_tree.py", "_evaluate"): 25,
-    ("selector/locators.py", "read_table"): 22,
     ("selector/matrix.py", "_layout"): 18,
     ("selector/measure/llamabench.py", "read"): 29,
     ("selector/report/build.py", "_robustness"): 20,

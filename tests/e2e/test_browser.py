@@ -73,7 +73,7 @@ def test_page_loads_and_shows_the_ranking(page: Page, app_url: str, kb):
     assert [float(score) for _, score in shown] == pytest.approx([r.score for r in expected], abs=5.1e-5)  # 4 decimals
     # a badge with help text comes with a hidden copy (Streamlit measures it); the visible one is the badge
     badge = page.get_by_text(
-        re.compile(r"first in \d+% of weightings within ±10 points of yours · \d+% over any")
+        re.compile(r"first in \d+% of 2,000 weightings within ±10 points of yours · \d+% anywhere")
     ).filter(visible=True)
     expect(badge).to_have_count(1, timeout=TIMEOUT_MS)
     _shot(page, "recommend")
