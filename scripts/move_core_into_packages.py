@@ -332,15 +332,70 @@ def _rewrite_layers(text: str) -> tuple[str, int]:
         return text, 0
     block, count = text[start:end], 0
     for old, new in MOVES.items():
+        if f'"{new}",' in block:
+            continue  # moved already; "knowledge" is then the package's own entry, not the old module
         block, n = re.subn(rf'"{re.escape(old)}",', f'"{new}",', block)
         count += n
-    # each package (its __init__, and a module added to it later) sits in the layer of its first module
-    for package in PACKAGES:
-        first = next(new for new in MOVES.values() if new.startswith(f"{package}."))
-        if f'"{package}",' not in block and f'"{first}",' in block:
-            block = re.sub(rf'(\n(\s*)"{re.escape(first)}",)', rf'\n\2"{package}",\1', block, count=1)
+    # each package's __init__ (a docstring, importing nothing; every `from selector.knowledge import x` reads it)
+    # sits in the lowest layer, and so does a module added to a package later until a layer names it
+    opening = re.search(r'\(\n(\s*)"', block)
+    for package in reversed(PACKAGES):
+        if opening is not None and f'"{package}",' not in block:
+            at = opening.end() - 1 - len(opening.group(1))
+            block = block[:at] + f'{opening.group(1)}"{package}",\n' + block[at:]
             count += 1
     return text[:start] + block + text[end:], count
+
+
+LINE_LENGTH = 120  # pyproject.toml's ruff line-length
+
+
+def _docstring_lines(text: str) -> set[int]:
+    """The 0-based lines of every docstring in `text` (module, class, function)."""
+    lines: set[int] = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                lines.update(range(first.lineno - 1, first.end_lineno))
+    return lines
+
+
+def wrap_long_lines(text: str, before: str) -> tuple[str, int]:
+    """`text` with each prose line that a longer name pushed over the line length (a full-line comment or a line of
+    a docstring, not over it in `before`) broken at its last space that fits; code lines are left to ruff format."""
+    try:
+        prose = _docstring_lines(text)
+    except SyntaxError:
+        return text, 0
+    was_long = {line for line in before.splitlines() if len(line) > LINE_LENGTH}
+    out: list[str] = []
+    count = 0
+    for index, line in enumerate(text.splitlines(keepends=True)):
+        body, ending = line.rstrip("\r\n"), line[len(line.rstrip("\r\n")) :]
+        stripped = body.lstrip()
+        comment = stripped.startswith("#")
+        if len(body) <= LINE_LENGTH or body in was_long or not (comment or index in prose):
+            out.append(line)
+            continue
+        indent = body[: len(body) - len(stripped)]
+        prefix = indent + ("#: " if stripped.startswith("#:") else "# " if comment else "")
+        start = len(indent) + (3 if stripped.startswith(('"""', "#: ")) else 2 if comment else 0)
+        pieces = []
+        while len(body) > LINE_LENGTH:
+            cut = body.rfind(" ", start + 1, LINE_LENGTH + 1)
+            if cut < 0:
+                break
+            pieces.append(body[:cut])
+            body = prefix + body[cut + 1 :]
+            start = len(prefix)
+        out.append(ending.join([*pieces, body]) + ending)
+        count += 1
+    return "".join(out), count
 
 
 def candidate_files() -> list[Path]:
@@ -375,6 +430,9 @@ def rewrite_files(moved: dict[Path, str], dry: bool, log: list[str]) -> None:
             count += n
         new, n = rewrite_text(new, path)
         count += n
+        if path.suffix == ".py" and new != text:
+            new, n = wrap_long_lines(new, text)
+            count += n
         if new != text:
             log.append(f"rewrote {path.relative_to(ROOT)} ({count} change{'s' if count != 1 else ''})")
             if not dry:

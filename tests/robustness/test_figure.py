@@ -46,12 +46,6 @@ def test_every_default_sample_count_is_the_figures():
     assert _cli_default("sensitivity") == figure.SAMPLES
 
 
-def test_the_app_pages_read_the_same_count_and_seed():
-    from app_pages import _cached
-
-    assert (_cached.PAGE_SAMPLES, _cached.REPORT_SAMPLES, _cached.SEED) == (figure.SAMPLES,) * 2 + (figure.SEED,)
-
-
 @pytest.mark.parametrize(
     ("share", "expected"),
     [
