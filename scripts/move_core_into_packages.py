@@ -144,7 +144,7 @@ def _package_init(folder: Path, doc: str, dry: bool, log: list[str]) -> None:
 
 
 def move_files(dry: bool, log: list[str]) -> dict[Path, str]:
-    """Every move of step 1; returns each moved Python file with the package it was in before (for its imports)."""
+    """Every move of step 1; returns each moved Python file with the package it was in (for its relative imports)."""
     moved: dict[Path, str] = {}
     tests_are_packages = (ROOT / "tests" / "__init__.py").exists()
     for package, doc in PACKAGES.items():
@@ -180,9 +180,9 @@ def move_files(dry: bool, log: list[str]) -> dict[Path, str]:
                 continue
             files = [done] if done.suffix == ".py" else sorted(done.rglob("*.py"))
             for path in files:
-                inside = path.relative_to(done).parent.parts if done.is_dir() else ()
-                was = ".".join(["selector", old, *inside]) if done.is_dir() and "selector" in done.parts else "selector"
-                moved[path] = was
+                # the package it was in: what its relative imports were relative to
+                before = source / path.relative_to(done) if done.is_dir() else source
+                moved[path] = ".".join(before.relative_to(ROOT).parent.parts)
     return moved
 
 
