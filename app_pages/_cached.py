@@ -24,6 +24,7 @@ from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import LOCATED_TIERS, KnowledgeBase
 from selector.preferences import Preferences
 from selector.robustness import analysis, figure
+from selector.uploads import intake
 from selector.views.accelerators import accelerator_claims, accelerator_efficiency, dataset_numbers, spec_table
 from selector.views.evidence import claims_table, labelled_claims
 from selector.views.labels import SEGMENT_LABELS
@@ -59,7 +60,8 @@ def merged_kb(digest: str, _uploads: tuple[Upload, ...]) -> tuple[KnowledgeBase 
         When the server is checking too many files at once: raised, not returned, so that it is not cached.
     """
     with limits.checking():
-        return knowledge.collect(DEFAULT_KNOWLEDGE, extra=_uploads)
+        # the check of the last upload merged these same uploads: its merge is taken, not made again
+        return intake.merged(DEFAULT_KNOWLEDGE, _uploads)
 
 
 def uses_uploads(kb: KnowledgeBase) -> bool:

@@ -290,3 +290,39 @@ def test_a_hostile_benchmark_upload_is_refused_with_a_line_not_an_exception(muta
     text = mutation((FIXTURES / "measure" / "llama_bench_rtx4080.json").read_text(encoding="utf-8"))
     result = intake.validate_upload("bench.json", text.encode(), KNOWLEDGE, measured=measure.Options(entity="h200"))
     assert not result.ok and result.errors and all(i.line for i in result.errors), [str(i) for i in result.issues]
+
+
+@pytest.mark.parametrize("name", ["good_new_chip.yaml", "good_new_chip.csv"])
+def test_the_app_ranks_the_knowledge_the_upload_check_merged(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    collect = knowledge.collect
+
+    def counted(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - the spy passes everything through
+        calls.append(args)
+        return collect(*args, **kwargs)
+
+    monkeypatch.setattr(knowledge, "collect", counted)
+    intake._merged.cache_clear()
+    first = intake.validate_upload(name, (UPLOADS / name).read_bytes(), KNOWLEDGE)
+    assert first.kb is not None and len(calls) == 1
+    # the session merges what it accepted (app_pages/_cached.merged_kb): the check's merge, not a second one
+    kb, issues = intake.merged(KNOWLEDGE, [first.upload])
+    assert kb is first.kb and len(calls) == 1
+    assert not [i for i in issues if i.level == "ERROR"]
+    # a second upload merges once more (after the first), and the app's merge of both is again the check's
+    second = intake.validate_upload(
+        "good_orin_power.csv", (UPLOADS / "good_orin_power.csv").read_bytes(), KNOWLEDGE, [first.upload]
+    )
+    assert second.kb is not None
+    assert len(calls) == 2
+    assert intake.merged(KNOWLEDGE, [first.upload, second.upload])[0] is second.kb
+    assert len(calls) == 2
+
+
+def test_a_kept_merge_is_the_merge_a_fresh_collect_gives() -> None:
+    intake._merged.cache_clear()
+    upload = Upload("good_new_chip.yaml", (UPLOADS / "good_new_chip.yaml").read_bytes())
+    kept, _ = intake.merged(KNOWLEDGE, [upload])
+    fresh, _ = knowledge.collect(KNOWLEDGE, extra=[upload])
+    assert kept is intake.merged(KNOWLEDGE, [upload])[0]
+    assert kept.data_hash == fresh.data_hash and set(kept.claims) == set(fresh.claims)
