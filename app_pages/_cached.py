@@ -23,7 +23,8 @@ from selector import conflicts, escape, knowledge, limits, recommend, verdict, v
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
 from selector.models import LOCATED_TIERS, KnowledgeBase
 from selector.preferences import Preferences
-from selector.robustness import analysis, sample_counts
+from selector.robustness import analysis, figure
+from selector.uploads import intake
 from selector.views.accelerators import accelerator_claims, accelerator_efficiency, dataset_numbers, spec_table
 from selector.views.evidence import claims_table, labelled_claims
 from selector.views.labels import SEGMENT_LABELS
@@ -59,7 +60,8 @@ def merged_kb(digest: str, _uploads: tuple[Upload, ...]) -> tuple[KnowledgeBase 
         When the server is checking too many files at once: raised, not returned, so that it is not cached.
     """
     with limits.checking():
-        return knowledge.collect(DEFAULT_KNOWLEDGE, extra=_uploads)
+        # the check of the last upload merged these same uploads: its merge is taken, not made again
+        return intake.merged(DEFAULT_KNOWLEDGE, _uploads)
 
 
 def uses_uploads(kb: KnowledgeBase) -> bool:
@@ -67,8 +69,8 @@ def uses_uploads(kb: KnowledgeBase) -> bool:
     return kb is not bundled_kb()
 
 
-PAGE_SAMPLES = analysis.DEFAULT_SAMPLES  # the Robustness page's default, as `python -m selector sensitivity`
-SEED = 0
+PAGE_SAMPLES = figure.SAMPLES  # the Robustness page's default: the badge's, the report's and both commands'
+SEED = figure.SEED
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
@@ -168,7 +170,7 @@ def evidence_tables(_kb, data_hash: str, today: dt.date) -> tuple[pd.DataFrame, 
 
 
 # The report's robustness section: the same sampling as `python -m selector report` (seeded: same inputs, same report).
-REPORT_SAMPLES = sample_counts.QUICK_SAMPLES
+REPORT_SAMPLES = figure.SAMPLES
 REPORT_SEED = 0
 
 

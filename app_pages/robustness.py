@@ -14,7 +14,7 @@ from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
 from selector.problem import METHODS, ScoringError
 from selector.report import formats
-from selector.robustness import analysis
+from selector.robustness import analysis, figure
 from selector.robustness.smaa import CONFIDENCE_LIMIT
 from selector.robustness.sweep import weight_sweep
 from selector.views.robustness import SPACE_LABELS, central_weights_table, sampling_text, sweep_frame
@@ -114,8 +114,10 @@ names = smaa.alternatives
 ranked = [r.name for r in rec.ranking]
 order = [names.index(n) for n in ranked] if sorted(ranked) == sorted(names) else list(range(len(names)))
 in_order = [names[i] for i in order]
-share = robust.leader_share
-(st.success if share >= 0.7 else st.warning)(md(f"{robust.leader} is {robust.badge}."), icon=":material/balance:")
+held = figure.level(robust.leader_share)
+(st.success if held == "robust" else st.warning)(
+    md(f"{robust.leader} is {robust.badge}: {held}."), icon=":material/balance:"
+)
 st.caption(md("Sampled: " + sampling_text(robust.smaa, robust.space, robust.spread)))
 
 

@@ -7,6 +7,7 @@ where the raw number lies. The importers (``selector.importers``) and the valida
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -201,30 +202,62 @@ def read_table(path: Path, label: str | None = None, key_of_entries: bool = Fals
     data, problem = fileio.read_bytes(path, MAX_RAW_BYTES, label)
     if problem is not None:
         raise RawError(f"{label}: {problem.message}")
+    suffix = path.suffix
+    key = (label, suffix, key_of_entries, hashlib.sha256(data).digest())
+    found = _PARSED.get(key)
+    if found is None:
+        try:
+            found = _parse_table(label, suffix, data, key_of_entries)
+        except RawError as exc:
+            found = exc
+        if len(_PARSED) >= _PARSED_KEPT:
+            _PARSED.clear()
+        _PARSED[key] = found
+    if isinstance(found, RawError):
+        raise RawError(str(found))
+    return found
+
+
+# The parse of each raw file's bytes, kept per label, kind and SHA-256 of the bytes: every knowledge load reads the
+# same snapshots again (the cross-checks resolve each claim's locator), and parsing them (the JSON depth guard, every
+# number checked, the PyPI files' rows) was most of a load. The same bytes give the same table, so an edited file is
+# parsed afresh; rows are shared between loads and never written to. tests/test_locators.py holds the kept table
+# equal to a fresh parse.
+_PARSED: dict[tuple[str, str, bool, bytes], RawTable | RawError] = {}
+_PARSED_KEPT = 256
+
+
+def _parse_table(label: str, suffix: str, data: bytes, key_of_entries: bool) -> RawTable:
+    """:func:`read_table` of `data`, already read, without the cache."""
     try:
         text = rawtext.decode(label, data)
-        if path.suffix.lower() == ".csv":
+        if suffix.lower() == ".csv":
             return _csv_table(label, text)
-        if path.suffix.lower() == ".json":
+        if suffix.lower() == ".json":
             parsed = rawtext.load_json(label, text)
     except rawtext.RawTextError as exc:
         issue = exc.issues[0]
         raise RawError(f"{label}" + (f", line {issue.line}" if issue.line else "") + f": {issue.message}") from None
-    if path.suffix.lower() == ".json":
-        if isinstance(parsed, dict) and key_of_entries:
-            # An object of records (AccelMark's cloud_pricing.json): each member is a row, its key under `@key`.
-            items = [(k, v) for k, v in parsed.items() if isinstance(v, dict)]
-            rows = tuple({**v, ENTRY_KEY: k} for k, v in items)
-            return RawTable(label, rows, tuple(f"entry {k!r}" for k, _ in items))
-        if key_of_entries:
-            # the reader names each row by its member's key: a list (or anything else) has none to give
-            raise RawError(f"{label}: JSON must be an object whose members are records (name -> record)")
-        if isinstance(parsed, dict):
-            return RawTable(label, (parsed,), ("object",))
-        if isinstance(parsed, list) and all(isinstance(item, dict) for item in parsed):
-            return RawTable(label, tuple(parsed), tuple(f"item {i}" for i in range(len(parsed))))
-        raise RawError(f"{label}: JSON must be an object or a list of objects")
-    raise RawError(f"{label}: unknown raw file type `{path.suffix}` (CSV or JSON)")
+    if suffix.lower() == ".json":
+        return _json_table(label, parsed, key_of_entries)
+    raise RawError(f"{label}: unknown raw file type `{suffix}` (CSV or JSON)")
+
+
+def _json_table(label: str, parsed: object, key_of_entries: bool) -> RawTable:
+    """The rows of a parsed raw JSON file (see :func:`read_table`)."""
+    if isinstance(parsed, dict) and key_of_entries:
+        # An object of records (AccelMark's cloud_pricing.json): each member is a row, its key under `@key`.
+        items = [(k, v) for k, v in parsed.items() if isinstance(v, dict)]
+        rows = tuple({**v, ENTRY_KEY: k} for k, v in items)
+        return RawTable(label, rows, tuple(f"entry {k!r}" for k, _ in items))
+    if key_of_entries:
+        # the reader names each row by its member's key: a list (or anything else) has none to give
+        raise RawError(f"{label}: JSON must be an object whose members are records (name -> record)")
+    if isinstance(parsed, dict):
+        return RawTable(label, (parsed,), ("object",))
+    if isinstance(parsed, list) and all(isinstance(item, dict) for item in parsed):
+        return RawTable(label, tuple(parsed), tuple(f"item {i}" for i in range(len(parsed))))
+    raise RawError(f"{label}: JSON must be an object or a list of objects")
 
 
 def _csv_table(label: str, text: str) -> RawTable:

@@ -11,6 +11,7 @@ re-read the figures here, so an importer and the validator compute them with the
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -172,7 +173,9 @@ def platforms(row: Mapping[str, Any], where: str) -> tuple[str, tuple[str, ...],
     return version, tuple(sorted(systems)), tuple(sorted(arches))
 
 
-def _wheel_platforms(filename: str) -> tuple[set[str], set[str]]:
+# Kept per file name (a pure function of it): every knowledge load reads the same PyPI snapshots' thousands of wheels.
+@functools.lru_cache(maxsize=65_536)
+def _wheel_platforms(filename: str) -> tuple[frozenset[str], frozenset[str]]:
     """Operating systems and architectures of one wheel's platform tag (compressed tag sets included)."""
     systems: set[str] = set()
     arches: set[str] = set()
@@ -187,7 +190,7 @@ def _wheel_platforms(filename: str) -> tuple[set[str], set[str]]:
             arches.update({"x86_64", "arm64"})
         else:
             arches.update(name for suffix, name in _ARCH.items() if tag.endswith(suffix))
-    return systems, arches
+    return frozenset(systems), frozenset(arches)
 
 
 def os_count(row: Mapping[str, Any], where: str) -> float:

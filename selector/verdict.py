@@ -28,14 +28,14 @@ from selector.models import KnowledgeBase
 from selector.preferences import Preferences
 from selector.problem import METHODS, ScoringError
 from selector.recommend import RankedAlternative, Recommendation
-from selector.robustness import analysis, sample_counts
+from selector.robustness import analysis, figure
 from selector.robustness.sampling import sample_matrices
 from selector.scoring import first_ranked, leader_index
 
-LOCAL_SPREAD = 0.10  # +/- 10 percentage points of each dimension weight
-SAMPLES = sample_counts.QUICK_SAMPLES
-SEED = 0
-CLOSE_SHARE = 0.5
+LOCAL_SPREAD = figure.SPREAD  # +/- 10 percentage points of each dimension weight
+SAMPLES = figure.SAMPLES
+SEED = figure.SEED
+CLOSE_SHARE = figure.CLOSE
 CLOSE_GAP = closeness.CLOSE_GAP
 
 
@@ -87,9 +87,7 @@ class Verdict:
         "not robust" with the flagged cells when its lead rests on them."""
         if self.local_share is None:
             return f"{self.recommended_name}: robustness not computed"
-        text = f"{self.recommended_name}: first in {self.local_share:.0%} of weightings within ±10 points of yours"
-        if self.global_share is not None:
-            text += f" · {self.global_share:.0%} over any weighting"
+        text = figure.badge(self.recommended_name, self.local_share, SAMPLES, self.global_share)
         if self.rests_on_flags:
             text += f" · not robust: its lead rests on flagged cells ({'; '.join(self.flagged.cells)})"
         return text
@@ -446,7 +444,7 @@ def _close_call(rec: Recommendation, local_share: float | None) -> tuple[tuple[s
             f"the score gap is {scaled.share:.1%} of the score range from the worst to the best option {what} allow"
         )
     if local_share is not None and local_share < CLOSE_SHARE and rec.recommended == leader.id:
-        reason = f"{leader.name} is first in only {local_share:.0%} of weightings within ±10 points of yours"
+        reason = f"{leader.name} is only {figure.first_in(local_share, SAMPLES, LOCAL_SPREAD)}"
         return (leader.name, runner.name), reason
     return (), ""
 

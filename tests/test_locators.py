@@ -9,6 +9,7 @@ import pytest
 
 from selector import knowledge
 from selector.locators import RawError, Snapshots, convert, read_table, row_key
+from tests.conftest import KNOWLEDGE
 
 UPSTREAM = "owner/repo@" + "a" * 40 + ":specs.csv"
 
@@ -217,3 +218,29 @@ def test_datasets_and_footnotes_for_display(base_knowledge: Path) -> None:
     claim = kb.claims["r-h200-memory"]
     assert not provenance.is_ageing(claim, kb, today=dt.date(2026, 8, 1))
     assert provenance.is_ageing(claim, kb, today=dt.date(2026, 8, 2))
+
+
+def test_a_kept_table_equals_a_fresh_parse_of_every_bundled_raw_file() -> None:
+    from selector import locators
+
+    raw = KNOWLEDGE / locators.RAW_DIR
+    files = sorted(p for p in raw.rglob("*") if p.suffix.lower() in {".csv", ".json"})
+    assert files, "the bundled knowledge has raw snapshots"
+    for path in files:
+        for keyed in (False, True):
+            first, again = read_table(path, str(path), keyed), read_table(path, str(path), keyed)
+            fresh = locators._parse_table(str(path), path.suffix, path.read_bytes(), keyed)
+            assert first is again  # the second read is the kept table
+            assert (first.path, first.rows, first.positions) == (fresh.path, fresh.rows, fresh.positions)
+
+
+def test_an_edited_raw_file_is_parsed_afresh_and_a_refused_one_stays_refused(tmp_path: Path) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text("id,v\na,1\n", encoding="utf-8")
+    assert read_table(path).rows == ({"id": "a", "v": "1"},)
+    path.write_text("id,v\na,2\n", encoding="utf-8")
+    assert read_table(path).rows == ({"id": "a", "v": "2"},)
+    path.write_text("id\na,1,2\n", encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(RawError, match="more cells than the header"):
+            read_table(path)

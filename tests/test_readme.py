@@ -40,3 +40,33 @@ def test_the_readme_lists_every_ranked_criterion_with_its_value_scale():
 
 if __name__ == "__main__":
     print("\n".join("   " + row for row in scale_rows()))
+
+
+def _performance_section() -> str:
+    text = README.read_text(encoding="utf-8")
+    start = text.index("## Performance machinery")
+    return text[start : text.index("\n## ", start + 1)]
+
+
+def test_every_test_the_performance_section_names_exists() -> None:
+    import re
+
+    root = README.parent
+    section = _performance_section()
+    cited = re.findall(r"`(tests/[\w/]+\.py)((?:::\w+)?)`|`::(\w+)`", section)
+    assert len(cited) >= 20
+    last = None
+    for path, name, continued in cited:
+        if path:
+            last = root / path
+            assert last.is_file(), f"README names {path}, which does not exist"
+        name = name.removeprefix("::") or continued
+        if name:
+            assert re.search(rf"^def {name}\(", last.read_text(encoding="utf-8"), re.M), f"{last.name} has no {name}"
+
+
+def test_every_module_the_performance_section_names_exists() -> None:
+    import re
+
+    for path in re.findall(r"`((?:selector|app_pages)/[\w/]+\.py)", _performance_section()):
+        assert (README.parent / path).is_file(), f"README names {path}, which does not exist"

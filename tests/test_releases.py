@@ -119,3 +119,27 @@ def test_the_bundled_snapshot_agrees_with_its_own_files() -> None:
     version, systems, _ = releases.platforms(torch, "torch")
     assert version == max(first, key=lambda v: tuple(int(p) for p in v.split(".")))
     assert systems == ("linux", "macos", "windows")
+
+
+def test_kept_wheel_platforms_equal_a_fresh_reading_of_every_bundled_wheel() -> None:
+    import json
+
+    from selector import releases
+    from tests.conftest import KNOWLEDGE
+
+    names = {
+        f["filename"]
+        for path in (KNOWLEDGE / "imports" / "raw" / "pypi-simple").rglob("*.json")
+        for project in _projects(json.loads(path.read_text(encoding="utf-8")))
+        for f in project.get("files", ())
+        if str(f.get("filename", "")).endswith(".whl")
+    }
+    assert len(names) > 1000
+    for name in sorted(names):
+        assert releases._wheel_platforms(name) == releases._wheel_platforms.__wrapped__(name)
+
+
+def _projects(data: object) -> list[dict]:
+    if isinstance(data, dict):
+        return [v for v in data.values() if isinstance(v, dict)] + ([data] if "files" in data else [])
+    return [d for d in data if isinstance(d, dict)] if isinstance(data, list) else []

@@ -1,101 +1,134 @@
-"""The report's figures, drawn as SVG from its model: effective weights, scores (or contributions), rank acceptability.
+"""The report's figures, drawn as SVG from plain data: effective weights, scores (or contributions), rank
+acceptability.
 
 The same drawings go into the HTML page (inline) and the PDF (WeasyPrint draws them), so writing a report needs
-neither plotly nor a browser.
+neither plotly nor a browser. The report gives its numbers as :class:`FigureData` (selector.report.render builds it),
+with every shown value already formatted: charts never import the report, so the two packages form no cycle.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from selector.charts import svg
 from selector.charts.base import ordinal
-from selector.report.formats import percent, score
-from selector.report.model import Report
 
 
-def _weights(report: Report) -> str:
+@dataclass(frozen=True)
+class Criterion:
+    """One criterion as the weights chart draws it."""
+
+    name: str
+    dimension: str
+    weight: float  # share of the total, 0..1
+    weight_text: str  # as shown, e.g. "12.5%"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option as the scores chart draws it (``contributions`` per criterion for an additive method, else None)."""
+
+    name: str
+    score: float
+    score_text: str
+    contributions: tuple[float, ...] | None
+    filled: tuple[bool, ...]  # per criterion: filled in (no evidence)
+
+
+@dataclass(frozen=True)
+class FigureData:
+    """What the report's figures show, as plain data."""
+
+    criteria: tuple[Criterion, ...]
+    options: tuple[Option, ...]
+    higher_is_better: bool
+    method: str  # e.g. "Weighted sum (WSM), min-max scaling"
+    acceptability: tuple[tuple[float, ...], ...] = ()  # options x ranks; () when robustness was not computed
+    samples: int = 0
+
+
+def _weights(data: FigureData) -> str:
     """One bar per criterion, its effective weight (% of the total), coloured by its dimension."""
-    dimensions = list(dict.fromkeys(c.dimension for c in report.criteria))
+    dimensions = list(dict.fromkeys(c.dimension for c in data.criteria))
     series = [
         svg.Series(
             dimension,
-            tuple(100 * c.weight if c.dimension == dimension else 0.0 for c in report.criteria),
+            tuple(100 * c.weight if c.dimension == dimension else 0.0 for c in data.criteria),
             svg.PALETTE[k % len(svg.PALETTE)],
         )
         for k, dimension in enumerate(dimensions)
     ]
     return svg.bars(
-        [c.name for c in report.criteria],
+        [c.name for c in data.criteria],
         series,
         x_title="effective weight (% of the total)",
         label="Effective weight of each criterion",
-        value_text=[percent(c.weight, 1) for c in report.criteria],
+        value_text=[c.weight_text for c in data.criteria],
         legend_title="dimension",
         value_format="{:.1f}%",
     )
 
 
-def _scores(report: Report) -> str:
+def _scores(data: FigureData) -> str:
     """Each criterion's contribution stacked per option (additive methods), else one bar of score per option."""
-    names = [o.name for o in report.options]
-    if all(o.contributions is not None for o in report.options):
+    names = [o.name for o in data.options]
+    if all(o.contributions is not None for o in data.options):
         series = [
             svg.Series(
                 c.name,
-                tuple(o.contributions[j] for o in report.options),
+                tuple(o.contributions[j] for o in data.options),
                 svg.PALETTE[j % len(svg.PALETTE)],
-                filled=tuple(o.cells[j].imputed for o in report.options),
+                filled=tuple(o.filled[j] for o in data.options),
             )
-            for j, c in enumerate(report.criteria)
+            for j, c in enumerate(data.criteria)
         ]
         return svg.bars(
             names,
             series,
             x_title="contribution to the score (points)",
             label="Contribution of each criterion to each option's score",
-            value_text=[score(o.score) for o in report.options],
+            value_text=[o.score_text for o in data.options],
             legend_title="criterion",
         )
-    better = "higher" if report.higher_is_better else "lower"
+    better = "higher" if data.higher_is_better else "lower"
     return svg.bars(
         names,
-        [svg.Series("score", tuple(o.score for o in report.options), svg.PALETTE[0])],
+        [svg.Series("score", tuple(o.score for o in data.options), svg.PALETTE[0])],
         x_title=f"score ({better} is better)",
         label="Score of each option",
-        value_text=[score(o.score) for o in report.options],
+        value_text=[o.score_text for o in data.options],
     )
 
 
-def _acceptability(report: Report) -> str:
-    acceptability = report.robustness.acceptability
-    columns = [ordinal(r + 1) for r in range(len(acceptability[0]))]
+def _acceptability(data: FigureData) -> str:
+    columns = [ordinal(r + 1) for r in range(len(data.acceptability[0]))]
     return svg.heatmap(
-        [o.name for o in report.options],
+        [o.name for o in data.options],
         columns,
-        acceptability,
+        data.acceptability,
         x_title="rank (1st = best)",
         label="Rank acceptability of each option",
     )
 
 
-def report_figures(report: Report) -> dict[str, tuple[str, str]]:
+def report_figures(data: FigureData) -> dict[str, tuple[str, str]]:
     """The report's charts by key (weights, scores, acceptability), each as (caption, SVG element).
 
     The caption is printed by the page, not inside the chart. Acceptability is left out when robustness was not
     computed.
     """
-    contributions = all(o.contributions is not None for o in report.options)
+    contributions = all(o.contributions is not None for o in data.options)
     figures = {
-        "weights": ("Effective weight of each criterion, coloured by dimension", _weights(report)),
+        "weights": ("Effective weight of each criterion, coloured by dimension", _weights(data)),
         "scores": (
             f"{'Contribution of each criterion to the score' if contributions else 'Score of each option'} "
-            f"({report.method_label}, {report.scaling})",
-            _scores(report),
+            f"({data.method})",
+            _scores(data),
         ),
     }
-    if report.robustness.acceptability:
+    if data.acceptability:
         figures["acceptability"] = (
-            f"Rank acceptability: share of {report.robustness.samples} sampled weightings that put each option at "
-            "each rank (SMAA)",
-            _acceptability(report),
+            f"Rank acceptability: share of {data.samples} sampled weightings that put each option at each rank (SMAA)",
+            _acceptability(data),
         )
     return figures

@@ -10,7 +10,7 @@ from selector import outfile
 from selector.commands import _context
 from selector.errors import SelectorError
 from selector.escape import printable
-from selector.robustness.sample_counts import QUICK_SAMPLES
+from selector.robustness.figure import SAMPLES
 
 NAME = "report"
 HELP = "write the recommendation report (decision record) of a group as Markdown, HTML or PDF"
@@ -32,9 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--samples",
         type=int,
-        default=QUICK_SAMPLES,
+        default=SAMPLES,
         metavar="N",
-        help=f"SMAA weight samples ({QUICK_SAMPLES}, as the app's verdict; 0 skips)",
+        help=f"SMAA weight samples ({SAMPLES}, as the app's verdict; 0 skips)",
     )
     parser.add_argument(
         "--seed", type=_context.seed, default=0, metavar="S", help="random seed; same seed, same report (0)"
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         fmt = _format(args)
         if args.samples < 0:
             raise _context.Refused(
-                f"--samples is {args.samples}; give 0 (skip robustness) or more ({QUICK_SAMPLES} is typical)"
+                f"--samples is {args.samples}; give 0 (skip robustness) or more ({SAMPLES} is typical)"
             )
         if not args.app_url.startswith(("http://", "https://")):
             raise _context.Refused(f"--app-url {args.app_url!r} must start with http:// or https://")

@@ -8,7 +8,7 @@ import json
 from selector import escape
 from selector.commands import _context
 from selector.errors import SelectorError
-from selector.robustness.sample_counts import FULL_SAMPLES
+from selector.robustness.figure import SAMPLES
 
 NAME = "sensitivity"
 #: The acceptability table shows at most this many rank columns: all m of them would make the table m x m.
@@ -19,9 +19,7 @@ HELP = "robustness of a ranking: rank acceptability (SMAA-2), tipping points, me
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ranking's preferences plus the sampling options."""
     _context.add_preference_arguments(parser)
-    parser.add_argument(
-        "--samples", type=int, default=FULL_SAMPLES, metavar="N", help=f"Monte Carlo samples ({FULL_SAMPLES})"
-    )
+    parser.add_argument("--samples", type=int, default=SAMPLES, metavar="N", help=f"Monte Carlo samples ({SAMPLES})")
     parser.add_argument(
         "--seed", type=_context.seed, default=0, metavar="S", help="random seed; same seed, same result (0)"
     )
@@ -46,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from selector.robustness import analysis
 
     if args.samples < 1:
-        return _context.fail(f"--samples is {args.samples}; give at least 1 ({FULL_SAMPLES} is typical)")
+        return _context.fail(f"--samples is {args.samples}; give at least 1 ({SAMPLES} is typical)")
     try:
         kb, prefs = _context.load(args)
         rec = recommend.recommend(kb, prefs)

@@ -30,7 +30,7 @@ from selector.report.model import (
     RobustnessInfo,
     RuleInfo,
 )
-from selector.robustness import sample_counts
+from selector.robustness import figure
 from selector.value import SWING_WEIGHT_MEANING
 
 DEFAULT_APP_URL = "http://127.0.0.1:8501"
@@ -363,7 +363,7 @@ def build_report(
     kb: KnowledgeBase,
     prefs: Preferences,
     *,
-    samples: int = sample_counts.QUICK_SAMPLES,
+    samples: int = figure.SAMPLES,
     seed: int = 0,
     app_url: str = DEFAULT_APP_URL,
     now: datetime | None = None,

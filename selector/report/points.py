@@ -9,6 +9,7 @@ import numpy as np
 
 from selector.report import formats
 from selector.report.model import CriterionInfo, OptionRow, Point, ProsCons, RobustnessInfo, RuleInfo
+from selector.robustness import figure
 
 
 def pros_cons(
@@ -77,12 +78,10 @@ def consequences(
     index = next(i for i, o in enumerate(options) if o.id == chosen.id)
     if robustness.first_share:
         share = robustness.first_share[index]
-        verdict = "good" if share >= 0.75 else "neutral" if share >= 0.5 else "bad"
         points.append(
             Point(
-                verdict,
-                f"{chosen.name} ranks first in {share:.0%} of {robustness.samples} randomly sampled weightings "
-                "(SMAA rank acceptability).",
+                figure.TONES[figure.level(share)],
+                f"{chosen.name} is {figure.first_in(share, robustness.samples, None)} (SMAA rank acceptability).",
             )
         )
     gaps = [c.name for c, cell in zip(criteria, chosen.cells, strict=True) if cell.imputed]

@@ -16,6 +16,7 @@ from urllib.parse import quote
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from selector.charts.report import Criterion, FigureData, Option, report_figures
 from selector.escape import MdSafe, md_escape
 from selector.report.formats import number, percent, score, tau
 from selector.report.model import Report
@@ -107,15 +108,28 @@ def render_markdown(report: Report) -> str:
     return environment(markdown=True).get_template("report.md.j2").render(report=report, sections=SECTIONS)
 
 
+def figure_data(report: Report) -> FigureData:
+    """What the report's figures show, as the plain data :mod:`selector.charts.report` draws (values formatted)."""
+    return FigureData(
+        criteria=tuple(Criterion(c.name, c.dimension, c.weight, percent(c.weight, 1)) for c in report.criteria),
+        options=tuple(
+            Option(o.name, o.score, score(o.score), o.contributions, tuple(cell.imputed for cell in o.cells))
+            for o in report.options
+        ),
+        higher_is_better=report.higher_is_better,
+        method=f"{report.method_label}, {report.scaling}",
+        acceptability=report.robustness.acceptability,
+        samples=report.robustness.samples,
+    )
+
+
 def figures(report: Report, *, inline: bool) -> dict[str, Markup]:
     """The report's charts as figure blocks by key: inline SVG for a page, or SVG images (data URIs) for print.
 
     The drawings come from :func:`selector.charts.report.report_figures`, which escapes every text it writes.
     """
-    from selector.charts.report import report_figures
-
     blocks = {}
-    for key, (caption, drawing) in report_figures(report).items():
+    for key, (caption, drawing) in report_figures(figure_data(report)).items():
         if inline:
             chart = Markup(drawing)
         else:

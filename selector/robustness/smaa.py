@@ -16,7 +16,7 @@ import numpy as np
 from selector import vectorised
 from selector.arrays import read_only
 from selector.problem import Problem, ScoringError, check_values
-from selector.robustness import sample_counts
+from selector.robustness import figure
 from selector.robustness.sampling import (
     resolve_cell_ranges,
     resolve_weight_bounds,
@@ -132,7 +132,7 @@ class SMAAResult:
 def smaa(
     problem: Problem,
     *,
-    n_samples: int = sample_counts.FULL_SAMPLES,
+    n_samples: int = figure.SAMPLES,
     seed: int = 0,
     weight_bounds: Any = None,
     cell_ranges: Any = None,
@@ -166,7 +166,7 @@ def smaa(
     spec, scaler, alts, crits = problem.spec, problem.scaler, problem.alternatives, problem.criteria
     m, n = problem.values.shape
     if int(n_samples) < 1:
-        raise ScoringError(f"n_samples is {n_samples}; give at least 1 (10,000 is typical)")
+        raise ScoringError(f"n_samples is {n_samples}; give at least 1 ({figure.SAMPLES:,} is typical)")
     ref_w = problem.weights
     lo, hi, unc = resolve_cell_ranges(cell_ranges, problem.values, alts, crits)
     scales = problem.value_scales

@@ -85,6 +85,26 @@ def _reference(directory: str, fingerprint: tuple, others: tuple[Upload, ...]) -
     return knowledge.collect(Path(directory), extra=others)[0]
 
 
+# The bundled knowledge merged with a session's uploads, kept for the last few sets of uploads: checking an upload
+# merges exactly what the app ranks next (the uploads accepted before it, then it), so the app takes the check's
+# merge instead of merging and cross-checking again. Keyed like _reference: an edited knowledge file is merged afresh.
+@lru_cache(maxsize=4)
+def _merged(
+    directory: str, fingerprint: tuple, uploads: tuple[Upload, ...]
+) -> tuple[KnowledgeBase | None, tuple[Issue, ...]]:
+    kb, issues = knowledge.collect(Path(directory), extra=uploads)
+    return kb, tuple(issues)
+
+
+def merged(kb_dir: Path, uploads: Sequence[Upload]) -> tuple[KnowledgeBase | None, list[Issue]]:
+    """:func:`selector.knowledge.collect` of `kb_dir` with `uploads`, shared with the check of the last upload.
+
+    The knowledge base is frozen and shared: never mutate it.
+    """
+    kb, issues = _merged(str(kb_dir), _fingerprint(Path(kb_dir)), tuple(uploads))
+    return kb, list(issues)
+
+
 def _parsed(upload: Upload) -> tuple[Parsed | None, tuple[Issue, ...]]:
     """The upload's data: as converted, or the same cached parse the knowledge load uses (each file parsed once)."""
     if upload.parsed is not None:
@@ -198,8 +218,8 @@ def _check_upload(
         # Refused before the schema and the policy run: their cost grows with the records.
         message = "; ".join(f"`{section}` holds {count:,} records" for section, count in crowded)
         return refuse(f"{message}; an upload holds at most {limits.MAX_RECORDS:,} per list: split the file")
-    merged, collected = knowledge.collect(kb_dir, extra=[*others, upload])
-    reference = merged
+    together, collected = merged(kb_dir, [*others, upload])
+    reference = together
     if reference is None:
         reference = _reference(str(kb_dir), _fingerprint(Path(kb_dir)), tuple(others))
     ruled = policy.check(parsed, name, _user_sources(others), reference.metrics if reference is not None else {})
@@ -214,7 +234,7 @@ def _check_upload(
         for _, item in policy.records(parsed.data if isinstance(parsed.data, dict) else {}, "sources")
         if item.get("kind") == "user" and isinstance(item.get("id"), str)
     )
-    kb = merged if not any(i.level == "ERROR" for i in issues) else None
+    kb = together if not any(i.level == "ERROR" for i in issues) else None
     return UploadResult(kb, tuple(issues), upload, original, fmt, source_ids)
 
 

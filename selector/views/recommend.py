@@ -15,6 +15,7 @@ from selector.escape import streamlit_table
 from selector.matrix import DecisionMatrix
 from selector.models import KnowledgeBase
 from selector.recommend import Recommendation
+from selector.robustness import figure
 from selector.views.labels import value_text
 from selector.views.robustness import SPACE_LABELS
 
@@ -92,10 +93,8 @@ def _verdict_text(judged: verdict.Verdict) -> str:
     if judged.local_share is None:
         parts.append(_small("Robustness could not be computed for this ranking."))
     else:
-        share = judged.local_share
-        colour = "green" if share >= 0.7 else "orange" if share >= 0.4 else "red"
-        if judged.rests_on_flags:
-            colour = "red"  # a lead resting on flagged claims is not robust, whatever the share
+        # a lead resting on flagged claims is not robust, whatever the share
+        colour = figure.COLOURS[figure.level(judged.local_share, rests_on_flags=judged.rests_on_flags)]
         # highlighted text rather than st.badge: a badge keeps to one line and cut this one short on a laptop
         parts.append(f":{colour}-background[:material/balance: {md(judged.badge)}]")
     parts += [_small(md(detail)) for detail in judged.details]

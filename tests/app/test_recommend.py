@@ -188,8 +188,8 @@ def test_robustness_badge_is_the_verdicts_local_and_whole_simplex_shares(app, kb
     assert whole == expected.leader_share
     badges = shown_badges(at)
     assert len(badges) == 1
-    assert f"first in {local:.0%} of weightings within ±10 points of yours" in badges[0].value
-    assert f"{whole:.0%} over any weighting" in badges[0].value
+    assert f"first in {local:.0%} of 2,000 weightings within ±10 points of yours" in badges[0].value
+    assert f"{whole:.0%} anywhere on the weight simplex" in badges[0].value
     help_text = badges[0].proto.help
     for part in ("2,000 weightings", "the four dimension weights", "whole weight simplex", "seed 0"):
         assert part in help_text
@@ -209,8 +209,8 @@ def test_robustness_badge_moves_with_the_weights(app, kb):
         rec = recommend.recommend(kb, Preferences(group=group, dimension_weights={"cost": cost}))
         local, whole = verdict.shares(rec)
         badge = shown_badges(at)[0].value
-        assert f"first in {local:.0%} of weightings within ±10 points of yours" in badge
-        assert f"{whole:.0%} over any weighting" in badge
+        assert f"first in {local:.0%} of 2,000 weightings within ±10 points of yours" in badge
+        assert f"{whole:.0%} anywhere on the weight simplex" in badge
         shown.append(local)
     assert shown[0] != shown[1], "the share around your weights follows the weights"
 

@@ -8,9 +8,9 @@ import json
 import numpy as np
 import pytest
 
-from selector import recommend
+from selector import recommend, verdict
 from selector.preferences import Preferences
-from selector.robustness import analysis
+from selector.robustness import analysis, figure
 from tests.app.helpers import markdown_table, ok, opened
 
 
@@ -28,13 +28,13 @@ def test_robustness_page_shows_what_robustness_analyse_computes(app, kb):
     app.query_params["group"] = "edge-accelerators"
     at = ok(app.run())
     ok(at.switch_page("app_pages/robustness.py").run())
-    assert at.number_input(key="rb-samples").value == 10_000
+    assert at.number_input(key="rb-samples").value == figure.SAMPLES == 2_000
     assert at.radio(key="rb-space").value == "dimensions"
     assert at.toggle(key="rb-whole").value is True
     (settings,) = [e for e in at.expander if e.label.startswith("Sampling settings")]
     assert not settings.proto.expanded and len(settings.number_input) == 2 and settings.toggle and settings.slider
     rec = recommend.recommend(kb, Preferences(group="edge-accelerators"))
-    expected = analysis.analyse(rec, samples=10_000, seed=0)
+    expected = analysis.analyse(rec, samples=figure.SAMPLES, seed=figure.SEED)
     assert expected.tipping_points, "edge-accelerators has tipping points to show"
     assert [t.label for t in at.tabs] == [
         "Rank acceptability (SMAA)",
@@ -52,8 +52,13 @@ def test_robustness_page_shows_what_robustness_analyse_computes(app, kb):
     for tip in expected.tipping_points:
         assert tip.sentence in shown
     assert any(
-        f"{expected.leader} is {expected.badge}" in x.value.replace("\\", "") for x in [*at.success, *at.warning]
+        f"{expected.leader} is {expected.badge}: {figure.level(expected.leader_share)}" in x.value.replace("\\", "")
+        for x in [*at.success, *at.warning]
     )
+    # one figure: the page's default analysis is the badge's share anywhere on the weight simplex, same words
+    if rec.recommended == rec.leader.id:
+        assert expected.leader_share == verdict.global_share(rec)
+        assert figure.first_in(verdict.global_share(rec), 2_000, None) in expected.badge
     # the sweep chart marks the tipping points of the swept dimension as vertical lines
     swept = at.selectbox(key="rb-dimension").value
     lines = [t.weight for t in expected.tipping_points if t.dimension == swept]

@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from selector import knowledge, recommend
 from selector.preferences import Preferences
-from selector.robustness import analysis
+from selector.robustness import analysis, figure
 from selector.views.evidence import filter_claims
 
 pytestmark = pytest.mark.e2e
@@ -73,7 +73,7 @@ def test_page_loads_and_shows_the_ranking(page: Page, app_url: str, kb):
     assert [float(score) for _, score in shown] == pytest.approx([r.score for r in expected], abs=5.1e-5)  # 4 decimals
     # a badge with help text comes with a hidden copy (Streamlit measures it); the visible one is the badge
     badge = page.get_by_text(
-        re.compile(r"first in \d+% of weightings within ±10 points of yours · \d+% over any")
+        re.compile(r"first in \d+% of 2,000 weightings within ±10 points of yours · \d+% anywhere")
     ).filter(visible=True)
     expect(badge).to_have_count(1, timeout=TIMEOUT_MS)
     _shot(page, "recommend")
@@ -138,8 +138,9 @@ def test_picking_a_claim_shows_its_quote(page: Page, app_url: str, kb):
 def test_robustness_page_draws_the_tipping_points(page: Page, app_url: str, kb):
     page.goto(f"{app_url}/robustness?group=edge-accelerators")
     rec = recommend.recommend(kb, Preferences(group="edge-accelerators"))
-    result = analysis.analyse(rec, samples=10_000, seed=0)
-    expect(page.get_by_text(f"{result.leader} is {result.badge}.")).to_be_visible(timeout=TIMEOUT_MS)
+    result = analysis.analyse(rec, samples=figure.SAMPLES, seed=figure.SEED)
+    shown = f"{result.leader} is {result.badge}: {figure.level(result.leader_share)}."
+    expect(page.get_by_text(shown)).to_be_visible(timeout=TIMEOUT_MS)
     _idle(page)
     open_tab(page, "Tipping points")
     for tip in result.tipping_points:

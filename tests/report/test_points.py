@@ -97,7 +97,10 @@ def test_the_leader_chosen_with_a_strong_first_share_is_good_news():
     points = consequences(OPTIONS, "a", (SPEED, PRICE), robust, "TOPSIS", "vector")
     assert texts(points) == [
         ("good", "A has the best score under TOPSIS, vector scaling."),
-        ("good", "A ranks first in 80% of 1000 randomly sampled weightings (SMAA rank acceptability)."),
+        (
+            "good",
+            "A is first in 80% of 1,000 weightings anywhere on the weight simplex (SMAA rank acceptability).",
+        ),
         ("good", "all 1 MCDA methods compared agree on the leader."),
     ]
 
@@ -125,7 +128,7 @@ def test_a_shortlisted_option_below_the_leader_is_explained_with_its_gaps_and_fl
             "C is the best-ranked option the decision trees shortlist; A scores higher (rank 1 vs 3) but was not "
             "recommended for this scenario.",
         ),
-        ("bad", "C ranks first in 10% of 100 randomly sampled weightings (SMAA rank acceptability)."),
+        ("bad", "C is first in 10% of 100 weightings anywhere on the weight simplex (SMAA rank acceptability)."),
         ("bad", "there is no evidence for C on price; measure it before committing."),
         ("neutral", "Raising price to 60% makes B lead."),
         ("neutral", "two."),

@@ -330,3 +330,39 @@ def test_every_kind_of_upload_waits_for_the_same_check_slots(
     assert not busy.ok and "checking other files" in busy.errors[0].message
     free = intake.validate_upload(name, data, KNOWLEDGE, measured=measure.Options(entity="h100", workload="m"))
     assert free.ok, [str(i) for i in free.issues]
+
+
+@pytest.mark.parametrize("name", ["good_new_chip.yaml", "good_new_chip.csv"])
+def test_the_app_ranks_the_knowledge_the_upload_check_merged(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    collect = knowledge.collect
+
+    def counted(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - the spy passes everything through
+        calls.append(args)
+        return collect(*args, **kwargs)
+
+    monkeypatch.setattr(knowledge, "collect", counted)
+    intake._merged.cache_clear()
+    first = intake.validate_upload(name, (UPLOADS / name).read_bytes(), KNOWLEDGE)
+    assert first.kb is not None and len(calls) == 1
+    # the session merges what it accepted (app_pages/_cached.merged_kb): the check's merge, not a second one
+    kb, issues = intake.merged(KNOWLEDGE, [first.upload])
+    assert kb is first.kb and len(calls) == 1
+    assert not [i for i in issues if i.level == "ERROR"]
+    # a second upload merges once more (after the first), and the app's merge of both is again the check's
+    second = intake.validate_upload(
+        "good_orin_power.csv", (UPLOADS / "good_orin_power.csv").read_bytes(), KNOWLEDGE, [first.upload]
+    )
+    assert second.kb is not None
+    assert len(calls) == 2
+    assert intake.merged(KNOWLEDGE, [first.upload, second.upload])[0] is second.kb
+    assert len(calls) == 2
+
+
+def test_a_kept_merge_is_the_merge_a_fresh_collect_gives() -> None:
+    intake._merged.cache_clear()
+    upload = Upload("good_new_chip.yaml", (UPLOADS / "good_new_chip.yaml").read_bytes())
+    kept, _ = intake.merged(KNOWLEDGE, [upload])
+    fresh, _ = knowledge.collect(KNOWLEDGE, extra=[upload])
+    assert kept is intake.merged(KNOWLEDGE, [upload])[0]
+    assert kept.data_hash == fresh.data_hash and set(kept.claims) == set(fresh.claims)

@@ -160,7 +160,7 @@ def test_ranking_markdown_holds_the_verdict_the_ranking_and_its_notes(kb):
     judged = verdict.judge(rec, local_share=0.8, global_share=0.5, leaders={})
     text = ranking_markdown(rec, judged, "Weighted sum (WSM)")
     assert text.startswith(f"### {streamlit_md(judged.headline)}")
-    assert ":green-background[:material/balance: PyTorch\\: first in 80% of weightings" in text
+    assert ":green-background[:material/balance: PyTorch\\: first in 80% of 2,000 weightings" in text
     # one row per option, in rank order, with its filled-in cells counted
     rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line]
     assert rows[0].startswith("| rank | name | score | shortlisted | filled in |")
@@ -175,10 +175,10 @@ def test_ranking_markdown_holds_the_verdict_the_ranking_and_its_notes(kb):
 @pytest.mark.parametrize(
     ("share", "shown"),
     [
-        (0.7, ":green-background["),
-        (0.69, ":orange-background["),
-        (0.4, ":orange-background["),
-        (0.39, ":red-background["),
+        (0.75, ":green-background["),
+        (0.74, ":orange-background["),
+        (0.5, ":orange-background["),
+        (0.49, ":red-background["),
         (None, "Robustness could not be computed for this ranking."),
     ],
 )

@@ -1,0 +1,60 @@
+"""The robustness figure people read: one sample count, one seed, one region around their weights, one pair of
+thresholds and one wording, shared by the Recommend badge, the Robustness page, the report and the command line
+(and light to import: the command line reads it to write its --help).
+
+The figure is a share of first places: of ``SAMPLES`` weightings drawn within ``SPREAD`` of the user's dimension
+weights (the badge's first figure) or anywhere on the weight simplex (its second one, and the Robustness page's and
+the report's default). Its :func:`level` says how far a lead holds; below ``CLOSE`` the verdict calls it too close
+to call (:mod:`selector.verdict`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Literal
+
+#: Weightings drawn by every robustness analysis unless a person asks for another count (the Robustness page's
+#: box, ``--samples``): the badge's figure on every weight change, the page, the report and both commands.
+SAMPLES = 2_000
+SEED = 0
+#: The badge's region: +/- 10 percentage points of each dimension weight.
+SPREAD = 0.10
+
+#: A share of first places at or above ROBUST is a robust lead; below CLOSE the lead is too close to call.
+ROBUST = 0.75
+CLOSE = 0.5
+
+Level = Literal["robust", "fragile", "not robust"]
+
+
+def level(share: float, *, rests_on_flags: bool = False) -> Level:
+    """How far a lead first in `share` of the weightings holds; a lead resting on flagged cells is not robust."""
+    if rests_on_flags or not share >= CLOSE:  # NaN (nothing sampled) is not robust either
+        return "not robust"
+    return "robust" if share >= ROBUST else "fragile"
+
+
+#: The colour of each level on the page (Streamlit's names) and its tone in the report (good, neutral, bad).
+COLOURS: Mapping[Level, str] = MappingProxyType({"robust": "green", "fragile": "orange", "not robust": "red"})
+TONES: Mapping[Level, str] = MappingProxyType({"robust": "good", "fragile": "neutral", "not robust": "bad"})
+
+
+def region(spread: float | None) -> str:
+    """Where the weightings were drawn, in words: around the user's weights, or anywhere."""
+    if spread is None:
+        return "anywhere on the weight simplex"
+    return f"within ±{spread * 100:g} points of yours"
+
+
+def first_in(share: float, samples: int, spread: float | None) -> str:
+    """E.g. "first in 56% of 2,000 weightings within ±10 points of yours"."""
+    return f"first in {share:.0%} of {samples:,} weightings {region(spread)}"
+
+
+def badge(name: str, local: float, samples: int, whole: float | None = None) -> str:
+    """The badge of option `name`: its share around the user's weights, then (when known) anywhere."""
+    text = f"{name}: {first_in(local, samples, SPREAD)}"
+    if whole is not None:
+        text += f" · {whole:.0%} {region(None)}"
+    return text
