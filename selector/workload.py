@@ -271,7 +271,7 @@ def load(path: Path) -> Workload:
 def read(text_or_path: str) -> Workload:
     """The command line's ``--workload``: a file when one exists by that name, else the compact form."""
     candidate = Path(text_or_path)
-    if "=" not in text_or_path and candidate.suffix in {".yaml", ".yml"} or candidate.is_file():
+    if ("=" not in text_or_path and candidate.suffix in {".yaml", ".yml"}) or candidate.is_file():
         return load(candidate)
     return parse(text_or_path)
 
