@@ -70,12 +70,12 @@ def family_of(criterion: Criterion) -> Family | None:
 
 
 def closest(criteria: list[Criterion], params_b: float) -> Criterion | None:
-    """Of the throughput `criteria`, the one whose benchmark model is nearest `params_b` in size (log scale);
-    among equals, an offline column (its conditions name the suite or benchmark the online rows share)."""
-    known = [c for c in criteria if family_of(c) is not None]
+    """Of the throughput `criteria` (given in order of preference), the one whose benchmark model is nearest
+    `params_b` in size (log scale); among equally near ones, the first given."""
+    known = [(i, c) for i, c in enumerate(criteria) if family_of(c) is not None]
     if not known:
         return None
-    return min(known, key=lambda c: (abs(math.log(family_of(c).params_b / params_b)), c.id))
+    return min(known, key=lambda ic: (abs(math.log(family_of(ic[1]).params_b / params_b)), ic[0]))[1]
 
 
 def _limits_text(workload: Workload) -> str:

@@ -232,7 +232,9 @@ class FitRow:
 
 def fit_table(kb: KnowledgeBase, group_id: str, workload: Workload) -> list[FitRow]:
     """Every member of `group_id` with its memory fit, engine support, latency-bounded throughput and cost."""
-    criteria = [kb.criteria[gc.criterion] for gc in kb.groups[group_id].criteria]
+    # the group's columns in order of weight, as the ranking would choose among them
+    ordered = sorted(kb.groups[group_id].criteria, key=lambda gc: -gc.weight)
+    criteria = [kb.criteria[gc.criterion] for gc in ordered]
     rows = []
     for member in kb.groups[group_id].members:
         v = values(kb, workload, member, criteria)
