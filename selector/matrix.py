@@ -470,11 +470,12 @@ def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
         (group.id, prefs.use_flagged, prefs.missing, zero, limits),
         lambda: _layout(kb, group.id, prefs.use_flagged, prefs.missing, zero, limits),
     )
-    if workload is not None:  # the workload's columns replace the throughput and cost columns (selector.workload_fit)
-        sub = dict(sub)
-        layout = replace(layout, **workload_fit.swap(kb, workload, layout, sub, prefs.missing))
+    # a stated workload's columns replace the LLM groups' throughput and cost columns (selector.workload_fit)
+    sub = dict(sub)
+    changes, workload_notes = workload_fit.adapt(kb, workload, layout, sub, prefs.missing)
+    layout = replace(layout, **changes)
     criteria = layout.criteria
-    notes: list[str] = list(layout.notes) + list(() if workload else workload_fit.offline_note(kb, criteria))
+    notes: list[str] = [*layout.notes, *workload_notes]
 
     sub_arr = np.array([sub[c.id] for c in criteria], dtype=float)
     try:

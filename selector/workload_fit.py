@@ -151,15 +151,25 @@ def values(kb: KnowledgeBase, workload: Workload, member: str, criteria: Sequenc
     return Values(bound, cost, fit, engine_support.runs(kb, member, workload.precision, workload.engine))
 
 
-def swap(kb: KnowledgeBase, workload: Workload, layout, sub: dict[str, float], missing: str) -> dict:  # noqa: ANN001
-    """The layout's throughput and cost columns replaced by the workload's, as fields for ``dataclasses.replace``.
+def adapt(
+    kb: KnowledgeBase,
+    workload: Workload | None,
+    layout,
+    sub: dict[str, float],
+    missing: str,  # noqa: ANN001
+) -> tuple[dict, tuple[str, ...]]:
+    """What the workload changes in a matrix layout (fields for ``dataclasses.replace``) and the notes it adds.
 
-    `sub` (criterion -> sub-weight) gains the workload columns: each takes the summed sub-weights of the columns it
-    replaces. A workload cell without a value is filled by the missing-value policy like any other (its note keeps
-    why it has none); under ``exclude-criterion`` the column is left out, under ``exclude-alternative`` the member.
+    Without a workload: nothing, and a note when the ranked throughput columns are offline peaks.
     """
-    criteria = list(layout.criteria)
-    group_criteria = [kb.criteria[c.id] for c in criteria]
+    if workload is None:
+        return {}, offline_note(kb, layout.criteria)
+    changes = swap(kb, workload, layout, sub, missing)
+    return changes, ()
+
+
+def _split(criteria) -> tuple[list[int], dict[str, list[str]]]:  # noqa: ANN001 - Criterion sequence
+    """The indexes of the columns that stay, and workload column -> the ids it replaces."""
     kept, replaced = [], {}
     for index, criterion in enumerate(criteria):
         target = _replaced(criterion)
@@ -167,51 +177,79 @@ def swap(kb: KnowledgeBase, workload: Workload, layout, sub: dict[str, float], m
             kept.append(index)
         else:
             replaced.setdefault(target, []).append(criterion.id)
+    return kept, replaced
+
+
+def _column(criterion: Criterion, raw: list[Cell], missing: str) -> list[Cell] | None:
+    """The workload column's cells filled by the missing-value policy (a filled cell keeps why it had no value);
+    None when the column is left out (no value at all, or any missing under ``exclude-criterion``)."""
+    if all(c.value is None for c in raw) or (missing == "exclude-criterion" and any(c.value is None for c in raw)):
+        return None
+    filled = impute(raw, criterion, "impute-worst" if missing.startswith("exclude") else missing)
+    return [f if not f.imputed else replace(f, note=f"{r.note}; {f.note}") for f, r in zip(filled, raw, strict=True)]
+
+
+def swap(kb: KnowledgeBase, workload: Workload, layout, sub: dict[str, float], missing: str) -> dict:  # noqa: ANN001
+    """The layout's throughput and cost columns replaced by the workload's, as fields for ``dataclasses.replace``.
+
+    `sub` (criterion -> sub-weight) gains the workload columns: each takes the summed sub-weights of the columns it
+    replaces. A workload cell without a value is filled by the missing-value policy like any other (its note keeps
+    why it has none); under ``exclude-criterion`` the column is left out, under ``exclude-alternative`` the member.
+    """
+    kept, replaced = _split(layout.criteria)
     if not replaced:
         return {}
-    found = {a: values(kb, workload, a, group_criteria) for a in layout.alternatives}
-    alternatives = list(layout.alternatives)
-    new_criteria = [criteria[i] for i in kept]
-    columns = [[row[i] for i in kept] for row in layout.cells]
-    excluded_alts, excluded_crits = list(layout.excluded_alternatives), list(layout.excluded_criteria)
-    for column_id in WORKLOAD_CRITERIA:
-        if column_id not in replaced:
-            continue
-        criterion = kb.criteria[column_id]
-        sub[column_id] = sum(sub[c] for c in replaced[column_id])
-        raw = [found[a].cell(a, column_id) for a in alternatives]
-        excluded_crits.extend(Exclusion(c, f"replaced by {column_id} (your workload)") for c in replaced[column_id])
-        if all(c.value is None for c in raw) or (missing == "exclude-criterion" and any(c.value is None for c in raw)):
-            lacking = [c.alternative for c in raw if c.value is None]
-            excluded_crits.append(Exclusion(column_id, f"no value within your workload for {', '.join(lacking)}"))
-            continue
-        filled = impute(raw, criterion, "impute-worst" if missing.startswith("exclude") else missing)
-        filled = [
-            f if not f.imputed else replace(f, note=f"{r.note}; {f.note}") for f, r in zip(filled, raw, strict=True)
-        ]
-        new_criteria.append(criterion)
-        for row, cell in zip(columns, filled, strict=True):
+    criteria = [layout.criteria[i] for i in kept]
+    rows = [[row[i] for i in kept] for row in layout.cells]
+    left_out = list(layout.excluded_criteria)
+    for criterion, cells in _workload_columns(kb, workload, layout, sub, missing, replaced, left_out):
+        criteria.append(criterion)
+        for row, cell in zip(rows, cells, strict=True):
             row.append(cell)
-    if missing == "exclude-alternative":
-        lacking = {c.alternative for row in columns for c in row if c.imputed}
-        keep = [i for i, a in enumerate(alternatives) if a not in lacking]
-        excluded_alts.extend(Exclusion(a, "no value within your workload") for a in alternatives if a in lacking)
-        alternatives, columns = [alternatives[i] for i in keep], [columns[i] for i in keep]
-    if not alternatives:
+    alternatives, removed = _without_lacking(list(layout.alternatives), rows, missing)
+    if not alternatives or not criteria:
         raise PreferenceError(
-            "no alternative has a value within your workload; choose a missing-value policy that fills"
+            f"no accelerator of this group has a measurement within your workload's limits ({workload.text()}), "
+            "and nothing else is left to rank on: loosen the TTFT/TPOT limits, choose a missing-value policy that "
+            "fills, or choose another group"
         )
     return {
         "alternatives": tuple(alternatives),
-        "criteria": tuple(new_criteria),
-        "cells": tuple(tuple(row) for row in columns),
-        "excluded_alternatives": tuple(excluded_alts),
-        "excluded_criteria": tuple(excluded_crits),
-        "notes": (
-            *layout.notes,
-            f"Workload: {workload.text()}; ranked on latency-bounded throughput and cost at your load",
-        ),
+        "criteria": tuple(criteria),
+        "cells": tuple(tuple(rows[layout.alternatives.index(a)]) for a in alternatives),
+        "excluded_alternatives": (*layout.excluded_alternatives, *removed),
+        "excluded_criteria": tuple(left_out),
+        "notes": (*layout.notes, f"Workload: {workload.text()}; ranked on latency-bounded throughput and cost at load"),
     }
+
+
+def _workload_columns(kb, workload, layout, sub, missing, replaced, left_out) -> list:  # noqa: ANN001
+    """(criterion, cells) of each workload column that ranks; `sub` gains their sub-weights, `left_out` the
+    columns they replace and those left out for want of values."""
+    group_criteria = [kb.criteria[c.id] for c in layout.criteria]
+    found = {a: values(kb, workload, a, group_criteria) for a in layout.alternatives}
+    columns = []
+    for column_id in (c for c in WORKLOAD_CRITERIA if c in replaced):
+        sub[column_id] = sum(sub[c] for c in replaced[column_id])
+        left_out.extend(Exclusion(c, f"replaced by {column_id} (your workload)") for c in replaced[column_id])
+        raw = [found[a].cell(a, column_id) for a in layout.alternatives]
+        cells = _column(kb.criteria[column_id], raw, missing)
+        if cells is None:
+            lacking = ", ".join(c.alternative for c in raw if c.value is None)
+            left_out.append(Exclusion(column_id, f"no value within your workload for {lacking}"))
+        else:
+            columns.append((kb.criteria[column_id], cells))
+    return columns
+
+
+def _without_lacking(alternatives: list[str], rows: list[list[Cell]], missing: str) -> tuple[list[str], list]:
+    """Under ``exclude-alternative``: the members without a workload value removed, with why; else all kept."""
+    if missing != "exclude-alternative":
+        return alternatives, []
+    lacking = [a for a, row in zip(alternatives, rows, strict=True) if any(c.imputed for c in row)]
+    return [a for a in alternatives if a not in lacking], [
+        Exclusion(a, "no value within your workload") for a in lacking
+    ]
 
 
 @dataclass(frozen=True)
