@@ -172,7 +172,7 @@ def _field_value(key: str, raw: object, where: str) -> object:
         try:
             number = numbers.parse_number(text, low=low, high=high)
         except numbers.NumberRefused as exc:
-            raise WorkloadError(f"{where}`{shown}` ({MEANING[key]}): {exc}; give {low:g} to {high:g}") from None
+            raise WorkloadError(f"{where}`{shown}` ({MEANING[key]}): {exc}") from None
         if integer:
             if number != math.floor(number):
                 raise WorkloadError(f"{where}`{shown}` ({MEANING[key]}) must be a whole number, not {text}")

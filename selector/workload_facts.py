@@ -76,10 +76,10 @@ def check(checker, kinds: dict[str, str]) -> None:  # noqa: ANN001 - selector.cr
     """Every support row names a framework entity as engine and accelerator entities (file/line of each)."""
     for row, loaded, index in checker.records("support"):
         if kinds.get(row.engine) != "framework":
-            what = "is not defined" if row.engine not in kinds else f"is a {kinds[row.engine]}, not a framework"
+            what = "is not defined" if row.engine not in kinds else f"is of kind {kinds[row.engine]}, not a framework"
             checker.error(loaded, "support", index, row.id, f"engine `{row.engine}` {what}", "engine")
         for position, acc in enumerate(row.accelerators):
             if kinds.get(acc) != "accelerator":
-                what = "is not defined" if acc not in kinds else f"is a {kinds[acc]}, not an accelerator"
+                what = "is not defined" if acc not in kinds else f"is of kind {kinds[acc]}, not an accelerator"
                 message = f"accelerator `{acc}` {what}; use an accelerator id of the entities"
                 checker.error(loaded, "support", index, row.id, message, "accelerators", position)
