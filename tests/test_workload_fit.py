@@ -79,7 +79,7 @@ def test_limits_no_measurement_meets_are_a_clear_refusal(kb) -> None:
 
 
 def test_an_unknown_model_or_engine_is_refused(kb) -> None:
-    with pytest.raises(PreferenceError, match="not in knowledge/llm_models.yaml"):
+    with pytest.raises(PreferenceError, match=r"not in knowledge/llm_models\.yaml"):
         matrix.build(kb, Preferences(group=SERVING, workload="model=gpt-5"))
     with pytest.raises(PreferenceError, match="engine `ollama` has no row"):
         matrix.build(kb, Preferences(group=SERVING, workload="model=llama-3.1-8b,engine=ollama"))
