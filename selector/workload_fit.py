@@ -219,8 +219,25 @@ def swap(kb: KnowledgeBase, workload: Workload, layout, sub: dict[str, float], m
         "cells": tuple(tuple(rows[layout.alternatives.index(a)]) for a in alternatives),
         "excluded_alternatives": (*layout.excluded_alternatives, *removed),
         "excluded_criteria": tuple(left_out),
-        "notes": (*layout.notes, f"Workload: {workload.text()}; ranked on latency-bounded throughput and cost at load"),
+        "notes": (
+            *layout.notes,
+            f"Workload: {workload.text()}; ranked on latency-bounded throughput and cost at load",
+            *_measurement_notes(
+                kb, alternatives, [rows[layout.alternatives.index(a)] for a in alternatives], len(criteria) - len(kept)
+            ),
+        ),
     }
+
+
+def _measurement_notes(kb: KnowledgeBase, alternatives: list[str], rows: list[list[Cell]], added: int) -> list[str]:
+    """Which measurement each workload cell with a value used, one note per member (filled-in cells are listed
+    with the other filled-in cells)."""
+    notes = []
+    for alternative, row in zip(alternatives, rows, strict=True):
+        used = [f"{kb.criteria[c.criterion].name_en}: {c.value:,.4g} ({c.note})" for c in row[-added:] if not c.imputed]
+        if added and used:
+            notes.append(f"Workload cells of {kb.entity_name(alternative)}: " + "; ".join(used))
+    return notes
 
 
 def _workload_columns(kb, workload, layout, sub, missing, replaced, left_out) -> list:  # noqa: ANN001

@@ -99,3 +99,17 @@ def test_the_fit_table_answers_every_member(kb) -> None:
     assert h100.runs is True and h100.accelerators == 1 and "fits on one" in h100.memory
     assert h100.throughput == pytest.approx(25 * 310)
     assert any(line.startswith("rent: USD") for line in h100.cost) and any("API" in line for line in h100.cost)
+
+
+@pytest.mark.slow
+def test_the_report_says_which_measurement_each_workload_cell_used(kb) -> None:
+    from selector.report import build, render
+
+    prefs = Preferences(group=SERVING, workload=TIGHT)
+    text = render.render_markdown(build.build_report(kb, prefs, samples=50, seed=0))
+    assert "No workload stated" not in text
+    assert "Workload cells of NVIDIA H100 SXM (80 GB): Throughput within your latency limits" in text
+    assert "p99 TTFT 124 ms, p99 TPOT 39.8 ms, run 831c95a7" in text
+    assert "offline peak is not used" in text  # the members without a rate within the limits say so
+    offline = render.render_markdown(build.build_report(kb, Preferences(group=SERVING), samples=50, seed=0))
+    assert "throughput columns are offline peaks" in offline
