@@ -9,6 +9,7 @@ that the group's throughput columns are offline peaks.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -269,6 +270,21 @@ def _without_lacking(alternatives: list[str], rows: list[list[Cell]], missing: s
     ]
 
 
+def _cost_lines(v: Values, workload: Workload) -> tuple[str, ...]:
+    """The cost lines of one member and, for a stated request rate, how many accelerators serve it."""
+    if v.cost is None:
+        return ("no cost: no throughput within your limits",)
+    lines = v.cost.lines(workload)
+    if workload.rate is not None:
+        group = v.fit.count or 1  # accelerators per replica (tensor parallel)
+        needed = math.ceil(workload.rate * workload.output / (v.bound.value * group)) * group
+        lines.append(
+            f"for {workload.rate:g} requests/s x {workload.output:,} output tokens: {needed} accelerator(s) "
+            f"({needed // group} replica(s) of {group}) at {v.bound.value:,.0f} tokens/s each"
+        )
+    return tuple(lines)
+
+
 @dataclass(frozen=True)
 class FitRow:
     """One member's answer to "can it run, how fast within my limits, at what cost", in words."""
@@ -306,7 +322,7 @@ def fit_table(kb: KnowledgeBase, group_id: str, workload: Workload) -> list[FitR
                 support=v.support.text,
                 throughput=v.bound.value,
                 throughput_note=v.bound.note,
-                cost=tuple(v.cost.lines(workload)) if v.cost else ("no cost: no throughput within your limits",),
+                cost=_cost_lines(v, workload),
                 evidence=v.bound.evidence,
             )
         )

@@ -113,3 +113,11 @@ def test_the_report_says_which_measurement_each_workload_cell_used(kb) -> None:
     assert "offline peak is not used" in text  # the members without a rate within the limits say so
     offline = render.render_markdown(build.build_report(kb, Preferences(group=SERVING), samples=50, seed=0))
     assert "throughput columns are offline peaks" in offline
+
+
+def test_a_stated_rate_says_how_many_accelerators_serve_it(kb) -> None:
+    # H100 within 200 ms / 50 ms: 25 requests/s x 310 = 7,750 output tokens/s; 30 requests/s x 512 tokens = 15,360
+    # tokens/s -> 2 accelerators
+    w = workload_fit.stated(kb, Preferences(group=SERVING, workload=TIGHT + ",rate=30"))
+    h100 = next(r for r in workload_fit.fit_table(kb, SERVING, w) if r.id == "h100")
+    assert any(line.startswith("for 30 requests/s x 512 output tokens: 2 accelerator(s)") for line in h100.cost)
