@@ -72,7 +72,7 @@ MEANING = {
     "context": "input (prompt) tokens per request",
     "output": "output tokens per request",
     "concurrency": "requests served at once (their KV caches are held together)",
-    "rate": "requests per second to serve (optional)",
+    "rate": "requests per second to serve (optional): how many accelerators serve it",
     "ttft_ms": "time-to-first-token limit, ms (p99)",
     "tpot_ms": "time-per-output-token limit, ms (p99)",
     "utilisation": "share of the paid hours doing work, 0-1",
