@@ -538,8 +538,9 @@ class KnowledgeBase(Record):
     rules: MappingProxyType
     metrics: MappingProxyType
     scenario_links: MappingProxyType
-    llm_models: MappingProxyType
-    support: MappingProxyType
+    # the workload facts (selector.workload_facts); empty for a knowledge base built without them
+    llm_models: MappingProxyType = Field(default_factory=lambda: MappingProxyType({}))
+    support: MappingProxyType = Field(default_factory=lambda: MappingProxyType({}))
     texts: MappingProxyType  # source id -> document text
     locations: MappingProxyType  # (section, record id) -> "file:line"
     data_hash: str
