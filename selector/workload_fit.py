@@ -23,6 +23,8 @@ THROUGHPUT = "workload-throughput"
 COST = "workload-usd-per-million-tokens"
 ENERGY = "workload-kwh-per-million-tokens"
 WORKLOAD_CRITERIA = (THROUGHPUT, COST, ENERGY)
+#: How the notes on which measurement each workload cell used begin (Recommend shows them in its workload box).
+MEASUREMENT_NOTE = "Workload cells of "
 
 
 def stated(kb: KnowledgeBase, prefs: Preferences) -> Workload | None:
@@ -237,7 +239,7 @@ def _measurement_notes(kb: KnowledgeBase, alternatives: list[str], rows: list[li
     for alternative, row in zip(alternatives, rows, strict=True):
         used = [f"{kb.criteria[c.criterion].name_en}: {c.value:,.4g} ({c.note})" for c in row[-added:] if not c.imputed]
         if added and used:
-            notes.append(f"Workload cells of {kb.entity_name(alternative)}: " + "; ".join(used))
+            notes.append(f"{MEASUREMENT_NOTE}{kb.entity_name(alternative)}: " + "; ".join(used))
     return notes
 
 
