@@ -8,7 +8,7 @@ Two kinds of measurement qualify:
   within the limits; its output tokens/s are the achieved requests/s x the suite's median output length (the
   suite's ``request_distribution.output_tokens_p50``: an estimate, AccelMark reports requests/s online).
 - MLPerf Inference Server results: every result meets MLPerf's p99 bounds for its benchmark (llama2-70b: TTFT
-  2,000 ms, TPOT 200 ms; llama3.1-8b: TTFT 2,000 ms, TPOT 100 ms; MLCommons inference rules, "Benchmarks"), so a
+  2,000 ms, TPOT 200 ms; llama3.1-8b: TTFT 2,000 ms, TPOT 100 ms; MLCommons LoadGen's mlperf.conf), so a
   Server result qualifies when the user's limits are at least as loose as those bounds. Offline results carry no
   latency and qualify only when no limit is stated.
 
@@ -27,7 +27,8 @@ from selector.workload import Workload
 ACCELMARK_SUITES_URL = (
     "FreedomIntelligence/AccelMark@5797fc42745be2494e6213938d9e5afa0c6c5bef:suites/<suite>/suite.json"
 )
-MLPERF_RULES_URL = "https://github.com/mlcommons/inference_policies/blob/master/inference_rules.adoc"
+# LoadGen's settings: `llama2-70b.Server.ttft_latency = 2000`, `llama2-70b.Server.tpot_latency = 200`
+MLPERF_RULES_URL = "https://github.com/mlcommons/inference/blob/master/loadgen/mlperf.conf"
 
 
 @dataclass(frozen=True)
