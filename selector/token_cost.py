@@ -32,6 +32,7 @@ class Input:
     value: float
     evidence: tuple[str, ...]
     said: str
+    tier: str = "measured"  # the evidence's tier; a figure the workload states is the user's own
 
 
 def per_million(usd_per_hour: float, tokens_per_s: float, utilisation: float) -> float:
@@ -56,14 +57,14 @@ def rent(kb: KnowledgeBase, workload: Workload, accelerator: str) -> Input | Non
     value = float(statistics.median(c.value for c in claims))
     ids = tuple(sorted(c.id for c in claims))
     basis = "your own price (My data)" if own else f"{PRICE_VERSION}, {claims[0].conditions.scope or 'on demand'}"
-    return Input(value, ids, f"USD {value:g} per accelerator-hour ({basis}; {', '.join(ids)})")
+    return Input(value, ids, f"USD {value:g} per accelerator-hour ({basis}; {', '.join(ids)})", claims[0].tier)
 
 
 def _best(kb: KnowledgeBase, metric: str, accelerator: str) -> Input | None:
     claims = sorted(kb.numeric_claims.get((metric, accelerator), ()), key=lambda c: (_TIER[c.tier], c.id))
     if not claims:
         return None
-    return Input(float(claims[0].value), (claims[0].id,), f"{claims[0].value:g} ({claims[0].id})")
+    return Input(float(claims[0].value), (claims[0].id,), f"{claims[0].value:g} ({claims[0].id})", claims[0].tier)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from selector import engine_support, latency_bound, memory_fit, token_cost
 from selector.cells import Cell, Exclusion, impute
-from selector.models import Criterion, KnowledgeBase
+from selector.models import TIERS, Criterion, KnowledgeBase
 from selector.preferences import PreferenceError, Preferences
 from selector.workload import Workload, WorkloadError, parse
 
@@ -101,6 +101,11 @@ def _replaced(criterion: Criterion) -> str | None:
     return None
 
 
+def _weaker(first: str, second: str) -> str:
+    """The weaker of two evidence tiers: a figure computed from two is as strong as its weaker input."""
+    return max(first, second, key=TIERS.index)
+
+
 @dataclass(frozen=True)
 class Values:
     """One member's workload figures: the latency-bound, the cost at load and the memory fit."""
@@ -121,12 +126,13 @@ class Values:
             if c.rent_per_million_output is None:
                 return Cell(member, column, None, (), note="no price per accelerator-hour known")
             note = f"rent {c.rent.said} / ({c.tokens_per_s:,.0f} tokens/s x {c.utilisation:.0%} x 3600) x 10^6"
-            return Cell(member, column, c.rent_per_million_output, b.evidence + c.rent.evidence, b.tier, note=note)
+            tier = _weaker(b.tier, c.rent.tier)
+            return Cell(member, column, c.rent_per_million_output, b.evidence + c.rent.evidence, tier, note=note)
         if c.tdp_w is None:
             return Cell(member, column, None, (), note="no TDP known")
         value = c.tdp_w.value / (c.tokens_per_s * c.utilisation) * 1e6 / 3.6e6
         note = f"TDP {c.tdp_w.said} W / ({c.tokens_per_s:,.0f} tokens/s x {c.utilisation:.0%}) x 10^6 / 3.6 x 10^6"
-        return Cell(member, column, value, b.evidence + c.tdp_w.evidence, b.tier, note=note)
+        return Cell(member, column, value, b.evidence + c.tdp_w.evidence, _weaker(b.tier, c.tdp_w.tier), note=note)
 
 
 def values(kb: KnowledgeBase, workload: Workload, member: str, criteria: Sequence[Criterion]) -> Values:

@@ -40,6 +40,9 @@ def test_each_cell_says_which_measurement_it_used(kb) -> None:
             assert cell.note.startswith("latency-bounded: AccelMark Llama-3-8B online")
             assert cell.evidence and all("-online-" in claim_id for claim_id in cell.evidence)
     assert any(c.imputed for c in cells) and any(not c.imputed for c in cells)
+    # a cost computed from a benchmarked rate and a reference price is as strong as the price
+    cost = m.cells[m.alternatives.index("h100")][m.criteria.index(workload_fit.COST)]
+    assert cost.tier == "reference" and "accelmark-price-h100" in cost.evidence
     replaced = {e.id: e.reason for e in m.excluded_criteria}
     assert replaced["accelmark-suite-a"] == "replaced by workload-throughput (your workload)"
     assert any(n.startswith("Workload: model=llama-3.1-8b") for n in m.notes)
