@@ -60,7 +60,7 @@ def _with_provenance(kb, rec) -> dict:  # noqa: ANN001 - KnowledgeBase, Recommen
     payload["unranked_cells"] = unranked
     payload["datasets"] = [d.to_dict() for d in provenance.datasets(kb)]
     payload["dimension_basis"] = [b.to_dict() for b in basis.dimension_basis(kb, rec.matrix)]
-    payload["workload"] = _workload_rows(kb, rec)
+    payload["workload_fit"] = _workload_rows(kb, rec)
     return payload
 
 
