@@ -76,7 +76,9 @@ def _fit_table(kb: KnowledgeBase, group_id: str, stated: workload.Workload) -> N
     )
     with st.expander("Why: memory, engines and the measurement each figure used"):
         for r in rows:
-            st.markdown(md(f"**{r.name}**: {r.memory}. Engines: {r.support}. Throughput: {r.throughput_note}."))
+            st.markdown(
+                f"**{md(r.name)}**: " + md(f"{r.memory}. Engines: {r.support}. Throughput: {r.throughput_note}.")
+            )
 
 
 def workload_form(kb: KnowledgeBase, prefs: Preferences) -> None:
