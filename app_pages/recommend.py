@@ -18,6 +18,7 @@ from app_pages._widgets import (
     sync_widget,
     untitled_chart,
 )
+from app_pages._workload import workload_form
 from selector import basis, decision_tree, matrix, recommend, verdict
 from selector.charts.contributions import contribution_bars, restack_contribution_bars
 from selector.errors import SelectorError
@@ -110,6 +111,7 @@ def _prefs_from_widgets(*, keep_sub_weights: bool = True, keep_scaler: bool = Tr
             exclude=ss.get("must-exclude", in_force.exclude),
             keep_unknown=ss.get("must-keep-unknown", in_force.keep_unknown),
             elicitation=in_force.elicitation,
+            workload=in_force.workload,
         )
     except ValidationError as exc:
         ss["control-error"] = "; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())
@@ -313,6 +315,7 @@ st.caption(md((group.description_en or "") + (f" Offered first because {'; '.joi
 if not path.shortlisted(group.id):
     st.caption(md(f"Decision trees: {path.advice(group.id, kb.entity_name)}."))
 _must_have()
+workload_form(kb, prefs)
 
 
 try:

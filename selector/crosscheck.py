@@ -12,14 +12,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from selector import bilingual, facts, vocabulary
+from selector import bilingual, facts, vocabulary, workload_facts
 from selector import value as value_scale
 from selector.issues import Issue
 from selector.locators import RawError, Snapshots, convert
 from selector.models import SECTIONS, Claim, KnowledgeFile
 from selector.yamlio import Parsed
 
-_SINGULAR = {"entities": "entity", "criteria": "criterion"}
+_SINGULAR = {"entities": "entity", "criteria": "criterion", "llm_models": "LLM model", "support": "support row"}
 _SOURCE_KIND = {
     "claimed": "article",
     "assessed": "assessment",
@@ -490,5 +490,6 @@ class Checker:
         self.decision_data()
         self.scenario_links()
         self.vocabulary()
+        workload_facts.check(self, {e.id: e.kind for e, _, _ in self.records("entities")})
         self.both_languages()
         return self.issues

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from selector import constraints as hard
-from selector import decision_tree
+from selector import decision_tree, workload_fit
+from selector.cells import Cell, Exclusion, impute
 from selector.memo import PerKnowledge, PerObject
 from selector.models import TIERS, Claim, Criterion, KnowledgeBase
 from selector.preferences import PreferenceError, Preferences
@@ -24,43 +25,6 @@ from selector.weights import Hierarchy, WeightError
 
 _TIER_ORDER = {tier: rank for rank, tier in enumerate(TIERS)}
 ZERO_WEIGHT = "its weight is zero"
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One value of the matrix and where it came from."""
-
-    alternative: str
-    criterion: str
-    value: float | None
-    evidence: tuple[str, ...]
-    tier: str | None = None
-    flagged: bool = False
-    imputed: bool = False
-    note: str = ""
-
-    def to_dict(self) -> dict:
-        return {
-            "alternative": self.alternative,
-            "criterion": self.criterion,
-            "value": self.value,
-            "evidence": list(self.evidence),
-            "tier": self.tier,
-            "flagged": self.flagged,
-            "imputed": self.imputed,
-            "note": self.note,
-        }
-
-
-@dataclass(frozen=True)
-class Exclusion:
-    """An alternative or criterion left out of the ranking, and why."""
-
-    id: str
-    reason: str
-
-    def to_dict(self) -> dict:
-        return {"id": self.id, "reason": self.reason}
 
 
 # The checked problem of each matrix layout, without weights: every weighting of a layout shares its cells object
@@ -277,26 +241,6 @@ def _cell(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_flagged: 
     )
 
 
-def _impute(column: list[Cell], criterion: Criterion, policy: str) -> list[Cell]:
-    known = [c.value for c in column if c.value is not None]
-    if policy == "impute-median":
-        fill, how = statistics.median(known), "column median"
-    elif policy == "impute-column-worst":
-        fill = min(known) if criterion.objective == "max" else max(known)
-        how = "column worst"
-    else:
-        # no credit without evidence, and no dependence on who else is ranked: the scale's worst end
-        lo, hi = criterion.scale
-        fill = lo if criterion.objective == "max" else hi
-        how = "scale's worst end"
-    return [
-        c
-        if c.value is not None
-        else Cell(c.alternative, c.criterion, float(fill), (), imputed=True, note=f"no evidence; imputed {how}")
-        for c in column
-    ]
-
-
 # A weight change rebuilds the weights only: the evidence and what is ranked are kept (see selector.memo).
 _GRIDS = PerKnowledge(32)
 _LAYOUTS = PerKnowledge(64)
@@ -509,7 +453,7 @@ def _layout(
             "choose the policy impute-worst or impute-median"
         )
 
-    columns = {c.id: _impute([grid[a][c.id] for a in alternatives], c, missing) for c in criteria}
+    columns = {c.id: impute([grid[a][c.id] for a in alternatives], c, missing) for c in criteria}
     cells = tuple(tuple(columns[c.id][i] for c in criteria) for i in range(len(alternatives)))
     return _Layout(
         tuple(alternatives), tuple(criteria), cells, tuple(excluded_alts), tuple(excluded_crits), tuple(limit_notes)
@@ -529,14 +473,21 @@ def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
     dim_weights = prefs.resolved_dimension_weights(kb)
     sub = prefs.resolved_criterion_weights(kb)
     zero = frozenset(c for c, w in sub.items() if w == 0)
-    limits = Limits.of(prefs, decision_tree.evaluate(kb, prefs.answers, prefs.use_flagged).exclusions(group.id))
+    workload = workload_fit.stated(kb, prefs)
+    cannot_run = workload_fit.exclusions(kb, group.id, workload, prefs.keep_unknown)
+    rules = decision_tree.evaluate(kb, prefs.answers, prefs.use_flagged).exclusions(group.id)
+    limits = Limits.of(prefs, rules + cannot_run)
     layout = _LAYOUTS.get(
         kb,
         (group.id, prefs.use_flagged, prefs.missing, zero, limits),
         lambda: _layout(kb, group.id, prefs.use_flagged, prefs.missing, zero, limits),
     )
+    # a stated workload's columns replace the LLM groups' throughput and cost columns (selector.workload_fit)
+    sub = dict(sub)
+    changes, workload_notes = workload_fit.adapt(kb, workload, layout, sub, prefs.missing)
+    layout = replace(layout, **changes)
     criteria = layout.criteria
-    notes: list[str] = list(layout.notes)
+    notes: list[str] = [*layout.notes, *workload_notes]
 
     sub_arr = np.array([sub[c.id] for c in criteria], dtype=float)
     try:

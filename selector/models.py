@@ -37,6 +37,7 @@ from selector.fields import (
     Text,
 )
 from selector.sources import Locator, Source
+from selector.workload_facts import LlmModel, Support
 
 # ----------------------------------------------------------------------------------------------------------
 # Entities
@@ -547,6 +548,8 @@ class KnowledgeFile(Record):
     rules: tuple[Rule, ...] = ()
     metrics: tuple[Metric, ...] = ()
     scenario_links: tuple[ScenarioLink, ...] = ()
+    llm_models: tuple[LlmModel, ...] = ()  # architecture facts of open models (selector.memory_fit)
+    support: tuple[Support, ...] = ()  # engine x accelerator x precision, from the engines' documentation
 
 
 SECTIONS = tuple(KnowledgeFile.model_fields)
@@ -565,6 +568,9 @@ class KnowledgeBase(Record):
     rules: MappingProxyType
     metrics: MappingProxyType
     scenario_links: MappingProxyType
+    # the workload facts (selector.workload_facts); empty for a knowledge base built without them
+    llm_models: MappingProxyType = Field(default_factory=lambda: MappingProxyType({}))
+    support: MappingProxyType = Field(default_factory=lambda: MappingProxyType({}))
     texts: MappingProxyType  # source id -> document text
     locations: MappingProxyType  # (section, record id) -> "file:line"
     data_hash: str

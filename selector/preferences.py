@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from selector import constraints as hard
 from selector import facts, numbers
+from selector import workload as stated_workload
 from selector.elicitation import Elicitation, ElicitationError, matches
 from selector.errors import SelectorError
 from selector.fields import Id, Number
@@ -84,6 +85,8 @@ class Preferences(BaseModel):
     keep_unknown: bool = False
     # how the dimension weights were elicited and the answers given (selector.elicitation); None: set by hand
     elicitation: Elicitation | None = None
+    # the workload served (selector.workload's compact form); None: the LLM groups rank on offline peaks
+    workload: str | None = None
 
     @field_validator("dimension_weights", "criterion_weights")
     @classmethod
@@ -96,6 +99,14 @@ class Preferences(BaseModel):
         try:
             return hard.normalise(v)
         except hard.ConstraintError as exc:
+            raise PreferenceError(str(exc)) from None
+
+    @field_validator("workload")
+    @classmethod
+    def _workload(cls, v: str | None) -> str | None:
+        try:
+            return stated_workload.normalise(v)
+        except stated_workload.WorkloadError as exc:
             raise PreferenceError(str(exc)) from None
 
     @field_validator("exclude_vendors", "exclude")
@@ -321,6 +332,8 @@ def _limit_params(prefs: Preferences) -> dict[str, str]:
         params["x"] = ",".join(prefs.exclude)
     if prefs.keep_unknown:
         params["unknown"] = "keep"
+    if prefs.workload:
+        params["wl"] = prefs.workload
     return params
 
 
@@ -352,6 +365,7 @@ def from_query(query: Mapping[str, str], default_group: str) -> Preferences:
             exclude=_list(query.get("x")),
             keep_unknown=query.get("unknown") == "keep",
             elicitation=elicited,
+            workload=query.get("wl") or None,
         )
     except ValueError as exc:
         if isinstance(exc, PreferenceError):

@@ -58,6 +58,7 @@ PREFERENCE_PARAMS = (
     "x",
     "unknown",
     "el",
+    "wl",
 )
 #: The link's own parameters beside the preferences': Evidence filters and uploads.
 FILTERS_PARAM = "ev"

@@ -120,6 +120,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "locators",
         "constraints",
         "value",
+        "workload",
     ),
     "the knowledge: its models, loading, vocabulary, provenance and dataset imports": (
         "fields",
@@ -135,6 +136,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "provenance",
         "conflicts",
         "importers",
+        "workload_facts",
     ),
     "the decision problem: preferences, decision trees, the matrix, weights and scoring": (
         "preferences",
@@ -150,6 +152,12 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "shares",
         "specs",
         "basis",
+        "cells",
+        "memory_fit",
+        "engine_support",
+        "latency_bound",
+        "token_cost",
+        "workload_fit",
     ),
     "analysis of a ranking: robustness, the verdict and the decision record": (
         "robustness",

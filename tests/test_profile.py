@@ -276,6 +276,7 @@ def test_preference_params_name_every_parameter_the_preferences_write() -> None:
         exclude=["h200"],
         keep_unknown=True,
         elicitation=Elicitation(method="swing", answers=("cost=100",)),
+        workload="model=llama-3.1-8b,ttft-ms=200",
     )
     assert set(profile.to_link_params(profile.make(every_field))) == set(profile.PREFERENCE_PARAMS)
 

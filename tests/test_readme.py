@@ -38,6 +38,18 @@ def test_the_readme_lists_every_ranked_criterion_with_its_value_scale():
     assert table == scale_rows(), "README's value-scale table differs from criteria.yaml: regenerate it"
 
 
+def test_the_readme_documents_every_workload_field_and_the_sources_of_its_tables():
+    from dataclasses import fields
+
+    from selector.workload import Workload
+
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## Fit my workload") : text.index("## The data model")]
+    missing = [f.name.replace("_", "-") for f in fields(Workload) if f"`{f.name.replace('_', '-')}`" not in section]
+    assert not missing, f"README 'Fit my workload' does not document the workload fields {missing}"
+    assert "Sources of the model facts" in section and "Sources of the support table" in section
+
+
 if __name__ == "__main__":
     print("\n".join("   " + row for row in scale_rows()))
 

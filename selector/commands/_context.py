@@ -101,6 +101,13 @@ def add_preference_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="keep alternatives whose value for a constrained criterion is unknown (default: remove them)",
     )
+    parser.add_argument(
+        "--workload",
+        metavar="FILE|K=V,...",
+        help="the LLM workload you serve, e.g. model=llama-3.1-70b,precision=fp8,context=8192,output=1024,"
+        "concurrency=32,ttft-ms=2000,tpot-ms=50,utilisation=0.5 (or a YAML file of the same fields; README "
+        "'Fit my workload'): the LLM groups then rank on throughput within the limits and cost at that load",
+    )
     parser.add_argument("--profile", type=Path, metavar="FILE", help="a saved decision profile; options override it")
     add_knowledge_arguments(parser, "your own YAML or CSV files (checked like an upload and merged)")
 
@@ -185,7 +192,16 @@ def preferences(args: argparse.Namespace, base):  # noqa: ANN001, ANN202 - Prefe
         keep_unknown=args.keep_unknown or _saved(base, "keep_unknown", False),
         # the profile's record of how its weights were elicited holds while --weights does not replace them
         elicitation=None if args.weights else _saved(base, "elicitation", None),
+        workload=_workload(args) or _saved(base, "workload", None),
     )
+
+
+def _workload(args: argparse.Namespace) -> str | None:
+    """``--workload``'s compact form (read from the file when it names one); None when not given."""
+    from selector import workload
+
+    text = getattr(args, "workload", None)
+    return workload.read(text).text() if text else None
 
 
 def _saved(base, field: str, default):  # noqa: ANN001, ANN202 - Preferences or None; the field's value

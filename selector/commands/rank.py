@@ -60,7 +60,39 @@ def _with_provenance(kb, rec) -> dict:  # noqa: ANN001 - KnowledgeBase, Recommen
     payload["unranked_cells"] = unranked
     payload["datasets"] = [d.to_dict() for d in provenance.datasets(kb)]
     payload["dimension_basis"] = [b.to_dict() for b in basis.dimension_basis(kb, rec.matrix)]
+    payload["workload_fit"] = _workload_rows(kb, rec)
     return payload
+
+
+def _workload_rows(kb, rec) -> list[dict] | None:  # noqa: ANN001 - KnowledgeBase, Recommendation
+    """Each member's fit, support, latency-bounded throughput and cost (None without a workload or LLM group)."""
+    from dataclasses import asdict
+
+    from selector import workload_fit
+
+    stated = workload_fit.stated(kb, rec.prefs)
+    if stated is None or not workload_fit.applies(kb, rec.matrix.group):
+        return None
+    return [asdict(row) for row in workload_fit.fit_table(kb, rec.matrix.group, stated)]
+
+
+def _workload_lines(kb, rec) -> list[str]:  # noqa: ANN001 - KnowledgeBase, Recommendation
+    """The workload and, per member: can it run, on how many accelerators, how fast within the limits, at what cost."""
+    rows = _workload_rows(kb, rec)
+    if rows is None:
+        return []
+    from selector import workload
+
+    stated = workload.parse(rec.prefs.workload)
+    lines = [f"Workload: {', '.join(f'{k}={v}' for k, v in stated.to_dict().items())}"]
+    for row in rows:
+        runs = {True: "runs", False: "cannot run", None: "unknown"}[row["runs"]]
+        lines.append(f"  {row['name']}: {runs}")
+        lines.append(f"    memory: {row['memory']}")
+        lines.append(f"    engines: {row['support']}")
+        lines.append(f"    throughput: {row['throughput_note']}")
+        lines.extend(f"    {line}" for line in row["cost"])
+    return lines
 
 
 def _table(kb, rec, judged) -> str:  # noqa: ANN001 - KnowledgeBase, Recommendation, Verdict
@@ -72,6 +104,7 @@ def _table(kb, rec, judged) -> str:  # noqa: ANN001 - KnowledgeBase, Recommendat
         *(f"  {d}" for d in judged.details),
         f"Robustness: {judged.badge}",
         f"Why: {rec.why}",
+        *_workload_lines(kb, rec),
         *_matrix_lines(kb, rec.matrix),
         f"Knowledge data hash: {rec.data_hash}",
     ]

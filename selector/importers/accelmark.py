@@ -9,6 +9,11 @@ reports (``chip.memory_gb``) is binary GiB as the drivers report it (nvidia-smi'
 140.4), so it is converted to GB. ``schema/cloud_pricing.json`` gives on-demand prices per accelerator-hour,
 each stated with its basis: the April 2026 list and the provider class its reference price comes from
 (neocloud, hyperscaler, or China-market cloud); those AccelMark marks as estimated are imported with a flag.
+
+The online scenario of a run (Poisson arrivals at each of the suite's request rates) is imported as three claims per
+rate sharing one condition set: the achieved requests/s, and the p99 time to first token and time per output token
+measured at it. A workload's latency limits pick the best rate whose p99 latencies meet them
+(``selector.latency_bound``).
 """
 
 from __future__ import annotations
@@ -28,6 +33,13 @@ METRIC = "tokens_per_s_per_chip"
 MEMORY_METRIC = "device_memory_gb"
 MEMORY_COLUMN = "chip.memory_gb"
 MEMORY_CONVERSION = "gib_to_gb"
+ONLINE_ROWS = "metrics.online.results_by_qps"
+# field of an online row -> (metric, unit, what the claim text calls it)
+ONLINE_FIELDS = {
+    "achieved_qps": ("queries_per_second", "queries/s", "requests/s achieved"),
+    "ttft_ms_p99": ("ttft_p99_ms", "ms", "ms p99 time to first token"),
+    "tpot_ms_p99": ("tpot_p99_ms", "ms", "ms p99 time per output token"),
+}
 PRICE_METRIC = "cloud_usd_per_gpu_hour"
 PRICE_COLUMN = "reference_price_usd_per_hr"
 # The price basis every AccelMark price shares (the criteria that must not mix bases ask for it).
@@ -54,6 +66,11 @@ def conditions(suite: str, model: str, precision: str) -> dict[str, str]:
     }
 
 
+def online_conditions(suite: str, model: str, precision: str, target: str) -> dict[str, str]:
+    """The conditions of one online rate of a suite: the three claims of that rate share them."""
+    return {**conditions(suite, model, precision), "scenario": f"online, {target} requests/s target (Poisson)"}
+
+
 def _field(row: Mapping, name: str, where: str) -> Any:  # noqa: ANN401
     try:
         return lookup(row, name, where)
@@ -76,6 +93,7 @@ class _Run(NamedTuple):
     number: float
     memory: float
     engine: str | None
+    online: tuple[tuple[str, tuple[float, ...]], ...] = ()  # (target rate, the ONLINE_FIELDS values at it)
 
 
 def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapping[str, Alias]) -> Imported:  # noqa: ANN401
@@ -103,6 +121,7 @@ def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapp
         imported.claims.append(_throughput_claim(run, _locator(run, dataset, upstream_results, column(run.suite))))
         memory_locator = _locator(run, dataset, upstream_results, MEMORY_COLUMN, MEMORY_CONVERSION)
         imported.claims.append(_memory_claim(run, memory_locator))
+        imported.claims.extend(_online_claims(run, dataset, upstream_results))
     for raw in prices:
         imported.claims.extend(_prices(raw, knowledge_dir, dataset, aliases, upstream_prices, imported))
     return imported
@@ -141,7 +160,51 @@ def _read_run(
     framework = str(_field(row, "software.framework", where))
     memory = value(row, MEMORY_COLUMN, MEMORY_CONVERSION, table, position)
     engine = aliases[framework].entity if framework in aliases and aliases[framework].entity else None
-    return _Run(entity, suite, folder, tier, file, name, model, precision, framework, number, memory, engine)
+    online = _online_rows(row, table, position)
+    return _Run(entity, suite, folder, tier, file, name, model, precision, framework, number, memory, engine, online)
+
+
+def _online_rows(row: Mapping, table: Any, position: str) -> tuple[tuple[str, tuple[float, ...]], ...]:  # noqa: ANN401
+    """Each online rate of a run with its ONLINE_FIELDS values (none when the run has no online scenario)."""
+    rows = (row.get("metrics") or {}).get("online") or {}
+    found = []
+    for item in rows.get("results_by_qps") or ():
+        target = str(item.get("target_qps"))
+        numbers = tuple(
+            value(row, f"{ONLINE_ROWS}[target_qps={target}].{name}", "none", table, position) for name in ONLINE_FIELDS
+        )
+        found.append((target, numbers))
+    return tuple(found)
+
+
+def _online_claims(run: _Run, dataset: Any, upstream: str) -> list[dict]:  # noqa: ANN401
+    """Three claims per online rate of a run: requests/s achieved, p99 TTFT and p99 TPOT, one condition set."""
+    claims = []
+    for target, numbers in run.online:
+        where = f"{run.suite.replace('_', '-').lower()}-online-{target.replace('.', 'p')}"
+        for (name, (metric, unit, label)), number in zip(ONLINE_FIELDS.items(), numbers, strict=True):
+            column = f"{ONLINE_ROWS}[target_qps={target}].{name}"
+            claims.append(
+                {
+                    "id": f"accelmark-{run.entity}-{where}-{metric.split('_')[0]}-{_run_id(run)}",
+                    "source": DATASET,
+                    "tier": "benchmarked",
+                    "kind": "benchmark",
+                    "text_en": (
+                        f"AccelMark {run.suite} ({run.model}, {run.precision}, {run.framework}) on one {run.name}, "
+                        f"online at {target} requests/s (Poisson arrivals): {number:,.2f} {label}; "
+                        f"AccelMark tier {run.tier}."
+                    ),
+                    "about": _about(run),
+                    "subject": run.entity,
+                    "metric": metric,
+                    "value": number,
+                    "unit": unit,
+                    "conditions": online_conditions(run.suite, run.model, run.precision, target),
+                    "locator": _locator(run, dataset, upstream, column),
+                }
+            )
+    return claims
 
 
 def _locator(run: _Run, dataset: Any, upstream: str, raw_column: str, conversion: str = "none") -> dict:  # noqa: ANN401

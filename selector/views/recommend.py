@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from selector import provenance, verdict
+from selector import provenance, verdict, workload_fit
 from selector.escape import streamlit_md as md
 from selector.escape import streamlit_table
 from selector.matrix import DecisionMatrix
@@ -69,7 +69,8 @@ def ranking_markdown(rec: Recommendation, judged: verdict.Verdict, method_label:
         "Weights: defaults 40/25/20/15 from article 004, section 5; the sidebar refines each dimension.",
         f"Method **{md(method_label)}** · scaler **{md(result.scaler)}** · missing values: **{md(m.missing_policy)}** "
         f"· flagged claims {'used' if rec.prefs.use_flagged else 'left out'}.",
-        *(md(note) for note in m.notes),
+        # which measurement each workload cell used is listed in the workload box, not under the ranking
+        *(md(note) for note in m.notes if not note.startswith(workload_fit.MEASUREMENT_NOTE)),
     ]
     return (
         _verdict_text(judged)

@@ -41,7 +41,9 @@ def as_json(rec: recommend.Recommendation) -> dict:
 def core(payload: dict) -> dict:
     """The JSON output without what the command adds to the recommendation: provenance, unranked cells and what
     each dimension ranks."""
-    rest = {k: v for k, v in payload.items() if k not in ("unranked_cells", "datasets", "dimension_basis")}
+    rest = {
+        k: v for k, v in payload.items() if k not in ("unranked_cells", "datasets", "dimension_basis", "workload_fit")
+    }
     rest["cells"] = [{k: v for k, v in c.items() if k != "evidence_detail"} for c in payload["cells"]]
     return rest
 
@@ -339,3 +341,20 @@ def test_a_profile_and_a_link_carry_the_answers_so_the_rule_exclusions_and_notes
     linked = recommend.recommend(KB, from_query(to_query(prefs), "training-frameworks"))
     assert {e.id for e in linked.matrix.excluded_alternatives} >= {"h200", "a100", "mi300x"}
     assert all("excluded by rule domestic-hardware" in e.reason for e in linked.matrix.excluded_alternatives)
+
+
+def test_a_workload_ranks_on_its_columns_and_prints_each_members_fit(capsys: pytest.CaptureFixture) -> None:
+    stated = "model=llama-3.1-8b,context=2048,concurrency=16,ttft-ms=200,tpot-ms=50,price=2,api-price=0.2"
+    group = "llm-serving-single-accelerator"
+    code, out, err = rank(capsys, "--group", group, "--workload", stated, "--format", "json")
+    assert code == 0, err
+    payload = json.loads(out)
+    assert core(payload) == as_json(recommend.recommend(KB, Preferences(group=group, workload=stated)))
+    h100 = next(r for r in payload["workload_fit"] if r["id"] == "h100")
+    assert h100["runs"] is True and h100["throughput"] == 25 * 310
+    code, out, err = rank(capsys, "--group", group, "--workload", stated)
+    assert code == 0, err
+    assert "Workload: model=llama-3.1-8b" in out and "throughput: latency-bounded: AccelMark" in out
+    assert "renting is cheaper than the API" in out or "renting costs more than the API" in out
+    code, out, err = rank(capsys, "--group", group, "--workload", "model=llama-3.1-8b,utilisation=2")
+    assert code == 2 and "`utilisation`" in err
