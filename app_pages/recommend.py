@@ -6,6 +6,8 @@ import streamlit as st
 from pydantic import ValidationError
 
 from app_pages._cached import uses_uploads
+from app_pages._limits import must_have_box
+from app_pages._requirement import requirement_box
 from app_pages._session import check_prefs, current_prefs, prefs_in_force, reset_prefs, session_kb, set_prefs
 from app_pages._weigh import elicited_caption, weigh_box
 from app_pages._widgets import (
@@ -103,30 +105,35 @@ def _prefs_from_widgets(*, keep_sub_weights: bool = True, keep_scaler: bool = Tr
             scaler=None if not keep_scaler or ss["scaler"] == "default" else ss["scaler"],
             missing=ss["missing"],
             use_flagged=ss["use-flagged"],
-            constraints=[
-                c for c in ss.get("must", ",".join(in_force.constraints)).replace(";", ",").split(",") if c.strip()
-            ],
+            constraints=in_force.constraints,
             exclude_vendors=ss.get("must-vendors", in_force.exclude_vendors),
             exclude=ss.get("must-exclude", in_force.exclude),
             keep_unknown=ss.get("must-keep-unknown", in_force.keep_unknown),
             elicitation=in_force.elicitation,
+            requirement=in_force.requirement,
         )
     except ValidationError as exc:
         ss["control-error"] = "; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())
         return None
 
 
-def _apply(candidate: Preferences | None) -> None:
+def _apply(candidate: Preferences | None) -> bool:
     """Make `candidate` the preferences in force (in the URL), or keep the page's and say why it cannot be ranked."""
     if candidate is None:
-        return
+        return False
     try:
         check_prefs(kb, candidate)
     except PreferenceError as exc:
         st.session_state["control-error"] = str(exc)
-        return
+        return False
     st.session_state.pop("control-error", None)
     set_prefs(candidate)
+    return True
+
+
+def on_limits(limits: tuple[str, ...]) -> bool:
+    """The limits picker: these limits in force, the rest unchanged."""
+    return _apply(Preferences.model_validate({**prefs_in_force(kb).model_dump(), "constraints": limits}))
 
 
 def on_dimension_weight() -> None:
@@ -234,85 +241,35 @@ with st.sidebar:
     st.button("Reset to defaults", key="reset", on_click=on_reset, icon=":material/restart_alt:")
 
 
-def _must_have() -> None:
-    """The hard constraints: applied before any weighting; what they remove is listed under the ranking."""
-    count = len(prefs.constraints) + len(prefs.exclude_vendors) + len(prefs.exclude)
-    # Drawn only while open (as the sub-criterion weights); open from the start when a constraint is in force.
-    title = f"Must have (hard constraints{f': {count}' if count else ''})"
-    expander_drawn_when_open(title, "must-box", _must_have_controls, expanded=bool(count))
-
-
-def _must_have_controls() -> None:
-    """Limits on criteria, what to do with unknown values, and vendors and alternatives to leave out."""
-    members = group.members
-    vendors = sorted({kb.entities[m].vendor for m in members if kb.entities[m].vendor} | set(prefs.exclude_vendors))
-    criteria = [kb.criteria[gc.criterion] for gc in group.criteria]
-    numeric = [c for c in criteria if not c.unit.startswith("rating")]
-    examples = ", ".join(f"{c.id} ({c.unit})" for c in numeric) or "any criterion id"
-    sync_widget("must", ", ".join(prefs.constraints))
-    st.text_input(
-        "Limits (comma-separated)",
-        key="must",
-        placeholder="e.g. power-w<=10",
-        on_change=on_setting,
-        help=md(f"CRITERION then <=, >=, <, > or = then a number. Criteria here: {examples}."),
-    )
-    sync_widget("must-keep-unknown", prefs.keep_unknown)
-    st.toggle(
-        "Keep alternatives whose value is unknown",
-        key="must-keep-unknown",
-        on_change=on_setting,
-        help="By default an alternative without evidence for a constrained criterion is removed as unknown.",
-    )
-    sync_widget("must-vendors", list(prefs.exclude_vendors))
-    st.multiselect(
-        "Exclude vendors",
-        options=vendors,
-        format_func=kb.entity_name,
-        key="must-vendors",
-        on_change=on_setting,
-    )
-    sync_widget("must-exclude", [e for e in prefs.exclude if e in members])
-    st.multiselect(
-        "Exclude alternatives",
-        options=list(members),
-        format_func=kb.entity_name,
-        key="must-exclude",
-        on_change=on_setting,
-    )
-
-
 st.title("Recommend an AI stack")
-st.caption(
-    "Say what you are choosing and what matters to you (the four weights above the ranking; the sidebar refines "
-    "them and picks the method), then answer the scenario questions under the ranking: the articles' decision "
-    "trees shortlist options for your answers. The evidence behind every number is at the bottom. The address "
-    "bar keeps your settings: copy it to share this exact ranking."
-)
+# The requirement first (one line until opened), then the answer: the verdict, its reason and the ranking's top on
+# the first screen of a laptop and a phone; the weights, the group and the limits below it.
+requirement_box(kb, prefs, _apply)
 path = decision_tree.evaluate(kb, answers, prefs.use_flagged)
 
-# ----------------------------------------------------------------------------------------------------------
-# Ranking (first: the answer above the questions, so that a phone shows it on its first screens)
 
-choices = {c.id: c for c in decision_tree.group_order(kb, answers)}
-sync_widget("group", prefs.group)
-st.selectbox(
-    "What are you choosing?",
-    options=list(choices),
-    format_func=lambda g: (
-        kb.groups[g].name_en
-        + (f" ({kb.groups[g].name_zh})" if kb.groups[g].name_zh else "")
-        + (" ★ your answers point here" if choices[g].pointed_at else "")
-    ),
-    key="group",
-    on_change=on_group,
-    help="Groups your scenario answers (under the ranking) point at come first.",
-)
-why_group = choices[group.id].reasons
-st.caption(md((group.description_en or "") + (f" Offered first because {'; '.join(why_group)}." if why_group else "")))
-if not path.shortlisted(group.id):
-    st.caption(md(f"Decision trees: {path.advice(group.id, kb.entity_name)}."))
-_must_have()
+def _what_is_ranked() -> None:
+    """The group picker (what you are choosing), why it is offered and the limits: the expert controls."""
+    choices = {c.id: c for c in decision_tree.group_order(kb, answers)}
+    sync_widget("group", prefs.group)
+    st.selectbox(
+        "What are you choosing?",
+        options=list(choices),
+        format_func=lambda g: (
+            kb.groups[g].name_en
+            + (f" ({kb.groups[g].name_zh})" if kb.groups[g].name_zh else "")
+            + (" ★ your answers point here" if choices[g].pointed_at else "")
+        ),
+        key="group",
+        on_change=on_group,
+        help="Groups your scenario answers (under the ranking) point at come first.",
+    )
+    why_group = choices[group.id].reasons
+    reason = f" Offered first because {'; '.join(why_group)}." if why_group else ""
+    st.caption(md((group.description_en or "") + reason))
+    if not path.shortlisted(group.id):
+        st.caption(md(f"Decision trees: {path.advice(group.id, kb.entity_name)}."))
+    must_have_box(kb, group, prefs, on_setting, on_limits)
 
 
 try:
@@ -321,7 +278,8 @@ try:
     m = matrix.build(kb, prefs)
 except PreferenceError:
     m = None  # the scenario below stays open (an answer may be what rules everything out); the evidence does not
-RANKS = {} if m is None else {b.dimension: b.ranks for b in basis.dimension_basis(kb, m)}
+BASIS = {} if m is None else {b.dimension: b for b in basis.dimension_basis(kb, m)}
+RANKS = {d: b.ranks for d, b in BASIS.items()}
 
 # A slider's tooltip is the same on every move: written once per page run, not once per move.
 DIMENSION_HELP = {
@@ -351,18 +309,24 @@ def weights_and_ranking() -> None:
     # measured faster per move than the same work interleaved with Streamlit's (benchmarks/bench_app_rerun.py).
     judged = None if rec is None else _verdict(prefs, rec)
     figure = None if rec is None else _contribution_figure(rec)
-    _dimension_sliders(prefs, rec)
-    elicited_caption(kb, prefs)
     if "control-error" in st.session_state:
         st.error(md(st.session_state["control-error"]))
     if rec is None:
         st.error(f"This combination cannot be ranked: {md(failure)}")
-        return
+    else:
+        _ranking(rec, judged, figure)
+    st.subheader("What matters to you")
+    _dimension_sliders(prefs, rec)
+    elicited_caption(kb, prefs)
+
+
+def _ranking(rec: recommend.Recommendation, judged: verdict.Verdict, figure: KeptFigure | None) -> None:
     # One Markdown element for the verdict, the ranking and its notes: in the browser each element of the fragment
     # costs milliseconds on every slider move (benchmarks/bench_browser.py). The ranking is Markdown, not a data
     # grid (a grid mounts a canvas on every move), and takes the page's width: beside a chart, rank, name and score
     # did not fit a laptop screen. The tooltip explains the robustness badge, the first thing under the headline.
     st.markdown(ranking_markdown(rec, judged, spec.label), help=None if judged.local_share is None else BADGE_HELP)
+    # the reader of a phone sees the verdict, its reason and the ranking's top first (tests/e2e/test_first_screen.py)
     if figure is not None:
         untitled_chart(figure, key="contribution-chart")
         if rec.result.contributions is None:
@@ -383,19 +347,26 @@ def _dimension_sliders(prefs: Preferences, rec: recommend.Recommendation | None)
     with st.container(horizontal=True, gap="medium"):
         for dim in kb.dimensions.values():
             value = sync_widget(f"w-{dim.id}", _number(round(dimension_weights[dim.id])))
-            st.slider(
-                label(f"{dim.name_en} ({dim.name_zh}): relative weight → {shares.get(dim.id, 0.0):.0%}"),
-                min_value=DIMENSION_WEIGHT_RANGE[0],
-                max_value=DIMENSION_WEIGHT_RANGE[1],
-                # the value the state holds, given explicitly: without one, Streamlit copies the whole session
-                # state to find out whether the slider is a range, on every move
-                value=value,
-                step=1,
-                width=SLIDER_WIDTH,
-                key=f"w-{dim.id}",
-                on_change=on_dimension_weight,
-                help=DIMENSION_HELP[dim.id],
-            )
+            # each slider with what it ranks in this group right under it (criteria and their shares)
+            with st.container(width=SLIDER_WIDTH, gap=None, key=f"dim-{dim.id}"):
+                _dimension_slider(dim, value, shares)
+                if dim.id in BASIS:
+                    st.caption(md(BASIS[dim.id].equals))
+
+
+def _dimension_slider(dim, value: float, shares: dict[str, float]) -> None:  # noqa: ANN001 - a Dimension
+    st.slider(
+        label(f"{dim.name_en} ({dim.name_zh}): relative weight → {shares.get(dim.id, 0.0):.0%}"),
+        min_value=DIMENSION_WEIGHT_RANGE[0],
+        max_value=DIMENSION_WEIGHT_RANGE[1],
+        # the value the state holds, given explicitly: without one, Streamlit copies the whole session state to
+        # find out whether the slider is a range, on every move
+        value=value,
+        step=1,
+        key=f"w-{dim.id}",
+        on_change=on_dimension_weight,
+        help=DIMENSION_HELP[dim.id],
+    )
 
 
 # The contribution chart's title names what it shows: what each criterion adds, for a method whose score is a sum
@@ -446,9 +417,8 @@ def _verdict(prefs: Preferences, rec: recommend.Recommendation) -> verdict.Verdi
         return verdict.judge(rec, compute=False)
 
 
-st.subheader("What matters to you")  # outside the fragment: static, so a slider move does not resend it
-weigh_box(kb, prefs, on_weighed)
 weights_and_ranking()
+weigh_box(kb, prefs, on_weighed)
 st.toggle(
     label(f"Show {CHART_TITLE[0].lower() + CHART_TITLE[1:]} as a chart"),
     key=CHART_KEY,
@@ -465,6 +435,8 @@ if RANKS:
             + "."
         )
     )
+st.subheader("What is ranked, and the limits")
+_what_is_ranked()
 
 if m is not None:
     imputed = imputed_table(kb, m)

@@ -15,6 +15,7 @@ from selector.errors import SelectorError
 from selector.fields import Id, Number
 from selector.models import KnowledgeBase
 from selector.problem import DEFAULT_METHOD, ScoringError, resolve_method
+from selector.requirement import Requirement, RequirementError
 
 MissingPolicy = Literal[
     "impute-worst", "impute-column-worst", "impute-median", "exclude-criterion", "exclude-alternative"
@@ -84,6 +85,8 @@ class Preferences(BaseModel):
     keep_unknown: bool = False
     # how the dimension weights were elicited and the answers given (selector.elicitation); None: set by hand
     elicitation: Elicitation | None = None
+    # the requirement in plain words these preferences started from (selector.requirement); None: set by hand
+    requirement: Requirement | None = None
 
     @field_validator("dimension_weights", "criterion_weights")
     @classmethod
@@ -281,6 +284,8 @@ def to_query(prefs: Preferences) -> dict[str, str]:
     query = {"group": prefs.group, **_choice_params(prefs), **_method_params(prefs), **_limit_params(prefs)}
     if prefs.elicitation is not None:
         query["el"] = prefs.elicitation.to_param()
+    if prefs.requirement is not None and not prefs.requirement.empty:
+        query["req"] = prefs.requirement.to_param()
     return query
 
 
@@ -338,6 +343,10 @@ def from_query(query: Mapping[str, str], default_group: str) -> Preferences:
     except ElicitationError as exc:
         raise PreferenceError(str(exc)) from None
     try:
+        requirement = Requirement.from_param(query["req"]) if query.get("req") else None
+    except RequirementError as exc:
+        raise PreferenceError(str(exc)) from None
+    try:
         return Preferences(
             group=query.get("group", default_group),
             answers=parse_pairs(query.get("answers"), "answers"),
@@ -352,6 +361,7 @@ def from_query(query: Mapping[str, str], default_group: str) -> Preferences:
             exclude=_list(query.get("x")),
             keep_unknown=query.get("unknown") == "keep",
             elicitation=elicited,
+            requirement=requirement,
         )
     except ValueError as exc:
         if isinstance(exc, PreferenceError):

@@ -57,6 +57,7 @@ PREFERENCE_PARAMS = (
     "x",
     "unknown",
     "el",
+    "req",
 )
 #: The link's own parameters beside the preferences': Evidence filters and uploads.
 FILTERS_PARAM = "ev"

@@ -135,6 +135,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "importers",
     ),
     "the decision problem: preferences, decision trees, the matrix, weights and scoring": (
+        "requirement",
         "preferences",
         "shortlist",
         "decision_tree",
