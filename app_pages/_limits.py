@@ -56,7 +56,7 @@ def limits_editor(kb: KnowledgeBase, group: Group, in_force: tuple[str, ...], ap
         value.text_input("Limit", key="limit-text", placeholder="e.g. 141 or >= 141 GB")
         if ERROR in st.session_state:
             st.error(md(st.session_state[ERROR]), icon=":material/error:")
-        st.form_submit_button("Add limit", on_click=lambda: _added(kb, in_force, apply))
+        st.form_submit_button("Add limit", key="limit-add", on_click=lambda: _added(kb, in_force, apply))
     units = ", ".join(hard.allowed_units(by_id[chosen].unit)) if chosen in by_id else ""
     st.caption(
         md(

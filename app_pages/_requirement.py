@@ -22,7 +22,7 @@ BOX = "req-box"
 OFFERED = "req-offered"  # session_state: (requirement, the two groups offered, why) while the user picks one
 ERROR = "req-error"
 _CHOICES = {
-    "req-choosing": ("What are you choosing?", requirement.CHOOSING_WORDS),
+    "req-choosing": ("You are choosing", requirement.CHOOSING_WORDS),
     "req-task": ("For what?", requirement.TASK_WORDS),
     "req-where": ("Where will it run?", requirement.WHERE_WORDS),
     "req-platform": ("On which platform? (software only)", requirement.PLATFORM_WORDS),
@@ -90,6 +90,7 @@ def _questions(kb: KnowledgeBase, req: Requirement, apply: Apply) -> None:
         st.form_submit_button(
             "Find the options for this requirement",
             type="primary",
+            key="req-submit",
             on_click=lambda: _submitted(kb, apply),
         )
 
@@ -152,12 +153,13 @@ def _offer(kb: KnowledgeBase, prefs: Preferences, apply: Apply) -> None:
     """Two groups fit equally well (or none fits every answer): the user picks the one to rank."""
     req, offered, why = st.session_state[OFFERED]
     st.info(md(f"Two groups could answer this: {why}."), icon=":material/call_split:")
-    choice = st.radio(
+    st.radio(
         "Rank in", options=list(offered), format_func=lambda g: kb.groups[g].name_en, key="req-offer", horizontal=True
     )
 
     def chosen() -> None:
+        # the choice as the click finds it (a value captured when the radio was drawn would be the previous one)
         st.session_state.pop(OFFERED, None)
-        _rank_in(kb, req, choice, apply)
+        _rank_in(kb, req, st.session_state.get("req-offer") or offered[0], apply)
 
     st.button("Rank these options", key="req-offer-go", on_click=chosen)

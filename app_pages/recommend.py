@@ -127,6 +127,7 @@ def _apply(candidate: Preferences | None) -> bool:
         st.session_state["control-error"] = str(exc)
         return False
     st.session_state.pop("control-error", None)
+    st.session_state.pop(UNDO_RESET, None)  # a change after a reset keeps what it changed: nothing to undo
     set_prefs(candidate)
     return True
 
@@ -171,10 +172,19 @@ def on_clear_answers() -> None:
     on_setting()
 
 
+UNDO_RESET = "undo-reset"  # session_state: the preferences a reset replaced, until undone or changed
+
+
 def on_reset() -> None:
-    """The reset button: back to the default answers, weights, method and policy."""
+    """The reset button: back to the default group, answers, weights, limits, method and policy; undoable."""
     st.session_state.pop("control-error", None)
+    st.session_state[UNDO_RESET] = prefs_in_force(kb)
     reset_prefs()
+
+
+def on_undo_reset() -> None:
+    """The undo button: every setting the reset replaced comes back (group, answers, limits, weights, method)."""
+    _apply(st.session_state.get(UNDO_RESET))
 
 
 def _sub_criterion_sliders() -> None:
@@ -238,7 +248,15 @@ with st.sidebar:
         on_change=on_setting,
         help="Flagged claims contradict a datasheet, cannot be verified or look implausible (see Evidence).",
     )
-    st.button("Reset to defaults", key="reset", on_click=on_reset, icon=":material/restart_alt:")
+    st.button(
+        "Reset to defaults",
+        key="reset",
+        on_click=on_reset,
+        icon=":material/restart_alt:",
+        help="Group, answers, weights, limits, method and policy back to their defaults (undoable).",
+    )
+    if UNDO_RESET in st.session_state:
+        st.button("Undo the reset", key="undo-reset-button", on_click=on_undo_reset, icon=":material/undo:")
 
 
 st.title("Recommend an AI stack")
@@ -542,9 +560,9 @@ if len(footnotes):
     with st.expander(f"Footnotes of the numbers from public datasets ({len(footnotes)})"):
         markdown_table(footnotes)
 cells = cell_choices(kb, m)
-if st.session_state.get("cell") not in cells:
-    st.session_state.pop("cell", None)
-chosen = st.selectbox("Show the evidence of a cell", options=list(cells), key="cell")
+# one picker per group: a group switch starts on the new group's first cell, never one of the previous group
+# (a browser kept showing the old choice when the same key got new options)
+chosen = st.selectbox("Show the evidence of a cell", options=list(cells), key=f"cell-{m.group}")
 row, col = cells[chosen]
 cell = m.cells[row][col]
 criterion = kb.criteria[cell.criterion]

@@ -37,7 +37,11 @@ def _label(option: str) -> str:
 
 
 scenario = st.selectbox("Show what serves", options=options, format_func=_label, key="tech-scenario")
-if scenario == YOURS:
+if scenario == YOURS and not answers:
+    # no question answered yet: everything serves "your scenario", rather than an empty page
+    wanted = None
+    st.caption("You have not answered a scenario question on Recommend yet: everything is shown.")
+elif scenario == YOURS:
     wanted = list(answers.items())
     st.caption(md("Your answers: " + "; ".join(scenario_label(kb, q, a) for q, a in wanted)))
 elif scenario == EVERYTHING:
