@@ -86,7 +86,7 @@ def normalise(texts: tuple[str, ...] | list[str]) -> tuple[str, ...]:
 
 
 # A limit typed beside a chosen criterion: an optional operator, a number, an optional unit (">= 141 GB", "10 W").
-_LIMIT = re.compile(r"^\s*(<=|>=|<|>|=|≤|≥)?\s*([0-9.+\-eE,]+)\s*(.*?)\s*$")
+_LIMIT = re.compile(r"^\s*(<=|>=|<|>|=|≤|≥)?\s*(\$)?\s*([0-9.+\-eE,]+)\s*(.*?)\s*$")
 _WIDE_OPERATORS = {"≤": "<=", "≥": ">="}
 #: Other spellings of a criterion's unit and what they are worth in it (a limit is stored in the criterion's unit).
 UNIT_MULTIPLES: dict[str, dict[str, float]] = {
@@ -119,7 +119,9 @@ def parse_limit(text: str, criterion: str, unit: str, op: str = ">=") -> Constra
     match = _LIMIT.match(text or "")
     if not match:
         raise ConstraintError(f"`{text}` is not a limit: write an operator, a number and the unit, e.g. >= 10 {unit}")
-    written_op, number, written_unit = match.groups()
+    written_op, dollar, number, written_unit = match.groups()
+    if dollar:  # "$2", "$2/h": the currency written before the number
+        written_unit = "$" + written_unit if written_unit.startswith("/") or not written_unit else written_unit
     try:
         value = numbers.parse_number(number)
     except numbers.NumberRefused as exc:
