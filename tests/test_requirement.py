@@ -219,3 +219,13 @@ def test_a_group_without_fits_is_a_warning_naming_it(knowledge_copy: Path) -> No
     assert kb is not None
     [warning] = [i for i in issues if "fits" in i.message]
     assert warning.level == "WARNING" and warning.record == "client-npus"
+
+
+def test_the_requirement_is_kept_in_a_saved_profile() -> None:
+    from selector import profile
+
+    prefs = Preferences(group="llm-inference-accelerators", constraints=["memory-capacity>=141"], requirement=SEVENTY_B)
+    text = profile.dump(profile.make(prefs))
+    assert "requirement:" in text
+    loaded = profile.load(text.encode(), check_uploads=False)
+    assert loaded.to_preferences().requirement == SEVENTY_B
