@@ -49,7 +49,7 @@ def limits_editor(kb: KnowledgeBase, group: Group, in_force: tuple[str, ...], ap
         chosen = which.selectbox(
             "Criterion",
             options=list(by_id),
-            format_func=lambda c: f"{by_id[c].name_en} ({by_id[c].unit})",
+            format_func=lambda c: _with_unit(by_id[c]),
             key="limit-criterion",
         )
         op.selectbox("Operator", options=list(hard.OPERATORS), format_func=_SYMBOLS.get, key="limit-op")
@@ -64,6 +64,12 @@ def limits_editor(kb: KnowledgeBase, group: Group, in_force: tuple[str, ...], ap
             "picked)."
         )
     )
+
+
+def _with_unit(criterion) -> str:  # noqa: ANN001 - a Criterion
+    """The criterion's name with its unit, once ("On-package memory (GB)", not "... (GB) (GB)")."""
+    name, unit = criterion.name_en, criterion.unit
+    return name if f"({unit}" in name or f"{unit})" in name else f"{name} ({unit})"
 
 
 def _removed(rest: tuple[str, ...], apply: Apply) -> None:
