@@ -94,9 +94,12 @@ def write(wanted: Mapping[str, str], keys: Collection[str]) -> None:
     other parameters are left alone."""
     # one copy of the address read: each access to st.query_params takes the session's lock
     now = st.query_params.to_dict()
-    for key in keys:
-        if key in now and key not in wanted:
-            del st.query_params[key]
+    gone = [key for key in keys if key in now and key not in wanted]
     changed = {k: v for k, v in wanted.items() if k in keys and now.get(k) != v}
-    if changed:
+    if gone:
+        # the whole address in one message: each deletion on its own made a browser history entry, so Back after
+        # Reset restored one parameter of several (issue 34)
+        kept = {k: v for k, v in st.query_params.items() if k not in gone}
+        st.query_params.from_dict({**kept, **changed})
+    elif changed:
         st.query_params.update(changed)

@@ -337,3 +337,12 @@ def profile_download(prefs: Preferences, *, label: str, file_name: str, key: str
         on_click="ignore",
         key=key,
     )
+
+
+def requirement_in_force(kb: KnowledgeBase) -> dict | None:
+    """The requirement the preferences in force started from, as plain data for a report or an export: its fields
+    (``Requirement.model_dump``) and ``words`` (the requirement in words); None when the settings were made by hand."""
+    req = prefs_in_force(kb).requirement
+    if req is None or req.empty:
+        return None
+    return {**req.model_dump(mode="json"), "words": req.words(kb)}

@@ -13,7 +13,6 @@ from app_pages._session import (
     check_prefs,
     current_prefs,
     link_note,
-    load_session_kb,
     profile_download,
     session_kb,
     session_upload_files,
@@ -164,7 +163,8 @@ options = measure.Options(entity=entity, workload=model.strip() or None, acceler
 if file is not None and ss.get("my-data-last-file") != (file.file_id, options):
     ss["my-data-last-file"] = (file.file_id, options)  # a new choice of hardware re-reads the same file
     accept(file.name, file.getvalue(), options)
-    kb = load_session_kb()
+    # once more from the top: the sidebar's claim count (drawn before this page) follows the file just added
+    st.rerun()
 
 if "my-data-last-result" in ss:
     name, ok, issues, failure = ss["my-data-last-result"]

@@ -6,6 +6,8 @@ import streamlit as st
 from pydantic import ValidationError
 
 from app_pages._cached import uses_uploads
+from app_pages._limits import must_have_box
+from app_pages._requirement import requirement_box
 from app_pages._session import check_prefs, current_prefs, prefs_in_force, reset_prefs, session_kb, set_prefs
 from app_pages._weigh import elicited_caption, weigh_box
 from app_pages._widgets import (
@@ -104,31 +106,37 @@ def _prefs_from_widgets(*, keep_sub_weights: bool = True, keep_scaler: bool = Tr
             scaler=None if not keep_scaler or ss["scaler"] == "default" else ss["scaler"],
             missing=ss["missing"],
             use_flagged=ss["use-flagged"],
-            constraints=[
-                c for c in ss.get("must", ",".join(in_force.constraints)).replace(";", ",").split(",") if c.strip()
-            ],
+            constraints=in_force.constraints,
             exclude_vendors=ss.get("must-vendors", in_force.exclude_vendors),
             exclude=ss.get("must-exclude", in_force.exclude),
             keep_unknown=ss.get("must-keep-unknown", in_force.keep_unknown),
             elicitation=in_force.elicitation,
             workload=in_force.workload,
+            requirement=in_force.requirement,
         )
     except ValidationError as exc:
         ss["control-error"] = "; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())
         return None
 
 
-def _apply(candidate: Preferences | None) -> None:
+def _apply(candidate: Preferences | None) -> bool:
     """Make `candidate` the preferences in force (in the URL), or keep the page's and say why it cannot be ranked."""
     if candidate is None:
-        return
+        return False
     try:
         check_prefs(kb, candidate)
     except PreferenceError as exc:
         st.session_state["control-error"] = str(exc)
-        return
+        return False
     st.session_state.pop("control-error", None)
+    st.session_state.pop(UNDO_RESET, None)  # a change after a reset keeps what it changed: nothing to undo
     set_prefs(candidate)
+    return True
+
+
+def on_limits(limits: tuple[str, ...]) -> bool:
+    """The limits picker: these limits in force, the rest unchanged."""
+    return _apply(Preferences.model_validate({**prefs_in_force(kb).model_dump(), "constraints": limits}))
 
 
 def on_dimension_weight() -> None:
@@ -166,10 +174,19 @@ def on_clear_answers() -> None:
     on_setting()
 
 
+UNDO_RESET = "undo-reset"  # session_state: the preferences a reset replaced, until undone or changed
+
+
 def on_reset() -> None:
-    """The reset button: back to the default answers, weights, method and policy."""
+    """The reset button: back to the default group, answers, weights, limits, method and policy; undoable."""
     st.session_state.pop("control-error", None)
+    st.session_state[UNDO_RESET] = prefs_in_force(kb)
     reset_prefs()
+
+
+def on_undo_reset() -> None:
+    """The undo button: every setting the reset replaced comes back (group, answers, limits, weights, method)."""
+    _apply(st.session_state.get(UNDO_RESET))
 
 
 def _sub_criterion_sliders() -> None:
@@ -233,89 +250,47 @@ with st.sidebar:
         on_change=on_setting,
         help="Flagged claims contradict a datasheet, cannot be verified or look implausible (see Evidence).",
     )
-    st.button("Reset to defaults", key="reset", on_click=on_reset, icon=":material/restart_alt:")
-
-
-def _must_have() -> None:
-    """The hard constraints: applied before any weighting; what they remove is listed under the ranking."""
-    count = len(prefs.constraints) + len(prefs.exclude_vendors) + len(prefs.exclude)
-    # Drawn only while open (as the sub-criterion weights); open from the start when a constraint is in force.
-    title = f"Must have (hard constraints{f': {count}' if count else ''})"
-    expander_drawn_when_open(title, "must-box", _must_have_controls, expanded=bool(count))
-
-
-def _must_have_controls() -> None:
-    """Limits on criteria, what to do with unknown values, and vendors and alternatives to leave out."""
-    members = group.members
-    vendors = sorted({kb.entities[m].vendor for m in members if kb.entities[m].vendor} | set(prefs.exclude_vendors))
-    criteria = [kb.criteria[gc.criterion] for gc in group.criteria]
-    numeric = [c for c in criteria if not c.unit.startswith("rating")]
-    examples = ", ".join(f"{c.id} ({c.unit})" for c in numeric) or "any criterion id"
-    sync_widget("must", ", ".join(prefs.constraints))
-    st.text_input(
-        "Limits (comma-separated)",
-        key="must",
-        placeholder="e.g. power-w<=10",
-        on_change=on_setting,
-        help=md(f"CRITERION then <=, >=, <, > or = then a number. Criteria here: {examples}."),
+    st.button(
+        "Reset to defaults",
+        key="reset",
+        on_click=on_reset,
+        icon=":material/restart_alt:",
+        help="Group, answers, weights, limits, method and policy back to their defaults (undoable).",
     )
-    sync_widget("must-keep-unknown", prefs.keep_unknown)
-    st.toggle(
-        "Keep alternatives whose value is unknown",
-        key="must-keep-unknown",
-        on_change=on_setting,
-        help="By default an alternative without evidence for a constrained criterion is removed as unknown.",
-    )
-    sync_widget("must-vendors", list(prefs.exclude_vendors))
-    st.multiselect(
-        "Exclude vendors",
-        options=vendors,
-        format_func=kb.entity_name,
-        key="must-vendors",
-        on_change=on_setting,
-    )
-    sync_widget("must-exclude", [e for e in prefs.exclude if e in members])
-    st.multiselect(
-        "Exclude alternatives",
-        options=list(members),
-        format_func=kb.entity_name,
-        key="must-exclude",
-        on_change=on_setting,
-    )
+    if UNDO_RESET in st.session_state:
+        st.button("Undo the reset", key="undo-reset-button", on_click=on_undo_reset, icon=":material/undo:")
 
 
 st.title("Recommend an AI stack")
-st.caption(
-    "Say what you are choosing and what matters to you (the four weights above the ranking; the sidebar refines "
-    "them and picks the method), then answer the scenario questions under the ranking: the articles' decision "
-    "trees shortlist options for your answers. The evidence behind every number is at the bottom. The address "
-    "bar keeps your settings: copy it to share this exact ranking."
-)
+# The requirement first (one line until opened), then the answer: the verdict, its reason and the ranking's top on
+# the first screen of a laptop and a phone; the weights, the group and the limits below it.
+requirement_box(kb, prefs, _apply)
 path = decision_tree.evaluate(kb, answers, prefs.use_flagged)
 
-# ----------------------------------------------------------------------------------------------------------
-# Ranking (first: the answer above the questions, so that a phone shows it on its first screens)
 
-choices = {c.id: c for c in decision_tree.group_order(kb, answers)}
-sync_widget("group", prefs.group)
-st.selectbox(
-    "What are you choosing?",
-    options=list(choices),
-    format_func=lambda g: (
-        kb.groups[g].name_en
-        + (f" ({kb.groups[g].name_zh})" if kb.groups[g].name_zh else "")
-        + (" ★ your answers point here" if choices[g].pointed_at else "")
-    ),
-    key="group",
-    on_change=on_group,
-    help="Groups your scenario answers (under the ranking) point at come first.",
-)
-why_group = choices[group.id].reasons
-st.caption(md((group.description_en or "") + (f" Offered first because {'; '.join(why_group)}." if why_group else "")))
-if not path.shortlisted(group.id):
-    st.caption(md(f"Decision trees: {path.advice(group.id, kb.entity_name)}."))
-_must_have()
-workload_form(kb, prefs)
+def _what_is_ranked() -> None:
+    """The group picker (what you are choosing), why it is offered and the limits: the expert controls."""
+    choices = {c.id: c for c in decision_tree.group_order(kb, answers)}
+    sync_widget("group", prefs.group)
+    st.selectbox(
+        "What are you choosing?",
+        options=list(choices),
+        format_func=lambda g: (
+            kb.groups[g].name_en
+            + (f" ({kb.groups[g].name_zh})" if kb.groups[g].name_zh else "")
+            + (" ★ your answers point here" if choices[g].pointed_at else "")
+        ),
+        key="group",
+        on_change=on_group,
+        help="Groups your scenario answers (under the ranking) point at come first.",
+    )
+    why_group = choices[group.id].reasons
+    reason = f" Offered first because {'; '.join(why_group)}." if why_group else ""
+    st.caption(md((group.description_en or "") + reason))
+    if not path.shortlisted(group.id):
+        st.caption(md(f"Decision trees: {path.advice(group.id, kb.entity_name)}."))
+    must_have_box(kb, group, prefs, on_setting, on_limits)
+    workload_form(kb, prefs)
 
 
 try:
@@ -324,7 +299,8 @@ try:
     m = matrix.build(kb, prefs)
 except PreferenceError:
     m = None  # the scenario below stays open (an answer may be what rules everything out); the evidence does not
-RANKS = {} if m is None else {b.dimension: b.ranks for b in basis.dimension_basis(kb, m)}
+BASIS = {} if m is None else {b.dimension: b for b in basis.dimension_basis(kb, m)}
+RANKS = {d: b.ranks for d, b in BASIS.items()}
 
 # A slider's tooltip is the same on every move: written once per page run, not once per move.
 DIMENSION_HELP = {
@@ -354,18 +330,24 @@ def weights_and_ranking() -> None:
     # measured faster per move than the same work interleaved with Streamlit's (benchmarks/bench_app_rerun.py).
     judged = None if rec is None else _verdict(prefs, rec)
     figure = None if rec is None else _contribution_figure(rec)
-    _dimension_sliders(prefs, rec)
-    elicited_caption(kb, prefs)
     if "control-error" in st.session_state:
         st.error(md(st.session_state["control-error"]))
     if rec is None:
         st.error(f"This combination cannot be ranked: {md(failure)}")
-        return
+    else:
+        _ranking(rec, judged, figure)
+    st.subheader("What matters to you")
+    _dimension_sliders(prefs, rec)
+    elicited_caption(kb, prefs)
+
+
+def _ranking(rec: recommend.Recommendation, judged: verdict.Verdict, figure: KeptFigure | None) -> None:
     # One Markdown element for the verdict, the ranking and its notes: in the browser each element of the fragment
     # costs milliseconds on every slider move (benchmarks/bench_browser.py). The ranking is Markdown, not a data
     # grid (a grid mounts a canvas on every move), and takes the page's width: beside a chart, rank, name and score
     # did not fit a laptop screen. The tooltip explains the robustness badge, the first thing under the headline.
     st.markdown(ranking_markdown(rec, judged, spec.label), help=None if judged.local_share is None else BADGE_HELP)
+    # the reader of a phone sees the verdict, its reason and the ranking's top first (tests/e2e/test_first_screen.py)
     if figure is not None:
         untitled_chart(figure, key="contribution-chart")
         if rec.result.contributions is None:
@@ -386,19 +368,26 @@ def _dimension_sliders(prefs: Preferences, rec: recommend.Recommendation | None)
     with st.container(horizontal=True, gap="medium"):
         for dim in kb.dimensions.values():
             value = sync_widget(f"w-{dim.id}", _number(round(dimension_weights[dim.id])))
-            st.slider(
-                label(f"{dim.name_en} ({dim.name_zh}): relative weight → {shares.get(dim.id, 0.0):.0%}"),
-                min_value=DIMENSION_WEIGHT_RANGE[0],
-                max_value=DIMENSION_WEIGHT_RANGE[1],
-                # the value the state holds, given explicitly: without one, Streamlit copies the whole session
-                # state to find out whether the slider is a range, on every move
-                value=value,
-                step=1,
-                width=SLIDER_WIDTH,
-                key=f"w-{dim.id}",
-                on_change=on_dimension_weight,
-                help=DIMENSION_HELP[dim.id],
-            )
+            # each slider with what it ranks in this group right under it (criteria and their shares)
+            with st.container(width=SLIDER_WIDTH, gap=None, key=f"dim-{dim.id}"):
+                _dimension_slider(dim, value, shares)
+                if dim.id in BASIS:
+                    st.caption(md(BASIS[dim.id].equals))
+
+
+def _dimension_slider(dim, value: float, shares: dict[str, float]) -> None:  # noqa: ANN001 - a Dimension
+    st.slider(
+        label(f"{dim.name_en} ({dim.name_zh}): relative weight → {shares.get(dim.id, 0.0):.0%}"),
+        min_value=DIMENSION_WEIGHT_RANGE[0],
+        max_value=DIMENSION_WEIGHT_RANGE[1],
+        # the value the state holds, given explicitly: without one, Streamlit copies the whole session state to
+        # find out whether the slider is a range, on every move
+        value=value,
+        step=1,
+        key=f"w-{dim.id}",
+        on_change=on_dimension_weight,
+        help=DIMENSION_HELP[dim.id],
+    )
 
 
 # The contribution chart's title names what it shows: what each criterion adds, for a method whose score is a sum
@@ -449,9 +438,8 @@ def _verdict(prefs: Preferences, rec: recommend.Recommendation) -> verdict.Verdi
         return verdict.judge(rec, compute=False)
 
 
-st.subheader("What matters to you")  # outside the fragment: static, so a slider move does not resend it
-weigh_box(kb, prefs, on_weighed)
 weights_and_ranking()
+weigh_box(kb, prefs, on_weighed)
 st.toggle(
     label(f"Show {CHART_TITLE[0].lower() + CHART_TITLE[1:]} as a chart"),
     key=CHART_KEY,
@@ -468,6 +456,8 @@ if RANKS:
             + "."
         )
     )
+st.subheader("What is ranked, and the limits")
+_what_is_ranked()
 
 if m is not None:
     imputed = imputed_table(kb, m)
@@ -573,9 +563,9 @@ if len(footnotes):
     with st.expander(f"Footnotes of the numbers from public datasets ({len(footnotes)})"):
         markdown_table(footnotes)
 cells = cell_choices(kb, m)
-if st.session_state.get("cell") not in cells:
-    st.session_state.pop("cell", None)
-chosen = st.selectbox("Show the evidence of a cell", options=list(cells), key="cell")
+# one picker per group: a group switch starts on the new group's first cell, never one of the previous group
+# (a browser kept showing the old choice when the same key got new options)
+chosen = st.selectbox("Show the evidence of a cell", options=list(cells), key=f"cell-{m.group}")
 row, col = cells[chosen]
 cell = m.cells[row][col]
 criterion = kb.criteria[cell.criterion]

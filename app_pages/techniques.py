@@ -42,7 +42,11 @@ def _label(option: str) -> str:
 
 
 scenario = st.selectbox(_("Show what serves"), options=options, format_func=_label, key="tech-scenario")
-if scenario == YOURS:
+if scenario == YOURS and not answers:
+    # no question answered yet: everything serves "your scenario", rather than an empty page
+    wanted = None
+    st.caption(_("You have not answered a scenario question on Recommend yet: everything is shown."))
+elif scenario == YOURS:
     wanted = list(answers.items())
     yours = "; ".join(scenario_label(kb, q, a, lang=lang) for q, a in wanted)
     st.caption(md(_("Your answers: {answers}").format(answers=yours)))

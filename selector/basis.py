@@ -34,6 +34,13 @@ class DimensionBasis:
         return text
 
     @property
+    def equals(self) -> str:
+        """What the weight ranks, short, for beside its slider: "Cost = Energy per million tokens (100%)"."""
+        if not self.criteria:
+            return f"{self.name} = nothing here (its weight is shared out)"
+        return f"{self.name} = " + ", ".join(f"{name} ({share:.0%})" for name, share in self.criteria)
+
+    @property
     def text(self) -> str:
         """E.g. "Cost (25%) ranks Energy per million tokens (100%); shown, not ranked (weight 0): TDP"."""
         if not self.criteria:
@@ -49,6 +56,7 @@ class DimensionBasis:
             "stored": list(self.stored),
             "text": self.text,
             "ranks": self.ranks,
+            "equals": self.equals,
         }
 
 

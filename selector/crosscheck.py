@@ -79,6 +79,36 @@ class Checker:
                 else:
                     self.by_id[section][record.id] = (record, loaded, index)
 
+    def group_fits(self, group: Any, loaded: Loaded, index: int) -> None:
+        """A group says what it answers (`fits`), and what it says fits its members: accelerators are chosen among
+        accelerators, software among frameworks; platforms are a property of software only."""
+        here = (loaded, "groups", index, group.id)
+        if group.fits is None:
+            if loaded.user:
+                return  # a user's file may not define groups at all; the warning is for knowledge directories
+            self.issues.append(
+                Issue(
+                    "WARNING",
+                    loaded.name,
+                    line(loaded, "groups", index),
+                    group.id,
+                    "group has no `fits` (what it answers: choosing, tasks, where); the requirement-first start on "
+                    "Recommend cannot offer it",
+                )
+            )
+            return
+        wanted = "accelerator" if group.fits.choosing == "accelerator" else "framework"
+        for member in group.members:
+            entity = self.by_id["entities"].get(member)
+            if entity is not None and entity[0].kind != wanted:
+                message = (
+                    f"fits.choosing is `{group.fits.choosing}` but member `{member}` is a {entity[0].kind}; "
+                    f"a group choosing {group.fits.choosing} holds {wanted}s only"
+                )
+                self.error(*here, message, "fits", "choosing")
+        if group.fits.platforms and group.fits.choosing == "accelerator":
+            self.error(*here, "fits.platforms is for software; an accelerator group names `where` only", "fits")
+
     def ref(self, loaded, section, index, record_id, target_section, target_id, what, *field) -> bool:  # noqa: ANN001
         if target_id in self.by_id[target_section]:
             return True
@@ -317,6 +347,7 @@ class Checker:
                 self.ref(loaded, "groups", index, group.id, "entities", member, "member", "members")
             for gc in group.criteria:
                 self.ref(loaded, "groups", index, group.id, "criteria", gc.criterion, "criterion", "criteria")
+            self.group_fits(group, loaded, index)
         for question, loaded, index in self.records("questions"):
             for option in question.options:
                 for group in option.groups:

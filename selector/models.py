@@ -403,22 +403,28 @@ class GroupCriterion(Record):
     weight: Number = Field(default=1.0, ge=0, le=1_000_000)  # relative, like the preferences' MAX_WEIGHT
 
 
+#: What a group answers (the lead's shared schema for the requirement-first start, selector.requirement).
 Choosing = Literal[
     "accelerator", "training-framework", "inference-engine", "llm-serving-engine", "model-server", "on-device-runtime"
 ]
 Task = Literal["train", "serve-llm", "serve-vision", "generate-images", "run-on-device"]
 Where = Literal["cloud", "datacenter", "edge", "device", "client"]
-GroupPlatform = Literal["linux", "windows", "macos", "android", "ios", "embedded-linux"]
+FitsPlatform = Literal["linux", "windows", "macos", "android", "ios", "embedded-linux"]
 
 
-class GroupFits(Record):
-    """What a group answers: what is chosen, for which tasks, where it runs and on which platforms (the lead's shared
-    schema for the requirement-first start)."""
+def _each_once(values: tuple[str, ...]) -> tuple[str, ...]:
+    if len(set(values)) != len(values):
+        raise ValueError("list each value once")
+    return values
+
+
+class Fits(Record):
+    """What a group answers: what is being chosen, for which tasks, where and (for software) on which platforms."""
 
     choosing: Choosing
-    tasks: tuple[Task, ...] = Field(min_length=1)
-    where: tuple[Where, ...] = Field(min_length=1)
-    platforms: tuple[GroupPlatform, ...] = ()
+    tasks: Annotated[tuple[Task, ...], Field(min_length=1), AfterValidator(_each_once)]
+    where: Annotated[tuple[Where, ...], Field(min_length=1), AfterValidator(_each_once)]
+    platforms: Annotated[tuple[FitsPlatform, ...], AfterValidator(_each_once)] = ()
 
 
 class Group(Record):
@@ -433,7 +439,8 @@ class Group(Record):
     description_zh: Text | None = None
     rationale_en: Text | None = None  # why these criteria and sub-weights: what each dimension ranks here
     rationale_zh: Text | None = None
-    fits: GroupFits | None = None
+    # what the group answers (the requirement-first start picks groups by it); crosscheck warns when it is missing
+    fits: Fits | None = None
 
 
 class Option(Record):

@@ -16,6 +16,7 @@ from selector.errors import SelectorError
 from selector.fields import Id, Number
 from selector.models import KnowledgeBase
 from selector.problem import DEFAULT_METHOD, ScoringError, resolve_method
+from selector.requirement import Requirement, RequirementError
 
 MissingPolicy = Literal[
     "impute-worst", "impute-column-worst", "impute-median", "exclude-criterion", "exclude-alternative"
@@ -87,6 +88,8 @@ class Preferences(BaseModel):
     elicitation: Elicitation | None = None
     # the workload served (selector.workload's compact form); None: the LLM groups rank on offline peaks
     workload: str | None = None
+    # the requirement in plain words these preferences started from (selector.requirement); None: set by hand
+    requirement: Requirement | None = None
 
     @field_validator("dimension_weights", "criterion_weights")
     @classmethod
@@ -292,6 +295,8 @@ def to_query(prefs: Preferences) -> dict[str, str]:
     query = {"group": prefs.group, **_choice_params(prefs), **_method_params(prefs), **_limit_params(prefs)}
     if prefs.elicitation is not None:
         query["el"] = prefs.elicitation.to_param()
+    if prefs.requirement is not None and not prefs.requirement.empty:
+        query["req"] = prefs.requirement.to_param()
     return query
 
 
@@ -351,6 +356,10 @@ def from_query(query: Mapping[str, str], default_group: str) -> Preferences:
     except ElicitationError as exc:
         raise PreferenceError(str(exc)) from None
     try:
+        requirement = Requirement.from_param(query["req"]) if query.get("req") else None
+    except RequirementError as exc:
+        raise PreferenceError(str(exc)) from None
+    try:
         return Preferences(
             group=query.get("group", default_group),
             answers=parse_pairs(query.get("answers"), "answers"),
@@ -366,6 +375,7 @@ def from_query(query: Mapping[str, str], default_group: str) -> Preferences:
             keep_unknown=query.get("unknown") == "keep",
             elicitation=elicited,
             workload=query.get("wl") or None,
+            requirement=requirement,
         )
     except ValueError as exc:
         if isinstance(exc, PreferenceError):

@@ -59,6 +59,7 @@ PREFERENCE_PARAMS = (
     "unknown",
     "el",
     "wl",
+    "req",
 )
 #: The link's own parameters beside the preferences': Evidence filters and uploads.
 FILTERS_PARAM = "ev"

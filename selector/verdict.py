@@ -30,7 +30,7 @@ from selector.problem import METHODS, ScoringError
 from selector.recommend import RankedAlternative, Recommendation
 from selector.robustness import analysis, figure
 from selector.robustness.sampling import sample_matrices
-from selector.scoring import first_ranked, leader_index
+from selector.scoring import TIE_RTOL, first_ranked, leader_index
 
 LOCAL_SPREAD = figure.SPREAD  # +/- 10 percentage points of each dimension weight
 SAMPLES = figure.SAMPLES
@@ -333,14 +333,34 @@ def shares(rec: Recommendation, samples: int = SAMPLES, seed: int = SEED) -> tup
 
 
 def method_leaders(rec: Recommendation) -> dict[str, str]:
-    """Each method's leader under the current weights (its default scaler), by method label; ties give the first."""
+    """Each method's leader under the current weights, by method label: the method ranked with the scaler in use
+    (its leader is the ranking's), every other with its default scaler.
+
+    A method whose top ties include the ranking's leader names that leader: with a three-way tie every method
+    agrees, whichever of the tied options its list order would put first.
+    """
     p = _prepared(rec, SAMPLES, SEED)
     names = [rec_name(rec, a) for a in rec.matrix.alternatives]
+    shown = rec.matrix.alternatives.index(rec.ranking[0].id)
     leaders = {}
     weights = rec.matrix.weights[None]
     for label, scorer in p.methods.items():
-        leaders[label] = names[leader_index(scorer.scores(weights)[0], scorer.spec.higher_is_better)]
+        scores = scorer.scores(weights)[0]
+        first = leader_index(scores, scorer.spec.higher_is_better)
+        leaders[label] = names[shown if _ties_with_first(scores, scorer.spec.higher_is_better, first, shown) else first]
+    in_use = METHODS.get(rec.prefs.method)
+    if in_use is not None:
+        # the displayed ranking is this method with the user's scaler: its leader is the ranking's, not the one
+        # the method's default scaler would give (TOPSIS with min-max named a different leader than the table)
+        leaders[in_use.label] = rec.ranking[0].name
     return leaders
+
+
+def _ties_with_first(scores: Sequence[float], higher_is_better: bool, first: int, other: int) -> bool:
+    """Whether alternative `other` ties the leader `first` (the comparison of :func:`selector.scoring.leader_index`)."""
+    values = [float(v) if higher_is_better else -float(v) for v in scores]
+    tolerance = TIE_RTOL * max(1.0, *(abs(v) for v in values))
+    return values[other] + tolerance >= values[first]
 
 
 def judge(
@@ -465,7 +485,7 @@ def _methods_disagree(leaders: dict[str, str]) -> str:
     for label, name in leaders.items():
         picks.setdefault(name, []).append(label)
     return (
-        "The methods disagree on the leader: "
+        "The methods disagree on the leader (each with its default scaler, the one ranked above as ranked): "
         + "; ".join(
             f"{_names(labels)} {'picks' if len(labels) == 1 else 'pick'} {name}" for name, labels in picks.items()
         )

@@ -139,6 +139,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "workload_facts",
     ),
     "the decision problem: preferences, decision trees, the matrix, weights and scoring": (
+        "requirement",
         "preferences",
         "shortlist",
         "decision_tree",

@@ -4,6 +4,7 @@ vendors and single exclusions; the command line, the URL and the profile carry t
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -176,3 +177,39 @@ def test_h100_and_h200_pass_a_limit_just_above_their_700_w() -> None:
 def test_a_limit_that_is_not_a_finite_number_is_refused(limit: str) -> None:
     with pytest.raises(constraints.ConstraintError, match="the limit"):
         constraints.parse(f"tdp-w<{limit}")
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Limits typed with a unit (Recommend's picker, issue 34)
+
+
+@pytest.mark.parametrize(
+    ("text", "unit", "op", "expected"),
+    [
+        (">= 141 GB", "GB", ">=", "memory-capacity>=141"),
+        ("141", "GB", ">=", "memory-capacity>=141"),
+        ("141gb", "GB", "<=", "memory-capacity<=141"),
+        ("10 W", "W", "<=", "memory-capacity<=10"),
+        ("≤ 0.3 kW", "W", ">=", "memory-capacity<=300"),
+        ("1.5 TB", "GB", ">=", "memory-capacity>=1500"),
+        ("$2", "USD per million tokens", "<=", "memory-capacity<=2"),
+    ],
+)
+def test_a_limit_is_read_in_its_criterions_unit(text, unit, op, expected) -> None:
+    assert constraints.parse_limit(text, "memory-capacity", unit, op).text == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "unit", "message"),
+    [
+        ("141 GiB", "GB", "write the number in GB or MB or TB"),
+        ("700 GB", "W", "unit `GB` does not measure"),
+        ("abc", "W", "is not a limit"),
+        ("1,5", "W", "decimal comma"),
+        ("1e400", "W", "1e400"),
+        ("", "W", "is not a limit"),
+    ],
+)
+def test_a_limit_that_cannot_be_read_says_what_is_allowed(text, unit, message) -> None:
+    with pytest.raises(constraints.ConstraintError, match=re.escape(message)):
+        constraints.parse_limit(text, "x", unit)

@@ -14,6 +14,7 @@ from selector.elicitation import Elicitation, percentages
 from selector.knowledge import Upload
 from selector.preferences import MISSING_POLICIES, PreferenceError, Preferences
 from selector.problem import METHODS, ScoringError
+from selector.requirement import Requirement
 from selector.yamlio import parse_yaml
 from tests.conftest import FIXTURES, KNOWLEDGE
 from tests.examples import examples
@@ -277,6 +278,7 @@ def test_preference_params_name_every_parameter_the_preferences_write() -> None:
         keep_unknown=True,
         elicitation=Elicitation(method="swing", answers=("cost=100",)),
         workload="model=llama-3.1-8b,ttft-ms=200",
+        requirement=Requirement(choosing="accelerator", memory_gb=141),
     )
     assert set(profile.to_link_params(profile.make(every_field))) == set(profile.PREFERENCE_PARAMS)
 

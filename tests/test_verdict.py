@@ -260,3 +260,35 @@ def test_method_leaders_are_those_of_the_method_agreement():
     judged = verdict.judge(rec)
     if len(set(agreement.leaders)) > 1:
         assert any("methods disagree" in d for d in judged.details)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Issue 34: the method-agreement line follows the displayed ranking
+
+
+def _dimension_only(kb, dimension: str) -> dict[str, float]:
+    return {d: (100.0 if d == dimension else 0.0) for d in kb.dimensions}
+
+
+def test_a_three_way_tie_that_every_method_shares_is_no_disagreement() -> None:
+    kb = knowledge.load()
+    rec = recommend.recommend(
+        kb, Preferences(group="datacenter-accelerators", dimension_weights=_dimension_only(kb, "ecosystem"))
+    )
+    tied = [r.name for r in rec.ranking if r.rank == rec.ranking[0].rank]
+    assert len(tied) >= 3, "the case needs a tie of three for first (ecosystem ratings of the NVIDIA parts)"
+    judged = verdict.judge(rec)
+    assert set(judged.method_leaders.values()) == {rec.ranking[0].name}, judged.method_leaders
+    assert not any("disagree" in d for d in judged.details)
+
+
+@pytest.mark.parametrize("group", ["datacenter-accelerators", "client-npus"])
+def test_the_method_in_use_names_the_displayed_leader_whatever_its_scaler(group) -> None:
+    kb = knowledge.load()
+    rec = recommend.recommend(kb, Preferences(group=group, method="topsis", scaler="minmax"))
+    default = recommend.recommend(kb, Preferences(group=group, method="topsis"))
+    assert default.ranking[0].id != rec.ranking[0].id, "the case needs min-max and vector TOPSIS to differ"
+    judged = verdict.judge(rec)
+    assert judged.method_leaders["TOPSIS"] == rec.ranking[0].name
+    parts = [p for d in judged.details if "disagree" in d for p in d.split(": ", 1)[1].split("; ")]
+    assert all(p.rstrip(".").endswith(rec.ranking[0].name) for p in parts if "TOPSIS" in p), parts

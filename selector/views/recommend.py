@@ -72,14 +72,21 @@ def ranking_markdown(rec: Recommendation, judged: verdict.Verdict, method_label:
         # which measurement each workload cell used is listed in the workload box, not under the ranking
         *(md(note) for note in m.notes if not note.startswith(workload_fit.MEASUREMENT_NOTE)),
     ]
+    # The answer first, for the first screen of a laptop and a phone: the recommended option, its badge, the reason,
+    # then the ranking (without the columns that say nothing here, so that it fits a phone), then the details.
+    table = {k: v for k, v in ranking_table(rec.ranking, filled).items() if k in _ALWAYS or any(v)}
     return (
         _verdict_text(judged)
-        + "\n\n"
-        + streamlit_table(ranking_table(rec.ranking, filled), formats={"score": ".4f"})
-        + f"\n\n{_small(md(RANKING_LEGEND.format(direction=direction)))}"
         + f"\n\n:material/lightbulb: {md(rec.why)}"
+        + "\n\n"
+        + streamlit_table(table, formats={"score": ".4f"})
+        + f"\n\n{_small(md(RANKING_LEGEND.format(direction=direction)))}"
+        + "".join(f"\n\n{_small(md(detail))}" for detail in judged.details)
         + "".join(f"\n\n{_small(note)}" for note in notes)
     )
+
+
+_ALWAYS = ("rank", "name", "score")
 
 
 def _small(text: str) -> str:
@@ -89,7 +96,7 @@ def _small(text: str) -> str:
 
 def _verdict_text(judged: verdict.Verdict) -> str:
     """The headline, the robustness badge of the recommended option (share of weightings around the user's that
-    keep it first, and over any weighting; red when its lead rests on flagged cells) and the verdict's details."""
+    keep it first, and over any weighting; red when its lead rests on flagged cells)."""
     parts = [f"### {md(judged.headline)}"]
     if judged.local_share is None:
         parts.append(_small("Robustness could not be computed for this ranking."))
@@ -98,7 +105,6 @@ def _verdict_text(judged: verdict.Verdict) -> str:
         colour = figure.COLOURS[figure.level(judged.local_share, rests_on_flags=judged.rests_on_flags)]
         # highlighted text rather than st.badge: a badge keeps to one line and cut this one short on a laptop
         parts.append(f":{colour}-background[:material/balance: {md(judged.badge)}]")
-    parts += [_small(md(detail)) for detail in judged.details]
     return "\n\n".join(parts)
 
 

@@ -212,8 +212,10 @@ def test_the_ranking_cells_evidence_shows_the_footnote(app, kb):
     at = _ok(app.run())
     at.selectbox(key="group").set_value("llm-inference-accelerators").run()
     _ok(at)
-    cell = next(o for o in at.selectbox(key="cell").options if "Offline" in o or "offline" in o)
-    at.selectbox(key="cell").set_value(cell).run()
+    cell = next(
+        o for o in at.selectbox(key="cell-llm-inference-accelerators").options if "Offline" in o or "offline" in o
+    )
+    at.selectbox(key="cell-llm-inference-accelerators").set_value(cell).run()
     _ok(at)
     notes = [c for c in _captions(at) if c.startswith("Footnote:")]
     assert notes and all("derived" in n and "closed" in n for n in notes)

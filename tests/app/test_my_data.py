@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from selector import profile
+from selector import knowledge, profile
 from selector.knowledge import Upload
 from selector.preferences import Preferences
 from tests.app.helpers import APP, ROOT, markdown_tables, ok
@@ -178,3 +178,17 @@ def test_recheck_applies_the_recorded_settings_on_request() -> None:
     assert not app.exception, app.exception
     assert app.session_state["prefs"] == prefs
     assert app.query_params["method"] == "topsis"
+
+
+def _claim_count(app) -> int:
+    [line] = [c.value for c in app.sidebar.caption if " claims · " in c.value]
+    return int(line.split(" claims · ")[0].rsplit("· ", 1)[-1].replace(",", ""))
+
+
+def test_the_sidebar_counts_the_claims_of_a_file_as_soon_as_it_is_added():
+    # issue 34: after an upload the sidebar still showed the old claim count until the next click
+    app = _page()
+    before = _claim_count(app)
+    _upload(app, "good_orin_override.csv", (UPLOADS / "good_orin_override.csv").read_bytes())
+    merged = knowledge.load(extra=list(app.session_state["uploads"]))
+    assert _claim_count(app) == len(merged.claims) > before

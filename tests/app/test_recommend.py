@@ -297,3 +297,67 @@ def test_the_page_names_the_successor_of_a_deprecated_product_and_the_recommende
     assert rec.recommended == "tflite"
     (badge,) = shown_badges(at)
     assert "TensorFlow Lite: first in" in badge.value.replace("\\", "")
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Issue 34: what each slider ranks, Reset, the evidence picker, the method switch
+
+
+def test_each_dimension_slider_says_what_it_ranks_in_this_group(app, kb):
+    from selector import basis, matrix
+    from selector.escape import streamlit_md as md
+
+    app.query_params["group"] = "llm-inference-accelerators"
+    at = ok(app.run())
+    expected = basis.dimension_basis(kb, matrix.build(kb, Preferences(group="llm-inference-accelerators")))
+    captions = [c.value for c in at.caption]
+    for dim in expected:
+        assert md(dim.equals) in captions, dim.equals
+    cost = next(d for d in expected if d.dimension == "cost")
+    # the 70B group's cost ranks the energy per million tokens, not TDP (at sub-weight 0 it is not ranked)
+    assert [n for n, _ in cost.criteria] == [kb.criteria["kwh-per-million-tokens-llama2-70b"].name_en]
+
+
+def test_reset_is_undone_with_every_setting_it_replaced(app, kb):
+    for key, value in {
+        "group": "edge-accelerators",
+        "answers": "target=edge",
+        "w": "cost=60",
+        "must": "power-w<=10",
+        "method": "topsis",
+    }.items():
+        app.query_params[key] = value
+    at = ok(app.run())
+    before = at.session_state["prefs"]
+    at = ok(at.button(key="reset").click().run())
+    assert at.session_state["prefs"] == Preferences(group=next(iter(kb.groups)))
+    at = ok(at.button(key="undo-reset-button").click().run())
+    assert at.session_state["prefs"] == before
+    assert at.selectbox(key="group").value == "edge-accelerators"
+    assert at.radio(key="q-target").value == "edge"
+    assert at.slider(key="w-cost").value == 60
+    assert "undo-reset-button" not in [b.key for b in at.button]
+
+
+def test_after_a_group_switch_the_evidence_picker_shows_a_cell_of_the_new_group(app, kb):
+    from selector import matrix
+    from selector.views.recommend import cell_choices
+
+    at = ok(app.run())
+    first = at.session_state["prefs"].group
+    picker = next(s for s in at.selectbox if str(s.key).startswith("cell"))
+    picker.set_value(picker.options[-1]).run()
+    at = ok(at.selectbox(key="group").set_value("edge-accelerators").run())
+    new_cells = cell_choices(kb, matrix.build(kb, Preferences(group="edge-accelerators")))
+    old_cells = cell_choices(kb, matrix.build(kb, Preferences(group=first)))
+    [shown] = [s for s in at.selectbox if str(s.key).startswith("cell")]
+    assert shown.value in new_cells and shown.value not in old_cells
+
+
+def test_switching_topsis_to_weighted_sum_with_the_sub_criteria_open_ranks_without_error(app, kb):
+    at = opened(ok(app.run()), "cw-box")
+    at = ok(at.selectbox(key="method").set_value("topsis").run())
+    at = ok(at.selectbox(key="scaler").set_value("minmax").run())
+    at = ok(at.selectbox(key="method").set_value("wsm").run())
+    assert not at.error, [e.value for e in at.error]
+    assert at.session_state["prefs"].method == "wsm" and at.session_state["prefs"].scaler is None

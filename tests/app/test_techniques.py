@@ -46,3 +46,13 @@ def test_a_scenario_narrows_the_tables_to_what_serves_it(screen, kb):
     expected = techniques_table(kb, scenarios=[("target", "edge")])
     assert 0 < len(expected) < len(techniques_table(kb))
     assert len(_rows(screen)) - len(screen.tabs) == len(expected)  # less a header per table
+
+
+def test_before_any_answer_your_scenario_shows_everything_not_an_empty_page(app, kb):
+    # issue 34: the page was empty ("Nothing ... linked") until a question was answered on Recommend
+    ok(app.run())
+    at = ok(app.switch_page("app_pages/techniques.py").run())
+    assert at.selectbox(key="tech-scenario").value == "yours"
+    assert not [i for i in at.info if "Nothing" in i.value]
+    assert len(_rows(at)) > len(TECHNIQUE_KINDS)
+    assert any("everything is shown" in c.value for c in at.caption)

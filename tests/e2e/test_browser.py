@@ -31,7 +31,7 @@ def kb():
 def _ranking_table(page: Page):
     # a Markdown table (static HTML), the one whose header names the shortlist
     return page.locator("[data-testid=stMarkdownContainer] table").filter(
-        has=page.locator("th", has_text="shortlisted")
+        has=page.locator("th", has_text=re.compile(r"^score$"))
     )
 
 

@@ -77,7 +77,7 @@ def _show_chart(page: Page) -> None:
 
 def _ranking_table(page: Page):
     table = page.locator("[data-testid=stMarkdownContainer] table").filter(
-        has=page.locator("th", has_text="shortlisted")
+        has=page.locator("th", has_text=re.compile(r"^score$"))
     )
     expect(table).to_have_count(1, timeout=TIMEOUT_MS)
     return table

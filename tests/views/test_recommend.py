@@ -163,10 +163,14 @@ def test_ranking_markdown_holds_the_verdict_the_ranking_and_its_notes(kb):
     assert ":green-background[:material/balance: PyTorch\\: first in 80% of 2,000 weightings" in text
     # one row per option, in rank order, with its filled-in cells counted
     rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line]
-    assert rows[0].startswith("| rank | name | score | shortlisted | filled in |")
+    # no option is shortlisted without answers: a column of blanks is left out, so the table fits a phone
+    assert not any(r.shortlisted for r in rec.ranking)
+    assert rows[0].startswith("| rank | name | score | filled in |")
     assert [_row_of(text, r.name)[1] for r in rec.ranking] == [r.name for r in rec.ranking]
     counts = {a: sum(c.alternative == a for c in rec.matrix.imputed_cells) for a in rec.matrix.alternatives}
-    assert [_row_of(text, r.name)[4] for r in rec.ranking] == [str(counts[r.id] or "") for r in rec.ranking]
+    assert [_row_of(text, r.name)[3] for r in rec.ranking] == [str(counts[r.id] or "") for r in rec.ranking]
+    # the answer first: the reason comes before the table, the verdict's details after it
+    assert text.index(streamlit_md(rec.why)) < text.index("| rank |")
     assert streamlit_md("score: higher is better") in text
     assert "Method **Weighted sum \\(WSM\\)**" in text
     assert f"missing values: **{streamlit_md(rec.matrix.missing_policy)}** · flagged claims used." in text

@@ -1,0 +1,135 @@
+"""Recommend's limits on criteria ("Must have"): the limits in force, each removable, and a picker that adds one
+(criterion by name with its unit, operator, a number with or without its unit). A limit that cannot be read is
+refused beside the field, and the limits in force stay until a valid one replaces them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from app_pages._widgets import expander_drawn_when_open, sync_widget
+from selector import constraints as hard
+from selector.escape import streamlit_md as md
+from selector.models import Group, KnowledgeBase
+from selector.preferences import Preferences
+
+#: Makes these limits the ones in force (Recommend's check and link writing); False when they were refused.
+Apply = Callable[[tuple[str, ...]], bool]
+ERROR = "limit-error"
+_SYMBOLS = {"<=": "≤", ">=": "≥", "<": "<", ">": ">", "=": "="}
+
+
+def limit_words(kb: KnowledgeBase, text: str) -> str:
+    """``memory-capacity>=141`` as "Memory capacity ≥ 141 GB" (the criterion's name and unit)."""
+    limit = hard.parse(text)
+    criterion = kb.criteria.get(limit.criterion)
+    if criterion is None:
+        return text
+    return f"{criterion.name_en} {_SYMBOLS[limit.op]} {limit.value:,.12g} {criterion.unit}"
+
+
+def limits_editor(kb: KnowledgeBase, group: Group, in_force: tuple[str, ...], apply: Apply) -> None:
+    """The limits in force with a remove button each, then the picker and its message."""
+    for i, text in enumerate(in_force):
+        shown, remove = st.columns([5, 1], vertical_alignment="center")
+        shown.markdown(md(limit_words(kb, text)))
+        remaining = tuple(t for t in in_force if t != text)
+        remove.button("Remove", key=f"limit-rm-{i}", on_click=lambda rest=remaining: _removed(rest, apply))
+    numeric = [
+        kb.criteria[gc.criterion] for gc in group.criteria if not kb.criteria[gc.criterion].unit.startswith("rating")
+    ]
+    numeric = [c for c in numeric if not c.unit.startswith("stars")]
+    if not numeric:
+        st.caption("No criterion of this group is a quantity that a limit could bound.")
+        return
+    by_id = {c.id: c for c in numeric}
+    with st.form("limit-form", border=False):
+        which, op, value = st.columns([3, 1, 2], vertical_alignment="bottom")
+        chosen = which.selectbox(
+            "Criterion",
+            options=list(by_id),
+            format_func=lambda c: _with_unit(by_id[c]),
+            key="limit-criterion",
+        )
+        op.selectbox("Operator", options=list(hard.OPERATORS), format_func=_SYMBOLS.get, key="limit-op")
+        value.text_input("Limit", key="limit-text", placeholder="e.g. 141 or >= 141 GB")
+        if ERROR in st.session_state:
+            st.error(md(st.session_state[ERROR]), icon=":material/error:")
+        st.form_submit_button("Add limit", key="limit-add", on_click=lambda: _added(kb, in_force, apply))
+    units = ", ".join(hard.allowed_units(by_id[chosen].unit)) if chosen in by_id else ""
+    st.caption(
+        md(
+            f"Write a number in the criterion's unit ({units}), optionally with an operator (it overrides the one "
+            "picked)."
+        )
+    )
+
+
+def _with_unit(criterion) -> str:  # noqa: ANN001 - a Criterion
+    """The criterion's name with its unit, once ("On-package memory (GB)", not "... (GB) (GB)")."""
+    name, unit = criterion.name_en, criterion.unit
+    return name if f"({unit}" in name or f"{unit})" in name else f"{name} ({unit})"
+
+
+def _removed(rest: tuple[str, ...], apply: Apply) -> None:
+    st.session_state.pop(ERROR, None)
+    apply(rest)
+
+
+def _added(kb: KnowledgeBase, in_force: tuple[str, ...], apply: Apply) -> None:
+    """Read the picker; in force only when valid, replacing a limit on the same criterion and operator."""
+    ss = st.session_state
+    criterion = kb.criteria.get(ss.get("limit-criterion") or "")
+    text = ss.get("limit-text") or ""
+    if criterion is None:
+        ss[ERROR] = "Pick the criterion to limit."
+        return
+    try:
+        limit = hard.parse_limit(text, criterion.id, criterion.unit, ss.get("limit-op") or ">=")
+    except hard.ConstraintError as exc:
+        ss[ERROR] = f"Not added, the limits in force stay: {exc}"
+        return
+    kept = tuple(t for t in in_force if (lambda p: (p.criterion, p.op))(hard.parse(t)) != (limit.criterion, limit.op))
+    if apply((*kept, limit.text)):
+        ss.pop(ERROR, None)
+        ss["limit-text"] = ""
+
+
+def must_have_box(
+    kb: KnowledgeBase, group: Group, prefs: Preferences, on_setting: Callable[[], None], on_limits: Apply
+) -> None:
+    """The hard constraints: applied before any weighting; what they remove is listed under the ranking. Drawn only
+    while open (as the sub-criterion weights); open from the start when a constraint is in force."""
+    count = len(prefs.constraints) + len(prefs.exclude_vendors) + len(prefs.exclude)
+    title = f"Must have (hard constraints{f': {count}' if count else ''})"
+    draw = lambda: _must_have_controls(kb, group, prefs, on_setting, on_limits)  # noqa: E731
+    expander_drawn_when_open(title, "must-box", draw, expanded=bool(count))
+
+
+def _must_have_controls(
+    kb: KnowledgeBase, group: Group, prefs: Preferences, on_setting: Callable[[], None], on_limits: Apply
+) -> None:
+    """Limits on criteria, what to do with unknown values, and vendors and alternatives to leave out."""
+    members = group.members
+    vendors = sorted({kb.entities[m].vendor for m in members if kb.entities[m].vendor} | set(prefs.exclude_vendors))
+    limits_editor(kb, group, prefs.constraints, on_limits)
+    sync_widget("must-keep-unknown", prefs.keep_unknown)
+    st.toggle(
+        "Keep alternatives whose value is unknown",
+        key="must-keep-unknown",
+        on_change=on_setting,
+        help="By default an alternative without evidence for a constrained criterion is removed as unknown.",
+    )
+    sync_widget("must-vendors", list(prefs.exclude_vendors))
+    st.multiselect(
+        "Exclude vendors", options=vendors, format_func=kb.entity_name, key="must-vendors", on_change=on_setting
+    )
+    sync_widget("must-exclude", [e for e in prefs.exclude if e in members])
+    st.multiselect(
+        "Exclude alternatives",
+        options=list(members),
+        format_func=kb.entity_name,
+        key="must-exclude",
+        on_change=on_setting,
+    )

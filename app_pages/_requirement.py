@@ -1,0 +1,165 @@
+"""Recommend's requirement-first start: plain-words questions (what, for what, where, platform, model size, budget,
+memory per chip, vendors or jurisdictions to avoid) that pick the group and set the limits and sub-weights they
+imply (selector.requirement)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from app_pages._widgets import expander_drawn_when_open
+from selector import facts, requirement
+from selector.escape import streamlit_label as label
+from selector.escape import streamlit_md as md
+from selector.models import KnowledgeBase
+from selector.preferences import Preferences
+from selector.requirement import Requirement, RequirementError
+
+#: Makes these preferences the ones in force (Recommend's check and link writing); False when they were refused.
+Apply = Callable[[Preferences], bool]
+BOX = "req-box"
+OFFERED = "req-offered"  # session_state: (requirement, the two groups offered, why) while the user picks one
+ERROR = "req-error"
+_CHOICES = {
+    "req-choosing": ("You are choosing", requirement.CHOOSING_WORDS),
+    "req-task": ("For what?", requirement.TASK_WORDS),
+    "req-where": ("Where will it run?", requirement.WHERE_WORDS),
+    "req-platform": ("On which platform? (software only)", requirement.PLATFORM_WORDS),
+}
+_NUMBERS = {
+    "req-model": ("Model size (billions of parameters)", "model_b", "e.g. 70"),
+    "req-mtok": ("Budget: at most USD per million tokens", "usd_per_mtok", "e.g. 2"),
+    "req-hour": ("Budget: at most USD per accelerator-hour", "usd_per_hour", "e.g. 3.5"),
+    "req-mem": ("Memory per chip: at least (GB)", "memory_gb", "e.g. 141"),
+}
+
+
+def requirement_box(kb: KnowledgeBase, prefs: Preferences, apply: Apply) -> None:
+    """The requirement in words as the box's title (the questions inside, closed once a requirement is in force),
+    the group offered when two fit equally well, and what the requirement set or could not set."""
+    req = prefs.requirement
+    title = (
+        f"Your requirement: {req.words(kb)} Ranked in: {kb.groups[prefs.group].name_en}. Change it"
+        if req is not None and not req.empty
+        else "Start here: say what you need in plain words (what, for what, where, budget, memory per chip)"
+    )
+    # Closed until asked for (its questions are drawn only while open): the answer stays on the first screen.
+    expander_drawn_when_open(label(title), BOX, lambda: _questions(kb, req or Requirement(), apply))
+    if ERROR in st.session_state:
+        st.error(md(st.session_state[ERROR]))
+    if OFFERED in st.session_state:
+        _offer(kb, prefs, apply)
+    elif req is not None and not req.empty:
+        notes = requirement.implied(kb, req, prefs.group).notes
+        if notes:
+            st.caption(md("From your requirement: " + "; ".join(notes) + "."))
+
+
+def _questions(kb: KnowledgeBase, req: Requirement, apply: Apply) -> None:
+    vendors = facts.vendors(kb.entities)
+    places = sorted({kb.entities[v].jurisdiction for v in vendors if v in kb.entities and kb.entities[v].jurisdiction})
+    with st.form("req-form", border=False):
+        first, second = st.columns(2)
+        for i, (key, (question, words)) in enumerate(_CHOICES.items()):
+            stated = getattr(req, key.removeprefix("req-"))
+            (first if i % 2 == 0 else second).selectbox(
+                question,
+                options=[None, *words],
+                format_func=lambda v, words=words: "any / not sure" if v is None else words[v],
+                index=[None, *words].index(stated),
+                key=key,
+            )
+        for i, (key, (question, field, hint)) in enumerate(_NUMBERS.items()):
+            (first if i % 2 == 0 else second).number_input(
+                question, min_value=0.0, value=getattr(req, field), placeholder=hint, key=key
+            )
+        first.multiselect(
+            "Vendors to avoid",
+            options=list(vendors),
+            default=list(req.avoid_vendors),
+            format_func=kb.entity_name,
+            key="req-avoid",
+        )
+        second.multiselect(
+            "Avoid vendors based in (country code)",
+            options=places,
+            default=[p for p in req.avoid_jurisdictions if p in places],
+            key="req-avoidj",
+        )
+        st.form_submit_button(
+            "Find the options for this requirement",
+            type="primary",
+            key="req-submit",
+            on_click=lambda: _submitted(kb, apply),
+        )
+
+
+def _read() -> Requirement:
+    ss = st.session_state
+    numbers = {field: ss.get(key) or None for key, (_, field, _) in _NUMBERS.items()}
+    return Requirement(
+        choosing=ss.get("req-choosing"),
+        task=ss.get("req-task"),
+        where=ss.get("req-where"),
+        platform=ss.get("req-platform"),
+        avoid_vendors=tuple(ss.get("req-avoid") or ()),
+        avoid_jurisdictions=tuple(ss.get("req-avoidj") or ()),
+        **numbers,
+    )
+
+
+def _submitted(kb: KnowledgeBase, apply: Apply) -> None:
+    st.session_state.pop(ERROR, None)
+    st.session_state.pop(OFFERED, None)
+    try:
+        req = _read()
+        requirement.check(kb, req)
+        found = requirement.pick(kb, req)
+    except (RequirementError, ValueError) as exc:
+        st.session_state[ERROR] = f"This requirement cannot be used: {exc}"
+        return
+    if found.chosen is None:
+        st.session_state[OFFERED] = (req, found.offered, found.why)
+        return
+    _rank_in(kb, req, found.chosen, apply)
+
+
+def _rank_in(kb: KnowledgeBase, req: Requirement, group: str, apply: Apply) -> None:
+    """The preferences the requirement sets in `group`: the group's defaults with its limits, sub-weights and
+    vendor exclusions; the method, weights, policy and answers in force stay."""
+    from app_pages._session import prefs_in_force  # the session's preferences, read at the click
+
+    implied = requirement.implied(kb, req, group)
+    base = prefs_in_force(kb).model_dump()
+    update = {
+        "group": group,
+        "criterion_weights": implied.criterion_weights,
+        "constraints": implied.constraints,
+        "exclude_vendors": implied.exclude_vendors,
+        "exclude": (),
+        "requirement": req.model_dump(),
+    }
+    try:
+        prefs = Preferences.model_validate({**base, **update})
+    except ValueError as exc:
+        st.session_state[ERROR] = f"This requirement cannot be ranked: {exc}"
+        return
+    if apply(prefs):
+        st.session_state[BOX] = False
+
+
+def _offer(kb: KnowledgeBase, prefs: Preferences, apply: Apply) -> None:
+    """Two groups fit equally well (or none fits every answer): the user picks the one to rank."""
+    req, offered, why = st.session_state[OFFERED]
+    st.info(md(f"Two groups could answer this: {why}."), icon=":material/call_split:")
+    st.radio(
+        "Rank in", options=list(offered), format_func=lambda g: kb.groups[g].name_en, key="req-offer", horizontal=True
+    )
+
+    def chosen() -> None:
+        # the choice as the click finds it (a value captured when the radio was drawn would be the previous one)
+        st.session_state.pop(OFFERED, None)
+        _rank_in(kb, req, st.session_state.get("req-offer") or offered[0], apply)
+
+    st.button("Rank these options", key="req-offer-go", on_click=chosen)
