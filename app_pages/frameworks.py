@@ -8,7 +8,7 @@ import streamlit as st
 
 from app_pages._session import session_kb
 from app_pages._widgets import plotly_chart, section_tabs, session_figure, show_claim, text_table
-from selector import vocabulary
+from selector import display, vocabulary
 from selector.charts.claims import benchmark_bars
 from selector.charts.ratings import feature_heatmap
 from selector.escape import streamlit_md as md
@@ -48,7 +48,9 @@ def feature_matrix_section() -> None:
         return
     # st.table rather than Markdown: ten entities do not fit a laptop's width, and st.table scrolls sideways
     # within itself instead of widening the page.
-    text_table(rating_table(features).map(lambda v: "" if pd.isna(v) else v if isinstance(v, str) else f"{v:g}"))
+    text_table(
+        rating_table(features).map(lambda v: "" if pd.isna(v) else v if isinstance(v, str) else display.number(v))
+    )
     st.caption(
         "Ratings from 1 to 5, higher is better except where a row says lower is better (risk and effort). "
         "Each rating's claim, document and quote: pick it in the Evidence of a value tab, or turn on the chart "
@@ -118,7 +120,7 @@ def evidence_of_a_value() -> None:
         for column_index, column in enumerate(features.values.columns):
             ids = rating_ids[row_index, column_index]
             if ids:
-                choices[f"{name} - {column}: {ratings[row_index, column_index]:g}"] = tuple(ids)
+                choices[f"{name} - {column}: {display.number(ratings[row_index, column_index])}"] = tuple(ids)
     for found in comparable:
         for claim in found.claims:
             label = f"{kb.entity_name(claim.subject_id)} - {found.label}: {value_text(claim)}"
