@@ -377,7 +377,7 @@ def _decision(
         **front,
         "requirement": decision.requirement_words(kb, prefs, rec, requirement),
         "risks": decision.risks(kb, rec, parts),
-        "recheck": decision.recheck_steps(url, str(front["review_by"]), rec.data_hash, bool(app_url)),
+        "recheck": decision.recheck_steps(str(front["review_by"]), rec.data_hash, bool(app_url)),
         "reproduce_url": url,
         "reproduce_params": params,
     }

@@ -145,9 +145,9 @@ def reproduce(prefs: Preferences, base_url: str) -> tuple[str, tuple[tuple[str, 
     return (f"{base_url}/?{query}" if base_url else f"?{query}"), tuple(params.items())
 
 
-def recheck_steps(reproduce_url: str, review_by: str, data_hash: str, has_base: bool) -> tuple[str, ...]:
+def recheck_steps(review_by: str, data_hash: str, has_base: bool) -> tuple[str, ...]:
     """How to re-check the decision later (MADR's "Confirmation"), as steps."""
-    where = reproduce_url if has_base else f"the app's address followed by {reproduce_url}"
+    where = "the link under More Information" + ("" if has_base else " (after the app's address)")
     return (
         "Run `python -m selector recheck FILE` on this file (Markdown, HTML or PDF): it reads the decision record "
         "inside and says which claims, values, datasets and ranks changed since this date.",
