@@ -6,7 +6,8 @@ import argparse
 import contextlib
 from pathlib import Path
 
-from selector import outfile
+from selector import adr, outfile
+from selector.adr import STATUSES, DecisionMeta
 from selector.commands import _context
 from selector.errors import SelectorError
 from selector.escape import printable
@@ -41,10 +42,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--app-url",
-        default="http://127.0.0.1:8501",
+        default=None,
         metavar="URL",
-        help="the app's address, for the report's link that reproduces the ranking (http://127.0.0.1:8501)",
+        help="the app's address, for the report's link that reproduces the ranking (default: $AI_STACK_SELECTOR_URL; "
+        "unset, the link is relative and its parameters are printed)",
     )
+    record = parser.add_argument_group("the decision record's front matter (MADR 4)")
+    record.add_argument("--title", default="", help="the decision's title (default: the group and the verdict)")
+    record.add_argument("--status", default="proposed", choices=STATUSES, help="the decision's status (proposed)")
+    record.add_argument("--deciders", default="", metavar="NAMES", help="who decides, separated by commas")
+    record.add_argument(
+        "--consulted", default="", metavar="NAMES", help="whose opinion was sought, separated by commas"
+    )
+    record.add_argument("--informed", default="", metavar="NAMES", help="who is kept up to date, separated by commas")
+    record.add_argument(
+        "--review-by", default=None, metavar="YYYY-MM-DD", help="when to look again (default: six months on)"
+    )
+
+
+def _meta(args: argparse.Namespace) -> DecisionMeta:
+    """The front matter the options give; :class:`selector.adr.MetaError` names a field that cannot be used."""
+    fields: dict[str, object] = {"title": args.title, "status": args.status}
+    for key in ("deciders", "consulted", "informed"):
+        fields[key] = adr.people(getattr(args, key))
+    if args.review_by:
+        fields["review_by"] = args.review_by
+    return adr.make(**fields)
 
 
 def _format(args: argparse.Namespace) -> str:
@@ -86,8 +109,8 @@ def run(args: argparse.Namespace) -> int:
             raise _context.Refused(
                 f"--samples is {args.samples}; give 0 (skip robustness) or more ({QUICK_SAMPLES} is typical)"
             )
-        if not args.app_url.startswith(("http://", "https://")):
-            raise _context.Refused(f"--app-url {args.app_url!r} must start with http:// or https://")
+        app_url = adr.base_url(args.app_url)
+        meta = _meta(args)
         if args.output == "-" and fmt == "pdf":
             raise _context.Refused("a PDF cannot go to stdout; give -o FILE.pdf")
         if args.output != "-":
@@ -96,7 +119,13 @@ def run(args: argparse.Namespace) -> int:
         with pdf.PdfWorker() if fmt == "pdf" else contextlib.nullcontext() as worker:
             kb, prefs = _context.load(args)
             built = build.build_report(
-                kb, prefs, samples=args.samples, seed=args.seed, app_url=args.app_url, uploads=_upload_files(args)
+                kb,
+                prefs,
+                samples=args.samples,
+                seed=args.seed,
+                app_url=app_url,
+                uploads=_upload_files(args),
+                meta=meta,
             )
             if fmt == "md":
                 data = render.render_markdown(built).encode("utf-8")
