@@ -29,6 +29,7 @@ from pydantic import (
 )
 
 from selector import textpolicy
+from selector.adr import DecisionMeta
 from selector.errors import SelectorError
 from selector.issues import Issue, schema_issues
 from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
@@ -130,6 +131,8 @@ class Profile(BaseModel):
     # The decision record of the ranking when the profile was saved (selector.record.to_text), for `recheck`;
     # checked (digest included) only when re-checked, so that loading a profile never depends on it.
     record: Annotated[str, StringConstraints(max_length=MAX_RECORD_CHARS), AfterValidator(_visible)] | None = None
+    # The decision record's front matter (title, status, deciders, consulted, informed, review-by; selector.adr).
+    decision: DecisionMeta | None = None
 
     @field_validator("uploads")
     @classmethod
@@ -150,13 +153,16 @@ def make(
     filters: dict[str, Sequence[str]] | None = None,
     uploads: Sequence[Upload] = (),
     record: str | None = None,
+    decision: DecisionMeta | None = None,
 ) -> Profile:
-    """Build a profile from what a session holds (the uploads as the user gave them, the ranking's record)."""
+    """Build a profile from what a session holds (the uploads as the user gave them, the ranking's record, the
+    decision's front matter; left out when it is the default)."""
     return Profile(
         preferences=preferences,
         filters={k: tuple(v) for k, v in (filters or {}).items()},
         uploads=tuple(EmbeddedUpload.from_upload(u) for u in uploads),
         record=record,
+        decision=None if decision is None or decision.is_default else decision,
     )
 
 
@@ -176,6 +182,8 @@ def dump(profile: Profile) -> str:
         del data["preferences"]["elicitation"]  # a profile without elicitation reads exactly as before it existed
     if data["record"] is None:
         del data["record"]  # likewise a profile saved without a decision record
+    if data["decision"] is None:
+        del data["decision"]  # and one without front matter
     return header + dump_yaml(data, sort_keys=True)
 
 
@@ -212,7 +220,7 @@ def load(
     try:
         profile = Profile.model_validate(parsed.data)
     except ValidationError as exc:
-        hint = "a profile has version, preferences, filters, uploads and record"
+        hint = "a profile has version, preferences, filters, uploads, record and decision"
         raise ProfileError(schema_issues(exc, name, parsed.line_of, hint, whole="profile")) from None
     if check_uploads:
         check(profile, kb_dir, name)

@@ -109,6 +109,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "parse_cache",
         "fileio",
         "numbers",
+        "display",
         "rawtext",
         "outfile",
         "limits",
@@ -159,6 +160,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "what users bring and see: uploads, measurements, profiles, views, charts and the report": (
         "uploads",
         "measure",
+        "adr",
         "profile",
         "recheck",
         "views",

@@ -61,7 +61,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _meta(args: argparse.Namespace) -> DecisionMeta:
-    """The front matter the options give; :class:`selector.adr.MetaError` names a field that cannot be used."""
+    """The front matter the options give, else the --profile's; :class:`selector.adr.MetaError` names a field that
+    cannot be used."""
+    given = (args.title, args.deciders, args.consulted, args.informed, args.review_by, args.status != "proposed")
+    if args.profile is not None and not any(given):
+        from selector import fileio, profile
+
+        text, _ = fileio.read_bytes(args.profile, profile.MAX_PROFILE_BYTES)
+        saved = profile.load(text or b"", check_uploads=False, name=str(args.profile)).decision
+        return saved or DecisionMeta()
     fields: dict[str, object] = {"title": args.title, "status": args.status}
     for key in ("deciders", "consulted", "informed"):
         fields[key] = adr.people(getattr(args, key))
@@ -110,7 +118,6 @@ def run(args: argparse.Namespace) -> int:
                 f"--samples is {args.samples}; give 0 (skip robustness) or more ({QUICK_SAMPLES} is typical)"
             )
         app_url = adr.base_url(args.app_url)
-        meta = _meta(args)
         if args.output == "-" and fmt == "pdf":
             raise _context.Refused("a PDF cannot go to stdout; give -o FILE.pdf")
         if args.output != "-":
@@ -118,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
         # WeasyPrint is imported in a worker process while this one loads the knowledge and ranks
         with pdf.PdfWorker() if fmt == "pdf" else contextlib.nullcontext() as worker:
             kb, prefs = _context.load(args)
+            meta = _meta(args)
             built = build.build_report(
                 kb,
                 prefs,

@@ -399,36 +399,24 @@ def build_report(
 
     Parameters
     ----------
-    kb
-        The knowledge base.
-    prefs
-        Group, scenario answers, weights, method, scaler, missing-value policy and flagged-claims toggle.
-    samples
-        Weight vectors sampled for SMAA (0 skips the robustness analysis).
-    seed
-        Seed of the sampler, so a report can be reproduced exactly.
+    kb, prefs
+        The knowledge base; group, answers, weights, method, scaler, missing-value policy, flagged claims, limits.
+    samples, seed
+        Weight vectors sampled for SMAA (0 skips the robustness analysis) and the sampler's seed (same seed, same
+        report).
     app_url
         Base URL of the app (:func:`selector.adr.base_url`); the report links to ``app_url/?<preferences>``. Empty:
         a relative link ``?<preferences>`` and the parameters printed, never a guessed address.
-    now
-        The record's date and time (default: the current time); pass one for reproducible output.
-    uploads
-        The user's files merged into ``kb``, as (name, bytes): the decision record keeps their names and digest.
-    meta
-        Title, status, deciders, consulted, informed and review-by date (:class:`selector.adr.DecisionMeta`).
-    requirement
-        The requirement's own sentence (the requirement-first start), printed first in the context.
+    now, uploads
+        The record's date and time (default: now); the user's files merged into ``kb`` as (name, bytes), whose names
+        and digest the decision record keeps.
+    meta, requirement
+        The front matter (:class:`selector.adr.DecisionMeta`) and the requirement's own sentence (printed first).
 
-    Raises
-    ------
-    selector.preferences.PreferenceError, selector.problem.ScoringError
-        When the preferences do not fit the knowledge or the method cannot score the matrix.
-    ValueError
-        When ``app_url`` is neither empty nor an http(s) address.
+    Raises PreferenceError, ScoringError or ValueError (``app_url`` neither empty nor http(s)).
     """
     if app_url and not app_url.startswith(("http://", "https://")):
         raise ValueError(f"app_url {app_url!r} must start with http:// or https:// (it becomes a link in the report)")
-    adr_meta = meta or DecisionMeta()
     rec = recommend(kb, prefs)
     moment = (now or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
     criteria, rules, dimensions = _criteria(kb, rec), _rules(kb, rec), _dimensions(kb, prefs, rec)
@@ -437,14 +425,16 @@ def build_report(
         _options(rec), rec.recommended, robustness, rec.matrix.imputed_cells
     )
     settings = _settings(kb, prefs, rec)
-    uses = evidence.uses(kb, {"dimensions": dimensions, "rules": rules, "criteria": criteria, "options": options})
-    appendix = evidence.claims(kb, uses, moment.date())
+    appendix = evidence.claims(
+        kb,
+        evidence.uses(kb, {"dimensions": dimensions, "rules": rules, "criteria": criteria, "options": options}),
+        moment.date(),
+    )
     recommended = next(o for o in options if o.id == rec.recommended)
     judged = verdict.judge(rec)
-    provenance = _provenance(kb, rec, moment)
     parts = {"moment": moment, "judged": judged, "options": options, "criteria": criteria, "evidence": appendix}
     return Report(
-        title=adr_meta.title or f"{kb.groups[prefs.group].name_en}: {judged.headline}",
+        title=(meta and meta.title) or f"{kb.groups[prefs.group].name_en}: {judged.headline}",
         **_group(kb, prefs.group),
         **_scenario(kb, prefs, rec),
         rules=rules,
@@ -465,11 +455,11 @@ def build_report(
         evidence=appendix,
         flagged_used=tuple(e.id for e in appendix if e.flags),
         summarised=summarised,
-        **provenance,
+        **_provenance(kb, rec, moment),
         verdict=judged.headline,
         verdict_details=judged.details,
         verdict_badge=judged.badge,
         elicited=_elicited(kb, prefs),
         decision_record=_record(kb, rec, robustness, moment.strftime("%Y-%m-%dT%H:%M:%SZ"), uploads),
-        **_decision(kb, prefs, rec, parts, adr_meta, app_url, requirement),
+        **_decision(kb, prefs, rec, parts, meta or DecisionMeta(), app_url, requirement),
     )
