@@ -147,7 +147,7 @@ with st.container(horizontal=True, gap="large"):
     )
     st.metric("Claims cited", len(built.evidence), width="content")
 st.caption(
-    md(f"Group {built.group_name} · data {built.data_hash} · app {built.app_version}")
+    md(f"Status {built.status} · review by {built.review_by} · group {built.group_name} · data {built.data_hash}")
     + f" · [link that reproduces this ranking]({built.reproduce_url})"
 )
 

@@ -6,8 +6,7 @@ import argparse
 import contextlib
 from pathlib import Path
 
-from selector import adr, outfile
-from selector.adr import STATUSES, DecisionMeta
+from selector import outfile
 from selector.commands import _context
 from selector.errors import SelectorError
 from selector.escape import printable
@@ -49,7 +48,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     record = parser.add_argument_group("the decision record's front matter (MADR 4)")
     record.add_argument("--title", default="", help="the decision's title (default: the group and the verdict)")
-    record.add_argument("--status", default="proposed", choices=STATUSES, help="the decision's status (proposed)")
+    record.add_argument(
+        "--status",
+        default="proposed",
+        help="the decision's status: proposed (default), accepted, rejected, deprecated or superseded",
+    )
     record.add_argument("--deciders", default="", metavar="NAMES", help="who decides, separated by commas")
     record.add_argument(
         "--consulted", default="", metavar="NAMES", help="whose opinion was sought, separated by commas"
@@ -60,16 +63,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _meta(args: argparse.Namespace) -> DecisionMeta:
+def _meta(args: argparse.Namespace):  # noqa: ANN202 - selector.adr.DecisionMeta (pydantic: imported when run)
     """The front matter the options give, else the --profile's; :class:`selector.adr.MetaError` names a field that
     cannot be used."""
+    from selector import adr
+
     given = (args.title, args.deciders, args.consulted, args.informed, args.review_by, args.status != "proposed")
     if args.profile is not None and not any(given):
         from selector import fileio, profile
 
         text, _ = fileio.read_bytes(args.profile, profile.MAX_PROFILE_BYTES)
         saved = profile.load(text or b"", check_uploads=False, name=str(args.profile)).decision
-        return saved or DecisionMeta()
+        return saved or adr.DecisionMeta()
     fields: dict[str, object] = {"title": args.title, "status": args.status}
     for key in ("deciders", "consulted", "informed"):
         fields[key] = adr.people(getattr(args, key))
@@ -109,6 +114,7 @@ def _upload_files(args: argparse.Namespace) -> list[tuple[str, bytes]]:
 
 def run(args: argparse.Namespace) -> int:
     """Build and write the report; 0 on success, 2 when the input or the output cannot be used."""
+    from selector import adr
     from selector.report import build, pdf, render
 
     try:

@@ -38,6 +38,8 @@ def test_front_matter_fields_go_into_the_downloaded_record(page: Page, app_url: 
     page.get_by_label("Status").click()
     page.get_by_role("option", name="accepted").click()
     expect(page).to_have_url(re.compile(r"adr_status=accepted"), timeout=TIMEOUT_MS)
+    # the report below is rebuilt with the fields: its caption says so before its buttons are the new ones
+    expect(page.get_by_text(re.compile(r"Status accepted · review by"))).to_be_visible(timeout=TIMEOUT_MS)
     button = page.get_by_role("button", name=re.compile("Markdown"))
     expect(button).to_be_visible(timeout=TIMEOUT_MS)
     with page.expect_download(timeout=TIMEOUT_MS) as caught:
@@ -53,4 +55,5 @@ def test_front_matter_fields_go_into_the_downloaded_record(page: Page, app_url: 
     assert "127.0.0.1" not in text and "(<?group=edge-accelerators" in text
     expect(page.get_by_test_id("stException")).to_have_count(0)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.get_by_text("The decision record's front matter").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "export_front_matter.png"), full_page=True)
