@@ -29,8 +29,10 @@ def test_front_matter_fields_go_into_the_downloaded_record(page: Page, app_url: 
     page.goto(f"{app_url}/export?group=edge-accelerators&must=power-w%3C%3D60")
     expect(page.get_by_text("The decision record's front matter")).to_be_visible(timeout=TIMEOUT_MS)
     # what goes into the report: the weights and the limit in force
-    expect(page.get_by_text(re.compile(r"Weights \(share of the total\): Performance"))).to_be_visible()
-    expect(page.get_by_text(re.compile(r"Must-have limits .*power-w<=60"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Weights \(share of the total\): Performance"))).to_be_visible(
+        timeout=TIMEOUT_MS
+    )
+    expect(page.get_by_text(re.compile(r"Must-have limits .*power-w<=60"))).to_be_visible(timeout=TIMEOUT_MS)
     _fill(page, "Title", "Edge module for the line cameras")
     _fill(page, "Deciders", "Ana Ruiz, Bo Chen")
     _fill(page, "Consulted", "Ops team")
