@@ -88,11 +88,20 @@ def risks(
     if gaps:
         found.append(Point("bad", f"{chosen.name} has no evidence for {', '.join(gaps)}: filled in ({policy})."))
     found.extend(_price_risks(kb, rec, options, criteria))
-    flagged = [e for e in parts["evidence"] if e.flags]
+    found.extend(_evidence_risks(parts["evidence"]))
+    if not found:
+        found.append(Point("good", "No missing price, ageing snapshot, flagged claim or decisive filled-in cell."))
+    return tuple(found)
+
+
+def _evidence_risks(cited: Sequence[Any]) -> list[Point]:
+    """Flagged claims among those cited, and numbers from dataset snapshots older than 18 months."""
+    found = []
+    flagged = [e for e in cited if e.flags]
     if flagged:
         ids = ", ".join(e.id for e in flagged[:5]) + (f" and {len(flagged) - 5} more" if len(flagged) > 5 else "")
         found.append(Point("bad", f"Flagged evidence: {len(flagged)} claim(s) cited carry flags: {ids}."))
-    ageing = sorted(e.age for e in parts["evidence"] if "ageing" in e.age)
+    ageing = sorted(e.age for e in cited if "ageing" in e.age)
     if ageing:
         found.append(
             Point(
@@ -101,9 +110,7 @@ def risks(
                 f"(oldest {ageing[0]}).",
             )
         )
-    if not found:
-        found.append(Point("good", "No missing price, ageing snapshot, flagged claim or decisive filled-in cell."))
-    return tuple(found)
+    return found
 
 
 def _is_price(kb: KnowledgeBase, criterion_id: str) -> bool:

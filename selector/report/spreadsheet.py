@@ -147,6 +147,20 @@ def ranking_csv(rec: Recommendation, verdict: Verdict | None = None, kb: Knowled
     return out.getvalue().encode("utf-8")
 
 
+def _format_columns(sheet, header: list[str]) -> None:  # noqa: ANN001 - an openpyxl worksheet
+    """Column widths, and number formats: four decimals for scores and contributions; each value cell as the page
+    and the report write it (selector.display), its full precision kept in the cell."""
+    for column, title in zip(sheet.iter_cols(min_row=1, max_row=sheet.max_row), header, strict=True):
+        width = max(len(str(c.value)) for c in column if c.value is not None)
+        sheet.column_dimensions[column[0].column_letter].width = min(max(width, len(str(title))) + 2, 48)
+        if title == "score" or str(title).startswith("contribution:"):
+            for cell in column[1:]:
+                cell.number_format = "0.0000"
+        elif str(title).startswith("value:"):
+            for cell in column[1:]:
+                cell.number_format = display.excel_format(cell.value)
+
+
 def ranking_xlsx(rec: Recommendation, verdict: Verdict | None = None, kb: KnowledgeBase | None = None) -> bytes:
     """The ranking as an Excel workbook: sheet "Ranking" (header row frozen) and sheet "About".
 
@@ -196,16 +210,7 @@ def ranking_xlsx(rec: Recommendation, verdict: Verdict | None = None, kb: Knowle
     for cell in sheet[1]:
         cell.font, cell.fill = bold, fill
     sheet.freeze_panes = "A2"
-    for column, title in zip(sheet.iter_cols(min_row=1, max_row=sheet.max_row), header, strict=True):
-        width = max(len(str(c.value)) for c in column if c.value is not None)
-        sheet.column_dimensions[column[0].column_letter].width = min(max(width, len(str(title))) + 2, 48)
-        if title == "score" or str(title).startswith("contribution:"):
-            for cell in column[1:]:
-                cell.number_format = "0.0000"
-        elif str(title).startswith("value:"):
-            # full precision in the cell, shown as the page and the report write it (selector.display)
-            for cell in column[1:]:
-                cell.number_format = display.excel_format(cell.value)
+    _format_columns(sheet, header)
 
     about = book.create_sheet("About")
     about.append(["key", "value"])

@@ -198,9 +198,7 @@ def _check_upload(
         # Refused before the schema and the policy run: their cost grows with the records.
         message = "; ".join(f"`{section}` holds {count:,} records" for section, count in crowded)
         return refuse(f"{message}; an upload holds at most {limits.MAX_RECORDS:,} per list: split the file")
-    merged, collected = knowledge.collect(kb_dir, extra=[*others, upload])
-    if merged is None:
-        collected = [*collected, *_second_pass(kb_dir, others, upload, parsed, collected)]
+    merged, collected = _load(kb_dir, others, upload, parsed)
     reference = merged
     if reference is None:
         reference = _reference(str(kb_dir), _fingerprint(Path(kb_dir)), tuple(others))
@@ -218,6 +216,16 @@ def _check_upload(
     )
     kb = merged if not any(i.level == "ERROR" for i in issues) else None
     return UploadResult(kb, tuple(issues), upload, original, fmt, source_ids)
+
+
+def _load(
+    kb_dir: Path, others: Sequence[Upload], upload: Upload, parsed: Parsed
+) -> tuple[KnowledgeBase | None, list[Issue]]:
+    """The knowledge merged with the upload and every problem found, a second pass included when it is refused."""
+    merged, collected = knowledge.collect(kb_dir, extra=[*others, upload])
+    if merged is None:
+        collected = [*collected, *_second_pass(kb_dir, others, upload, parsed, collected)]
+    return merged, list(collected)
 
 
 def _second_pass(

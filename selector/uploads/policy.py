@@ -238,20 +238,26 @@ def _known_metric(index: int, claim: Claim, reference: KnowledgeBase, report: _R
     return False
 
 
+def _metric_unit(index: int, claim: Claim, reference: KnowledgeBase, report: _Report) -> bool:
+    """Whether the claim's unit is one its metric allows (knowledge/metrics.yaml); refused with those if not."""
+    metric = vocabulary.find(reference.metrics, claim.metric)
+    if metric is None or not metric.units or claim.unit.casefold() in {u.casefold() for u in metric.units}:
+        return True
+    allowed = ", ".join(f"`{u}`" for u in metric.units)
+    report.add(
+        "ERROR",
+        ("claims", index, "unit"),
+        f"unit `{_clip(claim.unit)}` is not a unit of metric `{claim.metric}`; allowed: {allowed} (convert the value)",
+        claim.id,
+    )
+    return False
+
+
 def _unit_and_range(index: int, claim: Claim, reference: KnowledgeBase, report: _Report) -> None:
     """The claim's unit is one of its metric's and that of the criteria reading it; its value lies in their
     plausible range."""
     here = ("claims", index)
-    metric = vocabulary.find(reference.metrics, claim.metric)
-    if metric is not None and metric.units and claim.unit.casefold() not in {u.casefold() for u in metric.units}:
-        allowed = ", ".join(f"`{u}`" for u in metric.units)
-        report.add(
-            "ERROR",
-            (*here, "unit"),
-            f"unit `{_clip(claim.unit)}` is not a unit of metric `{claim.metric}`; allowed: {allowed} "
-            "(convert the value)",
-            claim.id,
-        )
+    if not _metric_unit(index, claim, reference, report):
         return  # the criteria's units say the same again
     criteria = [c for c in reference.criteria.values() if c.metric == claim.metric]
     units = {c.unit.casefold(): c.unit for c in criteria}

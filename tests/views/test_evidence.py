@@ -69,7 +69,7 @@ def test_claim_evidence_names_document_section_and_quote(kb):
     assert ev["document"].startswith("doc 004")
     assert ev["section"].startswith("1.1 ")
     assert ev["quote_zh"] == kb.claims["c004-bench-tensorrt-throughput"].quote
-    assert ev["value"] == "3200 img/s"
+    assert ev["value"] == "3,200 img/s"
 
 
 def test_claims_table_gives_each_dataset_number_its_snapshot_ageing_and_footnote(kb):
