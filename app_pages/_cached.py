@@ -175,12 +175,16 @@ REPORT_SEED = 0
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def report_for(_kb: KnowledgeBase, data_hash: str, prefs_json: str, app_url: str, _uploads: tuple = ()) -> Report:
-    """:func:`selector.report.build.build_report` once per knowledge, preferences and app address (frozen).
+def report_for(
+    _kb: KnowledgeBase, data_hash: str, prefs_json: str, app_url: str, _uploads: tuple = (), meta_json: str = ""
+) -> Report:
+    """:func:`selector.report.build.build_report` once per knowledge, preferences, app address and front matter
+    (``meta_json``: a :class:`selector.adr.DecisionMeta` as JSON; empty for the defaults), frozen.
 
     ``_uploads``, the session's files as (name, bytes), only feed the decision record's digest: the knowledge's
     ``data_hash`` already differs when they do.
     """
+    from selector.adr import DecisionMeta
     from selector.report import build  # the report's modules load with the Export page, not with every page
 
     return build.build_report(
@@ -190,6 +194,7 @@ def report_for(_kb: KnowledgeBase, data_hash: str, prefs_json: str, app_url: str
         seed=REPORT_SEED,
         app_url=app_url,
         uploads=_uploads,
+        meta=DecisionMeta.model_validate_json(meta_json) if meta_json else None,
     )
 
 
@@ -230,13 +235,14 @@ def _claims_csv(_table: pd.DataFrame, data_hash: str, today: dt.date, selection:
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def export_files(
-    _kb: KnowledgeBase, data_hash: str, prefs_json: str, app_url: str, _uploads: tuple = ()
+    _kb: KnowledgeBase, data_hash: str, prefs_json: str, app_url: str, _uploads: tuple = (), meta_json: str = ""
 ) -> dict[str, bytes]:
     """The Export page's downloads of :func:`report_for`'s report: Markdown and HTML, and the ranking as CSV and
-    XLSX (keys ``md``, ``html``, ``csv``, ``xlsx``), made once per knowledge, preferences and app address."""
+    XLSX (keys ``md``, ``html``, ``csv``, ``xlsx``), made once per knowledge, preferences, app address and front
+    matter."""
     from selector.report import render, spreadsheet
 
-    built = report_for(_kb, data_hash, prefs_json, app_url, _uploads)
+    built = report_for(_kb, data_hash, prefs_json, app_url, _uploads, meta_json)
     rec = recommend.recommend(_kb, Preferences.model_validate_json(prefs_json))
     return {
         "md": render.render_markdown(built).encode("utf-8"),

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from app_pages import _cached, _lang, _link
-from selector import knowledge, limits, profile
+from selector import adr, knowledge, limits, profile
 from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
 from selector.issues import Issue
@@ -31,6 +31,16 @@ EVIDENCE_FILTERS = {
     "datasets": "ev-datasets",
 }
 SCALAR_FILTERS = ("text", "flagged")
+_META = "adr-meta"  # session_state: the decision record's front matter (selector.adr), set on the Export page
+#: The Export page's front-matter fields (widget keys): a loaded profile clears them so that they show its values.
+EXPORT_FIELD_KEYS = (
+    "export-title",
+    "export-status",
+    "export-deciders",
+    "export-consulted",
+    "export-informed",
+    "export-review-by",
+)
 _FILTERS = "ev-filters"  # session_state: the Evidence filters in force (a page switch clears the URL)
 _KB = "session-kb"  # session_state: the knowledge app.py settled on for this run (a reference, never a copy)
 _LINK_DATA = "link-data"  # session_state: the last `data` read from or written to the URL
@@ -302,7 +312,9 @@ def profile_text(prefs: Preferences) -> str:
     """
     originals = st.session_state.get("upload_originals", {})
     files = [originals.get(u.name, u) for u in st.session_state.get("uploads") or ()]
-    saved = profile.make(prefs, filters_in_force(), files, language=_lang.current())
+    saved = profile.make(
+        prefs, filters_in_force(), files, language=_lang.current(), decision=st.session_state.get(_META)
+    )
     try:
         kb = session_kb()
         text = _cached.decision_record(kb, kb.data_hash, prefs.model_dump_json(), tuple(profile.upload_files(saved)))
@@ -346,3 +358,26 @@ def requirement_in_force(kb: KnowledgeBase) -> dict | None:
     if req is None or req.empty:
         return None
     return {**req.model_dump(mode="json"), "words": req.words(kb)}
+
+
+def current_meta() -> adr.DecisionMeta:
+    """The decision record's front matter in force: this session's, else the link's (``adr_title``, ``deciders``,
+    ...), else the defaults; a link whose fields cannot be used says why and is ignored."""
+    remembered = st.session_state.get(_META)
+    if remembered is not None:
+        return remembered
+    try:
+        linked = adr.from_params(st.query_params.to_dict())
+    except adr.MetaError as exc:
+        st.error(f"The decision fields in this link cannot be used: {md(exc)}. Fill them in below.")
+        linked = None
+    meta = linked or adr.DecisionMeta()
+    st.session_state[_META] = meta
+    return meta
+
+
+def set_meta(meta: adr.DecisionMeta) -> None:
+    """Make `meta` the front matter in force: remembered for the session (and its profile), and in the link while
+    it is short (:func:`selector.adr.to_params`)."""
+    st.session_state[_META] = meta
+    _link.write(adr.to_params(meta), adr.PARAMS)

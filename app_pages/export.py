@@ -1,14 +1,24 @@
-"""Export: the recommendation report (Markdown, HTML, PDF), the ranking (CSV, XLSX) and the decision profile."""
+"""Export: the decision record (Markdown, HTML, PDF) with its front matter, the ranking (CSV, XLSX), the profile."""
 
 from __future__ import annotations
 
+import datetime as dt
+import os
 from urllib.parse import urlsplit
 
 import streamlit as st
 
 from app_pages._cached import export_files, report_for
-from app_pages._session import current_prefs, link_note, profile_download, session_kb, session_upload_files
-from selector import recommend
+from app_pages._session import (
+    current_meta,
+    current_prefs,
+    link_note,
+    profile_download,
+    session_kb,
+    session_upload_files,
+    set_meta,
+)
+from selector import adr, recommend
 from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
 from selector.problem import METHODS, VALUE_SCALER
@@ -23,12 +33,77 @@ if link_note():
 
 
 def app_url() -> str:
-    """This app's address as the browser sees it, for the report's reproduce link (the default when unknown)."""
+    """The reproduce link's base address: the Streamlit secret ``app_url`` or $AI_STACK_SELECTOR_URL when set (a
+    deployment's own address), else the address the browser shows unless it is this machine's (a link to
+    127.0.0.1 would send a colleague to their own computer); empty: the report prints a relative link."""
+    try:
+        configured = st.secrets.get("app_url")
+    except (FileNotFoundError, KeyError, OSError):
+        configured = None
+    try:
+        set_url = adr.base_url(configured, os.environ)
+    except adr.MetaError as exc:
+        st.warning(f"The app's address setting is not used: {md(exc)}")
+        set_url = ""
+    if set_url:
+        return set_url
     url = getattr(st.context, "url", None)
     parts = urlsplit(url) if url else None
-    if parts and parts.scheme in ("http", "https") and parts.netloc:
+    if parts and parts.scheme in ("http", "https") and parts.hostname not in LOOPBACK and parts.netloc:
         return f"{parts.scheme}://{parts.netloc}"
     return build.DEFAULT_APP_URL
+
+
+LOOPBACK = {"127.0.0.1", "localhost", "::1", "0.0.0.0", None}
+
+
+def front_matter_fields(meta: adr.DecisionMeta) -> None:
+    """The decision's title, status, people and review date; a field that cannot be used says why beside it and
+    leaves the previous value in force."""
+    with st.container(border=True):
+        st.markdown(
+            "**The decision record's front matter** (kept in the decision profile, and in the link while short)"
+        )
+        cols = st.columns([3, 1])
+        title = cols[0].text_input(
+            "Title", value=meta.title, key="export-title", placeholder="default: the group and the verdict"
+        )
+        status = cols[1].selectbox("Status", adr.STATUSES, index=adr.STATUSES.index(meta.status), key="export-status")
+        cols = st.columns(3)
+        names = {}
+        for col, field, help_text in (
+            (cols[0], "deciders", "who decides"),
+            (cols[1], "consulted", "whose opinion was sought"),
+            (cols[2], "informed", "who is kept up to date"),
+        ):
+            names[field] = col.text_input(
+                field.capitalize(),
+                value=", ".join(getattr(meta, field)),
+                key=f"export-{field}",
+                placeholder="names, separated by commas",
+                help=help_text,
+            )
+        today = dt.datetime.now(dt.UTC).date()
+        review = st.date_input(
+            "Review by",
+            value=meta.review_date(today),
+            min_value=today,
+            key="export-review-by",
+            help=f"when to look at this decision again (default: {adr.DEFAULT_REVIEW_MONTHS} months on)",
+        )
+        try:
+            wanted = adr.make(
+                title=title,
+                status=status,
+                review_by=None if review == adr.add_months(today, adr.DEFAULT_REVIEW_MONTHS) else review,
+                **{k: adr.people(v) for k, v in names.items()},
+            )
+        except adr.MetaError as exc:
+            st.error(f"{md(exc)}. The report keeps the previous values until these are fixed.")
+            return
+        if wanted != meta:
+            set_meta(wanted)
+            st.rerun()
 
 
 st.title("Export")
@@ -37,11 +112,15 @@ st.caption(
     "as a spreadsheet, and the settings themselves. Change the settings on the Recommend page."
 )
 
+meta = current_meta()
+front_matter_fields(meta)
 prefs_json = prefs.model_dump_json()
+meta_json = "" if meta.is_default else meta.model_dump_json()
+base = app_url()
 try:
     with st.spinner("Building the report..."):
-        built = report_for(kb, kb.data_hash, prefs_json, app_url(), session_upload_files())
-        files = export_files(kb, kb.data_hash, prefs_json, app_url(), session_upload_files())
+        built = report_for(kb, kb.data_hash, prefs_json, base, session_upload_files(), meta_json)
+        files = export_files(kb, kb.data_hash, prefs_json, base, session_upload_files(), meta_json)
     rec = recommend.recommend(kb, prefs)
 except SelectorError as exc:
     st.error(f"These settings cannot be reported: {md(exc)}. Change them on the Recommend page.")
@@ -68,17 +147,24 @@ with st.container(horizontal=True, gap="large"):
     )
     st.metric("Claims cited", len(built.evidence), width="content")
 st.caption(
-    md(f"Group {built.group_name} · data {built.data_hash} · app {built.app_version}")
+    md(f"Status {built.status} · review by {built.review_by} · group {built.group_name} · data {built.data_hash}")
     + f" · [link that reproduces this ranking]({built.reproduce_url})"
 )
 
-stem = f"ai-stack-{built.group_id}"
+st.markdown("**What goes into the report:** the requirement, the weights and the limits in force")
+st.markdown("\n".join(f"- {md(line)}" for line in (*built.requirement, *built.dimension_basis)))
+st.caption("Change them on the Recommend page; the report, the spreadsheets and the profile follow.")
+
+# dated, so that successive records of one decision sort by date and never overwrite each other
+stem = f"ai-stack-{built.group_id}-{built.decided_on}"
 
 # ----------------------------------------------------------------------------------------------------------
 st.subheader("Recommendation report")
 st.caption(
-    "The decision record (context, drivers, options, outcome, pros and cons, consequences) with robustness and an "
-    "evidence appendix quoting every claim in Chinese and English. Each format also carries what decided the "
+    "An architecture decision record (MADR 4): status, deciders, dates, context and requirement, drivers, options, "
+    "outcome, consequences, risks and how to re-check, in one or two pages; then the appendix (scenario, weights, "
+    "whole ranking with robustness, pros and cons, every claim quoted in Chinese and English). Each format also "
+    "carries what decided the "
     "ranking (claims, values, settings, data versions): re-check it later against new evidence on My data "
     '("Re-check a decision") or with `python -m selector recheck FILE`.'
 )
@@ -105,7 +191,7 @@ with html_col:
     )
 with pdf_col:
     # Typesetting the PDF takes a second or two: built only when asked, then offered.
-    pdf_key = (kb.data_hash, prefs_json)
+    pdf_key = (kb.data_hash, prefs_json, meta_json, base)
     ready = ss.get("export-pdf-bytes")
     if ready is None or ready[0] != pdf_key:
         if st.button("Prepare PDF", icon=":material/picture_as_pdf:", key="export-pdf-build"):

@@ -10,7 +10,7 @@ from app_pages import _lang
 from app_pages._lang import _
 from app_pages._session import session_kb
 from app_pages._widgets import plotly_chart, section_tabs, session_figure, show_claim, text_table
-from selector import vocabulary
+from selector import display, vocabulary
 from selector.charts.claims import benchmark_bars
 from selector.charts.ratings import feature_heatmap
 from selector.escape import streamlit_md as md
@@ -52,7 +52,7 @@ def feature_matrix_section() -> None:
     # within itself instead of widening the page.
     text_table(
         rating_table(features, _lang.current()).map(
-            lambda v: "" if pd.isna(v) else v if isinstance(v, str) else f"{v:g}"
+            lambda v: "" if pd.isna(v) else v if isinstance(v, str) else display.number(v)
         )
     )
     st.caption(
@@ -132,7 +132,7 @@ def evidence_of_a_value() -> None:
         for column_index, column in enumerate(features.values.columns):
             ids = rating_ids[row_index, column_index]
             if ids:
-                choices[f"{name} - {column}: {ratings[row_index, column_index]:g}"] = tuple(ids)
+                choices[f"{name} - {column}: {display.number(ratings[row_index, column_index])}"] = tuple(ids)
     for found in comparable:
         for claim in found.claims:
             label = f"{kb.entity_name(claim.subject_id)} - {found.label}: {value_text(claim)}"

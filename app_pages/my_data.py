@@ -9,6 +9,7 @@ from app_pages import _lang
 from app_pages._cached import bundled_kb, merged_kb, uses_uploads
 from app_pages._session import (
     EVIDENCE_FILTERS,
+    EXPORT_FIELD_KEYS,
     SCALAR_FILTERS,
     check_prefs,
     current_prefs,
@@ -17,11 +18,13 @@ from app_pages._session import (
     session_kb,
     session_upload_files,
     set_filters,
+    set_meta,
     set_prefs,
     uploads_digest,
 )
 from app_pages._widgets import markdown_table
 from selector import measure, profile, recheck
+from selector.adr import DecisionMeta
 from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
 from selector.knowledge import DEFAULT_KNOWLEDGE
@@ -104,6 +107,9 @@ def apply_profile(name: str, data: bytes) -> None:
     set_prefs(prefs)
     if loaded.language is not None:
         _lang.choose(loaded.language)
+    set_meta(loaded.decision or DecisionMeta())
+    for key in EXPORT_FIELD_KEYS:  # the Export page's fields show the profile's front matter
+        ss.pop(key, None)
     ss["my-data-profile-result"] = (True, [], f"profile loaded: group {prefs.group}, {len(results)} file(s)")
 
 

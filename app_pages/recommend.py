@@ -21,7 +21,7 @@ from app_pages._widgets import (
     untitled_chart,
 )
 from app_pages._workload import workload_form
-from selector import basis, decision_tree, matrix, recommend, verdict
+from selector import basis, decision_tree, display, matrix, recommend, verdict
 from selector.charts.contributions import contribution_bars, restack_contribution_bars
 from selector.errors import SelectorError
 from selector.escape import streamlit_label as label
@@ -569,7 +569,10 @@ chosen = st.selectbox("Show the evidence of a cell", options=list(cells), key=f"
 row, col = cells[chosen]
 cell = m.cells[row][col]
 criterion = kb.criteria[cell.criterion]
-st.markdown(f"**{md(chosen)}**: {cell.value:g} {md(criterion.unit)}" + (f" · {md(cell.note)}" if cell.note else ""))
+st.markdown(
+    f"**{md(chosen)}**: {md(display.quantity(cell.value, criterion.unit))}"
+    + (f" · {md(cell.note)}" if cell.note else "")
+)
 if not cell.evidence:
     st.caption("No claim supports this cell; its value comes from the missing-value policy.")
 for claim_id in cell.evidence:

@@ -29,6 +29,7 @@ from pydantic import (
 )
 
 from selector import textpolicy
+from selector.adr import DecisionMeta
 from selector.errors import SelectorError
 from selector.i18n import Language, LanguageError, check_language
 from selector.issues import Issue, schema_issues
@@ -137,6 +138,8 @@ class Profile(BaseModel):
     record: Annotated[str, StringConstraints(max_length=MAX_RECORD_CHARS), AfterValidator(_visible)] | None = None
     # The interface language the profile was saved in; None lets the reader's browser decide.
     language: Language | None = None
+    # The decision record's front matter (title, status, deciders, consulted, informed, review-by; selector.adr).
+    decision: DecisionMeta | None = None
 
     @field_validator("uploads")
     @classmethod
@@ -158,15 +161,17 @@ def make(
     uploads: Sequence[Upload] = (),
     record: str | None = None,
     language: Language | None = None,
+    decision: DecisionMeta | None = None,
 ) -> Profile:
     """Build a profile from what a session holds (the uploads as the user gave them, the ranking's record, the
-    interface language)."""
+    interface language, the decision's front matter; left out when it is the default)."""
     return Profile(
         preferences=preferences,
         filters={k: tuple(v) for k, v in (filters or {}).items()},
         uploads=tuple(EmbeddedUpload.from_upload(u) for u in uploads),
         record=record,
         language=language,
+        decision=None if decision is None or decision.is_default else decision,
     )
 
 
@@ -184,9 +189,9 @@ def dump(profile: Profile) -> str:
     data = profile.model_dump(mode="json")
     if data["preferences"]["elicitation"] is None:
         del data["preferences"]["elicitation"]  # a profile without elicitation reads exactly as before it existed
-    for optional in ("record", "language"):
+    for optional in ("record", "language", "decision"):
         if data[optional] is None:
-            del data[optional]  # likewise a profile saved without a decision record or a language
+            del data[optional]  # a profile saved without a decision record, a language or front matter reads as before
     return header + dump_yaml(data, sort_keys=True)
 
 
@@ -223,7 +228,7 @@ def load(
     try:
         profile = Profile.model_validate(parsed.data)
     except ValidationError as exc:
-        hint = "a profile has version, preferences, filters, uploads, record and language"
+        hint = "a profile has version, preferences, filters, uploads, record, language and decision"
         raise ProfileError(schema_issues(exc, name, parsed.line_of, hint, whole="profile")) from None
     if check_uploads:
         check(profile, kb_dir, name)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
+from selector import display
 from selector import record as records
 from selector.models import KnowledgeBase
 from selector.preferences import to_query
@@ -224,7 +225,7 @@ def _same(a: float | None, b: float | None) -> bool:
 def _cell_text(cell: CellRecord | None) -> str:
     if cell is None:
         return "not ranked"
-    value = "no value" if cell.value is None else f"{cell.value:,.6g}"
+    value = "no value" if cell.value is None else display.number(cell.value, 6)
     source = "imputed, no claim" if cell.imputed or not cell.claims else "claims " + ", ".join(cell.claims)
     tier = f", tier {cell.tier}" if cell.tier else ""
     return f"{value} ({source}{tier})"

@@ -13,6 +13,8 @@ import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from selector import display
+
 if TYPE_CHECKING:
     import plotly.graph_objects as go
 
@@ -79,8 +81,8 @@ def vline(x: float, colour: str, dash: str, text: str, row: int = 0) -> tuple[di
 
 
 def short_number(value: float) -> str:
-    """3 significant digits, thousands written out (10,500 rather than 1.05e+04)."""
-    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3g}"
+    """3 significant digits, thousands written out (10,500 rather than 1.05e+04): :func:`selector.display.number`."""
+    return display.number(value, 3)
 
 
 def bar_marker(flagged: Sequence[bool]) -> dict:

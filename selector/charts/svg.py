@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from selector import display
 from selector.escape import xml_text
 
 WIDTH = 760
@@ -78,7 +79,7 @@ def nice_ticks(low: float, high: float, count: int = 6) -> list[float]:
 
 
 def _tick_label(value: float) -> str:
-    return f"{value:g}"
+    return display.number(value)
 
 
 def _svg(width: float, height: float, body: list[str], label: str) -> str:

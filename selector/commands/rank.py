@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from selector import escape
+from selector import display, escape
 from selector.commands import _context
 from selector.errors import SelectorError
 
@@ -169,7 +169,7 @@ def _matrix_lines(kb, m) -> list[str]:  # noqa: ANN001 - KnowledgeBase, Decision
         for cell in imputed:
             criterion = kb.criteria[cell.criterion]
             where = f"{kb.entity_name(cell.alternative)} / {criterion.name_en}"
-            lines.append(f"  {where}: {cell.value:g} {criterion.unit} ({cell.note})")
+            lines.append(f"  {where}: {display.quantity(cell.value, criterion.unit)} ({cell.note})")
     lines.extend(f"Removed: {kb.entity_name(excluded.id)}: {excluded.reason}" for excluded in m.excluded_alternatives)
     lines.extend(f"Left out: {excluded.id}: {excluded.reason}" for excluded in m.excluded_criteria)
     lines.extend(f"Note: {note}" for note in m.notes)

@@ -41,10 +41,46 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--app-url",
-        default="http://127.0.0.1:8501",
+        default=None,
         metavar="URL",
-        help="the app's address, for the report's link that reproduces the ranking (http://127.0.0.1:8501)",
+        help="the app's address, for the report's link that reproduces the ranking (default: $AI_STACK_SELECTOR_URL; "
+        "unset, the link is relative and its parameters are printed)",
     )
+    record = parser.add_argument_group("the decision record's front matter (MADR 4)")
+    record.add_argument("--title", default="", help="the decision's title (default: the group and the verdict)")
+    record.add_argument(
+        "--status",
+        default="proposed",
+        help="the decision's status: proposed (default), accepted, rejected, deprecated or superseded",
+    )
+    record.add_argument("--deciders", default="", metavar="NAMES", help="who decides, separated by commas")
+    record.add_argument(
+        "--consulted", default="", metavar="NAMES", help="whose opinion was sought, separated by commas"
+    )
+    record.add_argument("--informed", default="", metavar="NAMES", help="who is kept up to date, separated by commas")
+    record.add_argument(
+        "--review-by", default=None, metavar="YYYY-MM-DD", help="when to look again (default: six months on)"
+    )
+
+
+def _meta(args: argparse.Namespace):  # noqa: ANN202 - selector.adr.DecisionMeta (pydantic: imported when run)
+    """The front matter the options give, else the --profile's; :class:`selector.adr.MetaError` names a field that
+    cannot be used."""
+    from selector import adr
+
+    given = (args.title, args.deciders, args.consulted, args.informed, args.review_by, args.status != "proposed")
+    if args.profile is not None and not any(given):
+        from selector import fileio, profile
+
+        text, _ = fileio.read_bytes(args.profile, profile.MAX_PROFILE_BYTES)
+        saved = profile.load(text or b"", check_uploads=False, name=str(args.profile)).decision
+        return saved or adr.DecisionMeta()
+    fields: dict[str, object] = {"title": args.title, "status": args.status}
+    for key in ("deciders", "consulted", "informed"):
+        fields[key] = adr.people(getattr(args, key))
+    if args.review_by:
+        fields["review_by"] = args.review_by
+    return adr.make(**fields)
 
 
 def _format(args: argparse.Namespace) -> str:
@@ -78,6 +114,7 @@ def _upload_files(args: argparse.Namespace) -> list[tuple[str, bytes]]:
 
 def run(args: argparse.Namespace) -> int:
     """Build and write the report; 0 on success, 2 when the input or the output cannot be used."""
+    from selector import adr
     from selector.report import build, pdf, render
 
     try:
@@ -86,8 +123,7 @@ def run(args: argparse.Namespace) -> int:
             raise _context.Refused(
                 f"--samples is {args.samples}; give 0 (skip robustness) or more ({SAMPLES} is typical)"
             )
-        if not args.app_url.startswith(("http://", "https://")):
-            raise _context.Refused(f"--app-url {args.app_url!r} must start with http:// or https://")
+        app_url = adr.base_url(args.app_url)
         if args.output == "-" and fmt == "pdf":
             raise _context.Refused("a PDF cannot go to stdout; give -o FILE.pdf")
         if args.output != "-":
@@ -95,8 +131,15 @@ def run(args: argparse.Namespace) -> int:
         # WeasyPrint is imported in a worker process while this one loads the knowledge and ranks
         with pdf.PdfWorker() if fmt == "pdf" else contextlib.nullcontext() as worker:
             kb, prefs = _context.load(args)
+            meta = _meta(args)
             built = build.build_report(
-                kb, prefs, samples=args.samples, seed=args.seed, app_url=args.app_url, uploads=_upload_files(args)
+                kb,
+                prefs,
+                samples=args.samples,
+                seed=args.seed,
+                app_url=app_url,
+                uploads=_upload_files(args),
+                meta=meta,
             )
             if fmt == "md":
                 data = render.render_markdown(built).encode("utf-8")

@@ -6,18 +6,18 @@ import math
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlencode
 
 import numpy as np
 
 import selector
-from selector import basis, elicitation, facts, record, verdict
+from selector import basis, display, elicitation, facts, record, verdict
+from selector.adr import DecisionMeta
 from selector.matrix import Cell
 from selector.measure import compare
 from selector.models import Criterion, KnowledgeBase
-from selector.preferences import MISSING_HELP, Preferences, to_query
+from selector.preferences import MISSING_HELP, Preferences
 from selector.recommend import Recommendation, recommend
-from selector.report import evidence, points, summary
+from selector.report import decision, evidence, points, summary
 from selector.report.model import (
     Answer,
     CellInfo,
@@ -33,7 +33,9 @@ from selector.report.model import (
 from selector.robustness import figure
 from selector.value import SWING_WEIGHT_MEANING
 
-DEFAULT_APP_URL = "http://127.0.0.1:8501"
+#: No base address: the reproduce link is relative (``?group=...``) and its parameters are printed beside it; a
+#: deployment sets its address (selector.adr.base_url: environment, --app-url, Streamlit secret).
+DEFAULT_APP_URL = ""
 
 
 def _answers(kb: KnowledgeBase, given: Mapping[str, str], resolved: Mapping[str, str]) -> tuple[Answer, ...]:
@@ -115,7 +117,7 @@ def _scale_text(criterion: Criterion) -> str:
     if criterion.scale is None:
         return ""
     lo, hi = criterion.scale
-    return f"{lo:,.6g}-{hi:,.6g}, {criterion.shape}"
+    return f"{display.span(lo, hi)}, {criterion.shape}"
 
 
 def _elicited(kb: KnowledgeBase, prefs: Preferences) -> ElicitedWeights | None:
@@ -212,7 +214,9 @@ def _robustness(rec: Recommendation, samples: int, seed: int) -> RobustnessInfo:
             )
         )
     space = "dimension weights" if result.space == "dimensions" else "criterion weights"
-    within = "the whole simplex" if result.spread is None else f"+/- {result.spread:g} of the current shares"
+    within = (
+        "the whole simplex" if result.spread is None else f"+/- {display.number(result.spread)} of the current shares"
+    )
     return RobustnessInfo(
         samples=smaa.n_samples,
         seed=smaa.seed,
@@ -324,17 +328,14 @@ def _left_out(kb: KnowledgeBase, rec: Recommendation, imputed_cells: Sequence[Ce
     }
 
 
-def _provenance(
-    kb: KnowledgeBase, prefs: Preferences, rec: Recommendation, moment: datetime, app_url: str
-) -> dict[str, Any]:
-    """Where the report comes from: data sources, knowledge hash, version, time, the link that reproduces it, and
-    the user's measurements beside the published figures."""
+def _provenance(kb: KnowledgeBase, rec: Recommendation, moment: datetime) -> dict[str, Any]:
+    """Where the report comes from: data sources, knowledge hash, version, time, and the user's measurements beside
+    the published figures."""
     return {
         "data_sources": evidence.data_sources(kb, moment.date()),
         "data_hash": rec.data_hash,
         "app_version": _version(),
         "generated_at": moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "reproduce_url": app_url.rstrip("/") + "/?" + urlencode(to_query(prefs)),
         "measured_vs_published": tuple(
             (c.entity_name, c.metric, c.sentence, c.warnings)
             for c in compare.for_entities(compare.comparisons(kb), rec.matrix.alternatives)
@@ -359,6 +360,29 @@ def _record(
     return record.to_text(sealed)
 
 
+def _decision(
+    kb: KnowledgeBase,
+    prefs: Preferences,
+    rec: Recommendation,
+    parts: dict[str, Any],
+    adr_meta: DecisionMeta,
+    app_url: str,
+    requirement: str,
+) -> dict[str, Any]:
+    """The decision document's own parts: front matter, requirement, risks, how to re-check, the reproduce link."""
+    moment = parts["moment"]
+    url, params = decision.reproduce(prefs, app_url)
+    front = decision.front_matter(adr_meta, moment)
+    return {
+        **front,
+        "requirement": decision.requirement_words(kb, prefs, rec, requirement),
+        "risks": decision.risks(kb, rec, parts),
+        "recheck": decision.recheck_steps(str(front["review_by"]), rec.data_hash, bool(app_url)),
+        "reproduce_url": url,
+        "reproduce_params": params,
+    }
+
+
 def build_report(
     kb: KnowledgeBase,
     prefs: Preferences,
@@ -368,34 +392,30 @@ def build_report(
     app_url: str = DEFAULT_APP_URL,
     now: datetime | None = None,
     uploads: Sequence[tuple[str, bytes]] = (),
+    meta: DecisionMeta | None = None,
+    requirement: str = "",
 ) -> Report:
-    """Rank ``prefs.group`` under ``prefs``; the :class:`Report` gathers everything a reader needs to audit it.
+    """Rank ``prefs.group`` under ``prefs``; the :class:`Report` is the decision record (MADR 4) and its appendix.
 
     Parameters
     ----------
-    kb
-        The knowledge base.
-    prefs
-        Group, scenario answers, weights, method, scaler, missing-value policy and flagged-claims toggle.
-    samples
-        Weight vectors sampled for SMAA (0 skips the robustness analysis).
-    seed
-        Seed of the sampler, so a report can be reproduced exactly.
+    kb, prefs
+        The knowledge base; group, answers, weights, method, scaler, missing-value policy, flagged claims, limits.
+    samples, seed
+        Weight vectors sampled for SMAA (0 skips the robustness analysis) and the sampler's seed (same seed, same
+        report).
     app_url
-        Base URL of the app; the report links to ``app_url/?<preferences>`` to reproduce the ranking.
-    now
-        Timestamp printed in the footer (default: the current time); pass one for reproducible output.
-    uploads
-        The user's files merged into ``kb``, as (name, bytes): the decision record keeps their names and digest.
+        Base URL of the app (:func:`selector.adr.base_url`); the report links to ``app_url/?<preferences>``. Empty:
+        a relative link ``?<preferences>`` and the parameters printed, never a guessed address.
+    now, uploads
+        The record's date and time (default: now); the user's files merged into ``kb`` as (name, bytes), whose names
+        and digest the decision record keeps.
+    meta, requirement
+        The front matter (:class:`selector.adr.DecisionMeta`) and the requirement's own sentence (printed first).
 
-    Raises
-    ------
-    selector.preferences.PreferenceError, selector.problem.ScoringError
-        When the preferences do not fit the knowledge or the method cannot score the matrix.
-    ValueError
-        When ``app_url`` is not an http(s) address.
+    Raises PreferenceError, ScoringError or ValueError (``app_url`` neither empty nor http(s)).
     """
-    if not app_url.startswith(("http://", "https://")):
+    if app_url and not app_url.startswith(("http://", "https://")):
         raise ValueError(f"app_url {app_url!r} must start with http:// or https:// (it becomes a link in the report)")
     rec = recommend(kb, prefs)
     moment = (now or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
@@ -405,12 +425,16 @@ def build_report(
         _options(rec), rec.recommended, robustness, rec.matrix.imputed_cells
     )
     settings = _settings(kb, prefs, rec)
-    uses = evidence.uses(kb, {"dimensions": dimensions, "rules": rules, "criteria": criteria, "options": options})
-    appendix = evidence.claims(kb, uses, moment.date())
+    appendix = evidence.claims(
+        kb,
+        evidence.uses(kb, {"dimensions": dimensions, "rules": rules, "criteria": criteria, "options": options}),
+        moment.date(),
+    )
     recommended = next(o for o in options if o.id == rec.recommended)
     judged = verdict.judge(rec)
+    parts = {"moment": moment, "judged": judged, "options": options, "criteria": criteria, "evidence": appendix}
     return Report(
-        title=f"{kb.groups[prefs.group].name_en}: {judged.headline}",
+        title=(meta and meta.title) or f"{kb.groups[prefs.group].name_en}: {judged.headline}",
         **_group(kb, prefs.group),
         **_scenario(kb, prefs, rec),
         rules=rules,
@@ -431,10 +455,11 @@ def build_report(
         evidence=appendix,
         flagged_used=tuple(e.id for e in appendix if e.flags),
         summarised=summarised,
-        **_provenance(kb, prefs, rec, moment, app_url),
+        **_provenance(kb, rec, moment),
         verdict=judged.headline,
         verdict_details=judged.details,
         verdict_badge=judged.badge,
         elicited=_elicited(kb, prefs),
         decision_record=_record(kb, rec, robustness, moment.strftime("%Y-%m-%dT%H:%M:%SZ"), uploads),
+        **_decision(kb, prefs, rec, parts, meta or DecisionMeta(), app_url, requirement),
     )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+from selector import display
+
 
 def scaling(scaler: str) -> str:
     """``"sum scaling"``, ``"no scaling"`` for the scaler ``none``, ``"fixed value scales"`` for ``value``."""
@@ -13,22 +15,18 @@ def scaling(scaler: str) -> str:
 
 
 def number(value: float) -> str:
-    """A number as the articles would write it: no trailing zeros, at most 4 significant digits."""
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "-"
-    return f"{value:.4g}"
+    """A number for people (:func:`selector.display.number`): ``12,934``, ``2.5``; ``-`` when unknown."""
+    return display.number(value)
 
 
 def amount(value: float, unit: str) -> str:
-    """``3200 img/s``, but ``4 (rating 1-5)`` for units that are descriptions rather than symbols."""
-    return f"{number(value)} {unit}" if " " not in unit else f"{number(value)} ({unit})"
+    """``3,200 img/s``, but ``4 (rating 1-5)`` for units that are descriptions rather than symbols."""
+    return display.quantity(value, unit)
 
 
 def percent(value: float | None, digits: int = 0) -> str:
     """A share (0-1) as a percentage with `digits` decimals; ``-`` when unknown."""
-    if value is None or not math.isfinite(value):
-        return "-"
-    return f"{100 * value:.{digits}f}%"
+    return display.percent(value, digits)
 
 
 def score(value: float) -> str:

@@ -277,6 +277,17 @@ class Report:
     elicited: ElicitedWeights | None = None  # how the dimension weights were elicited; None: set by hand
     # The machine-readable decision record (selector.record.to_text) every format embeds for `recheck`.
     decision_record: str = ""
+    # MADR 4 front matter (selector.adr, selector.report.decision): status, who decides, the dates.
+    status: str = "proposed"
+    deciders: tuple[str, ...] = ()
+    consulted: tuple[str, ...] = ()
+    informed: tuple[str, ...] = ()
+    decided_on: str = ""  # YYYY-MM-DD
+    review_by: str = ""  # YYYY-MM-DD
+    requirement: tuple[str, ...] = ()  # the requirement in words, one sentence a line
+    risks: tuple[Point, ...] = ()
+    recheck: tuple[str, ...] = ()  # how to re-check the decision later (MADR's "Confirmation")
+    reproduce_params: tuple[tuple[str, str], ...] = ()  # the parameters of reproduce_url, printed beside it
 
     @property
     def evidence_ids(self) -> frozenset[str]:

@@ -18,7 +18,7 @@ from concurrent.futures.process import BrokenProcessPool
 from markupsafe import Markup
 
 from selector.report.model import Report, ReportError
-from selector.report.render import SECTIONS, TEMPLATES, environment, figures
+from selector.report.render import TEMPLATES, environment, figures, template_context
 
 
 def render_pdf(report: Report, worker: PdfWorker | None = None) -> bytes:
@@ -61,7 +61,7 @@ def print_page(report: Report) -> str:
     return (
         environment(markdown=False)
         .get_template("report_pdf.html.j2")
-        .render(report=report, sections=SECTIONS, charts=figures(report, inline=False), css=css)
+        .render(**template_context(report), charts=figures(report, inline=False), css=css)
     )
 
 

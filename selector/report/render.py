@@ -23,17 +23,41 @@ from selector.report.model import Report
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
-# The sections of every rendering, in order (id, title); MADR's headings first, then the appendix.
+# The sections of every rendering, in order (id, title): the decision document (MADR 4's headings, with the risks
+# and how to re-check), then the appendix, which starts on a new page in the PDF.
 SECTIONS: tuple[tuple[str, str], ...] = (
     ("context", "Context and Problem Statement"),
     ("drivers", "Decision Drivers"),
     ("options", "Considered Options"),
     ("outcome", "Decision Outcome"),
-    ("pros-cons", "Pros and Cons of the Options"),
     ("consequences", "Consequences"),
+    ("risks", "Risks"),
+    ("confirmation", "Confirmation: How to Re-check"),
+    ("more", "More Information"),
+    ("scenario", "Appendix A: Scenario and Decision Path"),
+    ("weights", "Appendix B: Weights and Criteria"),
+    ("ranking", "Appendix C: Ranking, Matrix and Robustness"),
+    ("pros-cons", "Appendix D: Pros and Cons of the Options"),
     ("evidence", "Evidence Appendix"),
     ("data-sources", "Data Sources and Licences"),
 )
+#: The first section of the appendix: the decision document is the sections before it (1-2 pages).
+APPENDIX_START = "scenario"
+#: Options the decision document lists by rank and score (the appendix ranks them all).
+TOP_OPTIONS = 5
+
+
+def template_context(report: Report) -> dict[str, Any]:
+    """What every template gets besides its own extras: the report, the sections, their titles by id."""
+    return {
+        "report": report,
+        "sections": SECTIONS,
+        "heads": dict(SECTIONS),
+        "appendix_start": APPENDIX_START,
+        "top": TOP_OPTIONS,
+    }
+
+
 _VERDICTS = {"good": "Good", "bad": "Bad", "neutral": "Neutral"}
 FIGURE = Markup('<figure class="chart-box" id="{}"><figcaption>{}</figcaption>{}</figure>')
 
@@ -105,7 +129,7 @@ def render_markdown(report: Report) -> str:
     str
         CommonMark with GitHub tables; numbers cite their claims as links to anchors of the appendix.
     """
-    return environment(markdown=True).get_template("report.md.j2").render(report=report, sections=SECTIONS)
+    return environment(markdown=True).get_template("report.md.j2").render(**template_context(report))
 
 
 def figure_data(report: Report) -> FigureData:
@@ -158,5 +182,5 @@ def render_html(report: Report) -> str:
     return (
         environment(markdown=False)
         .get_template("report.html.j2")
-        .render(report=report, sections=SECTIONS, charts=figures(report, inline=True), css=css)
+        .render(**template_context(report), charts=figures(report, inline=True), css=css)
     )

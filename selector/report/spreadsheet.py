@@ -3,6 +3,10 @@
 Both carry one row per ranked alternative (rank, name, id, score, shortlisted, then the value and the contribution
 of each criterion) and say how the ranking was made: method, scaler, missing-value policy, flagged-claims choice,
 weights and the knowledge data hash (CSV: ``#`` comment lines before the header; XLSX: an "About" sheet).
+
+Numeric cells keep full precision in both (a script reads them back exactly); the workbook shows each value cell
+with thousands separators and the significant digits of :func:`selector.display.number`, the score and the
+contributions with four decimals.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import csv
 import io
 from collections.abc import Iterator
 
+from selector import display
 from selector.escape import neutralise
 from selector.models import KnowledgeBase
 from selector.recommend import Recommendation
@@ -53,10 +58,12 @@ def _about(
         ("score", "higher is better" if result.higher_is_better else "lower is better"),
         ("missing-value policy", m.missing_policy),
         ("flagged claims", "included" if rec.prefs.use_flagged else "excluded"),
-        ("dimension weights (share)", ", ".join(f"{d}={w:.4g}" for d, w in m.dimension_weights.items())),
+        ("dimension weights (share)", ", ".join(f"{d}={display.number(w)}" for d, w in m.dimension_weights.items())),
         (
             "criterion weights (share)",
-            ", ".join(f"{c}={w:.4g} ({o})" for c, w, o in zip(m.criteria, m.weights, m.objectives, strict=True)),
+            ", ".join(
+                f"{c}={display.number(w)} ({o})" for c, w, o in zip(m.criteria, m.weights, m.objectives, strict=True)
+            ),
         ),
         ("recommended", rec.recommended),
         ("data hash", rec.data_hash),
@@ -140,6 +147,20 @@ def ranking_csv(rec: Recommendation, verdict: Verdict | None = None, kb: Knowled
     return out.getvalue().encode("utf-8")
 
 
+def _format_columns(sheet, header: list[str]) -> None:  # noqa: ANN001 - an openpyxl worksheet
+    """Column widths, and number formats: four decimals for scores and contributions; each value cell as the page
+    and the report write it (selector.display), its full precision kept in the cell."""
+    for column, title in zip(sheet.iter_cols(min_row=1, max_row=sheet.max_row), header, strict=True):
+        width = max(len(str(c.value)) for c in column if c.value is not None)
+        sheet.column_dimensions[column[0].column_letter].width = min(max(width, len(str(title))) + 2, 48)
+        if title == "score" or str(title).startswith("contribution:"):
+            for cell in column[1:]:
+                cell.number_format = "0.0000"
+        elif str(title).startswith("value:"):
+            for cell in column[1:]:
+                cell.number_format = display.excel_format(cell.value)
+
+
 def ranking_xlsx(rec: Recommendation, verdict: Verdict | None = None, kb: KnowledgeBase | None = None) -> bytes:
     """The ranking as an Excel workbook: sheet "Ranking" (header row frozen) and sheet "About".
 
@@ -189,12 +210,7 @@ def ranking_xlsx(rec: Recommendation, verdict: Verdict | None = None, kb: Knowle
     for cell in sheet[1]:
         cell.font, cell.fill = bold, fill
     sheet.freeze_panes = "A2"
-    for column, title in zip(sheet.iter_cols(min_row=1, max_row=sheet.max_row), header, strict=True):
-        width = max(len(str(c.value)) for c in column if c.value is not None)
-        sheet.column_dimensions[column[0].column_letter].width = min(max(width, len(str(title))) + 2, 48)
-        if title == "score" or str(title).startswith("contribution:"):
-            for cell in column[1:]:
-                cell.number_format = "0.0000"
+    _format_columns(sheet, header)
 
     about = book.create_sheet("About")
     about.append(["key", "value"])

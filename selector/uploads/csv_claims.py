@@ -17,9 +17,10 @@ CSV layout (one row per claim; header row required, names case-insensitive, any 
     note          free text
     workload, task, hardware, precision, batch, baseline, baseline_entity, version, scenario, scope
                   the conditions the value holds under (hardware and baseline_entity are entity ids)
-    entity_name, entity_kind, segment, roles, vendor
+    entity_name, entity_kind, segment, roles, vendor, groups
                   declare a new entity: kind accelerator needs a segment (datacenter, edge, mobile_client,
-                  emerging), kind framework needs roles separated by ';'
+                  emerging), kind framework needs roles separated by ';'; groups (separated by ';') are the
+                  comparison groups it joins, i.e. where it is ranked
 
 Cells of text columns that start a spreadsheet formula (``= + - @``, tab, carriage return) are refused; in the
 numeric ``value`` column a leading sign is a sign, and range checks decide (the ``bounds`` of knowledge/metrics.yaml).
@@ -46,7 +47,7 @@ from selector.yamlio import Parsed, dump_yaml
 MAX_CSV_ROWS = limits.MAX_CSV_ROWS
 
 _CONDITION_COLUMNS = tuple(Conditions.model_fields)
-_ENTITY_COLUMNS = ("entity_name", "entity_kind", "segment", "roles", "vendor")
+_ENTITY_COLUMNS = ("entity_name", "entity_kind", "segment", "roles", "vendor", "groups")
 #: Every CSV column with what it holds; the order is the template's.
 CSV_COLUMNS: Mapping[str, str] = {
     "id": "claim id (optional; default <source id>-r<line>)",
@@ -71,8 +72,9 @@ CSV_COLUMNS: Mapping[str, str] = {
     "segment": "segment of a new accelerator: datacenter, workstation, edge, mobile_client, emerging",
     "roles": "roles of a new framework, separated by ';'",
     "vendor": "vendor of a new entity (an entity id, optional)",
+    "groups": "comparison groups a NEW entity joins, separated by ';' (e.g. edge-accelerators): where it is ranked",
 }
-_LIST_COLUMNS = frozenset({"based_on", "roles"})
+_LIST_COLUMNS = frozenset({"based_on", "roles", "groups"})
 # Columns holding one of the schema's lower-case words: "Measured" is taken as meant.
 _LOWER_CASE_COLUMNS = frozenset({"tier", "kind", "entity_kind", "segment", "roles"})
 
@@ -194,7 +196,9 @@ def _layout_ok(header: list[str], rows: list[tuple[int, list[str]]], name: str, 
         issues.append(Issue("ERROR", name, 1, None, f"column(s) {', '.join(duplicated)} appear more than once"))
     if "entity" not in header:
         issues.append(Issue("ERROR", name, 1, None, "the header has no `entity` column; every row needs the entity id"))
-    if unknown or duplicated or "entity" not in header:
+    # Unknown columns are reported and their cells left aside: the rows are still checked, so that every problem
+    # of the file shows in one pass (the upload is refused all the same).
+    if duplicated or "entity" not in header:
         return False
     if not rows:
         issues.append(Issue("ERROR", name, None, None, "the file has a header but no data rows"))
@@ -353,7 +357,7 @@ def _entity_record(entity_id: str, declared: dict) -> dict:
         record["name"] = declared["entity_name"]
     if "entity_kind" in declared:
         record["kind"] = declared["entity_kind"]
-    for key in ("segment", "roles", "vendor"):
+    for key in ("segment", "roles", "vendor", "groups"):
         if key in declared:
             record[key] = declared[key]
     return record
@@ -387,7 +391,8 @@ def _claim_record(row: dict, claim_id: str, entity_id: str, source_id: str, enti
 
 
 def csv_template() -> bytes:
-    """A CSV template: the header and two example rows (a new edge chip, and an override of an article figure)."""
+    """A CSV template that validates as it stands: a new edge chip (two rows; it joins the group Edge AI modules and
+    is ranked there after upload) and an override of an article figure."""
     rows = [
         {
             "id": "my-npu-tops",
@@ -396,11 +401,13 @@ def csv_template() -> bytes:
             "value": "40",
             "unit": "TOPS",
             "tier": "measured",
-            "text_en": "My NPU: 40 TOPS INT8, measured with our benchmark (example row: replace it).",
+            "text_en": "My NPU: 40 TOPS dense INT8, measured with our benchmark (example row: replace it).",
             "precision": "int8",
+            "sparsity": "dense",
             "entity_name": "My NPU",
             "entity_kind": "accelerator",
             "segment": "edge",
+            "groups": "edge-accelerators",
         },
         {
             "id": "my-npu-power",

@@ -218,7 +218,7 @@ def _check_upload(
         # Refused before the schema and the policy run: their cost grows with the records.
         message = "; ".join(f"`{section}` holds {count:,} records" for section, count in crowded)
         return refuse(f"{message}; an upload holds at most {limits.MAX_RECORDS:,} per list: split the file")
-    together, collected = merged(kb_dir, [*others, upload])
+    together, collected = _load(kb_dir, others, upload, parsed)
     reference = together
     if reference is None:
         reference = _reference(str(kb_dir), _fingerprint(Path(kb_dir)), tuple(others))
@@ -236,6 +236,66 @@ def _check_upload(
     )
     kb = together if not any(i.level == "ERROR" for i in issues) else None
     return UploadResult(kb, tuple(issues), upload, original, fmt, source_ids)
+
+
+def _load(
+    kb_dir: Path, others: Sequence[Upload], upload: Upload, parsed: Parsed
+) -> tuple[KnowledgeBase | None, list[Issue]]:
+    """The knowledge merged with the upload and every problem found, a second pass included when it is refused."""
+    # the first pass is the merge the session ranks when the file is accepted (:func:`merged`, kept)
+    together, collected = merged(kb_dir, [*others, upload])
+    if together is None:
+        collected = [*collected, *_second_pass(kb_dir, others, upload, parsed, collected)]
+    return together, list(collected)
+
+
+def _second_pass(
+    kb_dir: Path, others: Sequence[Upload], upload: Upload, parsed: Parsed, found: Sequence[Issue]
+) -> list[Issue]:
+    """The problems a first load could not reach: without the records it refused, the upload is loaded again.
+
+    A record the schema refuses keeps the whole file from the cross-checks (entities that exist, units, ranges), so
+    those problems of every other record would only show after the first ones were fixed: one more load, without
+    the refused records, reports them in the same pass. Only new problems are returned.
+    """
+    refused = {i.record for i in found if i.level == "ERROR" and i.file == upload.name and i.record}
+    if not refused or not isinstance(parsed.data, dict):
+        return []
+    pruned = _without(parsed, refused)
+    if pruned is None:
+        return []
+    _, again = knowledge.collect(kb_dir, extra=[*others, Upload(upload.name, upload.data, pruned)])
+    seen = {(i.record, i.message) for i in found}
+    # a record that names a refused one (a claim about an entity the schema refused) only repeats that problem
+    echoes = tuple(f"`{r}`" for r in refused)
+    return [
+        i
+        for i in again
+        if i.file == upload.name and (i.record, i.message) not in seen and not any(e in i.message for e in echoes)
+    ]
+
+
+def _without(parsed: Parsed, refused: set[str]) -> Parsed | None:
+    """`parsed` without the list items whose id is in `refused`, each remaining path keeping its line; None when
+    nothing is left to check."""
+    data = dict(parsed.data)
+    moved: dict[str, dict[int, int]] = {}
+    for section, items in parsed.data.items():
+        if not isinstance(items, list):
+            continue
+        kept = [(i, item) for i, item in enumerate(items) if not (isinstance(item, dict) and item.get("id") in refused)]
+        moved[section] = {old: new for new, (old, _) in enumerate(kept)}
+        data[section] = [item for _, item in kept]
+    if not any(data.get(section) for section in moved):
+        return None
+    lines = {}
+    for path, line in parsed.lines.items():
+        if len(path) >= 2 and path[0] in moved:
+            if path[1] not in moved[path[0]]:
+                continue
+            path = (path[0], moved[path[0]][path[1]], *path[2:])
+        lines[path] = line
+    return Parsed(data, lines)
 
 
 def check_files(

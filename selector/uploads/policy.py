@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -206,6 +207,8 @@ def against_knowledge(parsed: Parsed, name: str, reference: KnowledgeBase) -> li
     claims = {**reference.claims, **{c.id: c for _, c in own}}
     overridden = {c.overrides: c.id for c in reference.claims.values() if c.overrides}
     for index, claim in own:
+        if claim.metric and not _known_metric(index, claim, reference, report):
+            continue
         if claim.value is not None and claim.metric:
             _unit_and_range(index, claim, reference, report)
         if claim.overrides:
@@ -213,9 +216,49 @@ def against_knowledge(parsed: Parsed, name: str, reference: KnowledgeBase) -> li
     return report.issues
 
 
+def _known_metric(index: int, claim: Claim, reference: KnowledgeBase, report: _Report) -> bool:
+    """Whether the claim's metric is in the vocabulary (knowledge/metrics.yaml); refused with what is allowed if not.
+
+    The bundled knowledge's own metrics are all declared; an upload's unknown metric would be stored and never
+    ranked, which reads as accepted while it changes nothing, so it is refused with the near names and the metrics
+    that a criterion ranks.
+    """
+    if vocabulary.find(reference.metrics, claim.metric) is not None:
+        return True
+    near = difflib.get_close_matches(claim.metric, list(reference.metrics), n=3, cutoff=0.6)
+    ranked = sorted({c.metric for c in reference.criteria.values() if c.metric})
+    hint = f"did you mean {', '.join(f'`{m}`' for m in near)}? " if near else ""
+    report.add(
+        "ERROR",
+        ("claims", index, "metric"),
+        f"metric `{_clip(claim.metric)}` is not a known metric, so no criterion would ever rank it; {hint}the metrics "
+        f"a criterion ranks: {', '.join(ranked)} (knowledge/metrics.yaml lists all {len(reference.metrics)})",
+        claim.id,
+    )
+    return False
+
+
+def _metric_unit(index: int, claim: Claim, reference: KnowledgeBase, report: _Report) -> bool:
+    """Whether the claim's unit is one its metric allows (knowledge/metrics.yaml); refused with those if not."""
+    metric = vocabulary.find(reference.metrics, claim.metric)
+    if metric is None or not metric.units or claim.unit.casefold() in {u.casefold() for u in metric.units}:
+        return True
+    allowed = ", ".join(f"`{u}`" for u in metric.units)
+    report.add(
+        "ERROR",
+        ("claims", index, "unit"),
+        f"unit `{_clip(claim.unit)}` is not a unit of metric `{claim.metric}`; allowed: {allowed} (convert the value)",
+        claim.id,
+    )
+    return False
+
+
 def _unit_and_range(index: int, claim: Claim, reference: KnowledgeBase, report: _Report) -> None:
-    """The claim's unit is that of the criteria reading its metric; its value lies in their plausible range."""
+    """The claim's unit is one of its metric's and that of the criteria reading it; its value lies in their
+    plausible range."""
     here = ("claims", index)
+    if not _metric_unit(index, claim, reference, report):
+        return  # the criteria's units say the same again
     criteria = [c for c in reference.criteria.values() if c.metric == claim.metric]
     units = {c.unit.casefold(): c.unit for c in criteria}
     if units and claim.unit.casefold() not in units:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from selector import display
 from selector.i18n import N_
 from selector.models import Claim, Conditions, KnowledgeBase
 
@@ -38,7 +39,7 @@ def value_text(claim: Claim) -> str:
     if claim.value is None:
         return ""
     comparator = "" if claim.comparator == "=" else claim.comparator + " "
-    return f"{comparator}{claim.value:g} {claim.unit}"
+    return f"{comparator}{display.number(claim.value, 6)} {claim.unit}"
 
 
 def document_label(kb: KnowledgeBase, source_id: str) -> str:

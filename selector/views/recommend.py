@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from selector import provenance, verdict, workload_fit
+from selector import display, provenance, verdict, workload_fit
 from selector.escape import streamlit_md as md
 from selector.escape import streamlit_table
 from selector.matrix import DecisionMatrix
@@ -133,7 +133,10 @@ def matrix_display(kb: KnowledgeBase, m: DecisionMatrix) -> pd.DataFrame:
     table = matrix_table(kb, m)
     marks = {"imputed": f" {FILLED_MARK}", "flagged": f" {FLAG_MARK}", "": ""}
     text = [
-        [f"{cell.value:g}{marks['imputed' if cell.imputed else 'flagged' if cell.flagged else '']}" for cell in column]
+        [
+            f"{display.number(cell.value)}{marks['imputed' if cell.imputed else 'flagged' if cell.flagged else '']}"
+            for cell in column
+        ]
         for column in zip(*m.cells, strict=True)
     ]
     return pd.DataFrame(text, index=table.index, columns=table.columns)

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from selector import display
 from selector.elicitation import (
     HIGHEST,
     LOWEST,
@@ -36,10 +37,12 @@ class CriterionSwing:
     @property
     def sentence(self) -> str:
         unit = "" if self.unit.startswith("rating") else f" {self.unit}"
-        text = f"{self.name}: from {self.worst:g} to {self.best:g}{unit}"
+        text = f"{self.name}: from {display.number(self.worst)} to {display.number(self.best)}{unit}"
         if self.evidence_worst and self.evidence_best:
             (low, low_name), (high, high_name) = self.evidence_worst, self.evidence_best
-            text += f" (this group's evidence: {low:g}, {low_name}, to {high:g}, {high_name})"
+            text += (
+                f" (this group's evidence: {display.number(low)}, {low_name}, to {display.number(high)}, {high_name})"
+            )
         return text
 
 

@@ -3,6 +3,7 @@ renderers and spreadsheet writers make of the preferences in force, under the gr
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from datetime import datetime
 
@@ -16,7 +17,8 @@ from selector.report.model import ReportError
 from tests.app.helpers import downloads, ok
 
 GROUP = "edge-accelerators"
-STEM = f"ai-stack-{GROUP}"
+# dated file names: the record's date (UTC), so successive records of one decision never overwrite each other
+STEM = f"ai-stack-{GROUP}-{dt.datetime.now(dt.UTC).date().isoformat()}"
 
 
 def export_page(app, **params: str):
@@ -64,8 +66,13 @@ def test_export_page_shows_the_reports_figures_and_offers_what_the_builders_make
     }
     link = f"[link that reproduces this ranking]({built.reproduce_url})"
     assert any(link in c.value for c in at.caption)
-    assert built.reproduce_url.startswith(f"{build.DEFAULT_APP_URL}/?")  # no browser address known: the default
+    assert built.reproduce_url.startswith("?")  # no base address set nor known: a relative link, never localhost
     assert f"group={GROUP}" in built.reproduce_url and "method=topsis" in built.reproduce_url
+    # what goes into the report: the requirement, the weights and the limits in force
+    shown = "\n".join(unescaped(m.value) for m in at.markdown)
+    for line in built.requirement:
+        assert unescaped(line) in shown
+    assert "Weights (share of the total): Performance" in shown and "No must-have limits" in shown
 
 
 def test_the_reproduce_link_uses_the_address_the_browser_sees(app):
@@ -73,6 +80,59 @@ def test_the_reproduce_link_uses_the_address_the_browser_sees(app):
     at = export_page(app)
     (caption,) = [c.value for c in at.caption if "link that reproduces" in c.value]
     assert f"(https://selector.example.org:8443/?group={GROUP}" in caption
+
+
+def test_a_browser_address_on_this_machine_gives_a_relative_link(app):
+    app.context["url"] = "http://127.0.0.1:8501/export"
+    at = export_page(app)
+    (caption,) = [c.value for c in at.caption if "link that reproduces" in c.value]
+    assert f"(?group={GROUP}" in caption and "127.0.0.1" not in caption
+
+
+def test_the_configured_address_wins_over_the_browsers(app, monkeypatch):
+    monkeypatch.setenv("AI_STACK_SELECTOR_URL", "https://decisions.example.com")
+    app.context["url"] = "https://other.example.org/export"
+    at = export_page(app)
+    (caption,) = [c.value for c in at.caption if "link that reproduces" in c.value]
+    assert f"(https://decisions.example.com/?group={GROUP}" in caption
+
+
+def test_front_matter_fields_go_into_the_report_the_profile_and_the_link(app, media):
+    at = export_page(app)
+    at.text_input(key="export-title").set_value("Edge module for the line cameras")
+    at.selectbox(key="export-status").set_value("accepted")
+    at.text_input(key="export-deciders").set_value("Ana Ruiz, Bo Chen")
+    at.text_input(key="export-consulted").set_value("Ops")
+    at.date_input(key="export-review-by").set_value(dt.date(2028, 3, 31))
+    at = ok(at.run())
+    files = downloads(at, media[-1])
+    markdown = files["md"][2].decode("utf-8")
+    assert markdown.startswith("# Edge module for the line cameras\n")
+    for line in ("- Status: accepted", "- Deciders: Ana Ruiz, Bo Chen", "- Consulted: Ops", "- Review by: 2028-03-31"):
+        assert line in markdown
+    saved = profile.load(files["profile"][2]).decision
+    assert (saved.status, saved.deciders, saved.review_by) == (
+        "accepted",
+        ("Ana Ruiz", "Bo Chen"),
+        dt.date(2028, 3, 31),
+    )
+    assert at.query_params["deciders"] == "Ana Ruiz, Bo Chen" and at.query_params["adr_status"] == "accepted"
+
+
+def test_a_front_matter_field_that_cannot_be_used_says_why_and_keeps_the_previous_value(app, media):
+    at = export_page(app)
+    at.text_input(key="export-deciders").set_value("Ana")
+    at = ok(at.run())
+    at.text_input(key="export-deciders").set_value("x" * 101)
+    at = at.run()
+    assert any("deciders" in e.value and "100 characters" in e.value for e in at.error)
+    assert "- Deciders: Ana\n" in downloads(at, media[-1])["md"][2].decode("utf-8")
+
+
+def test_a_link_carries_the_front_matter(app, media):
+    at = export_page(app, deciders="Ana, Bo", adr_status="accepted")
+    markdown = downloads(at, media[-1])["md"][2].decode("utf-8")
+    assert "- Status: accepted" in markdown and "- Deciders: Ana, Bo" in markdown
 
 
 def test_the_pdf_is_typeset_when_asked_and_then_offered(app, monkeypatch, media):

@@ -107,6 +107,8 @@ def test_profile_supplies_the_preferences(tmp_path, capsys):
         (["--group", "mobile-runtimes", "--format", "pdf", "-o", "-"], "cannot go to stdout"),
         (["--group", "mobile-runtimes", "--samples", "-5", "-o", "x.md"], "--samples"),
         (["--group", "mobile-runtimes", "--app-url", "file:///etc", "-o", "x.md"], "http://"),
+        (["--group", "mobile-runtimes", "--review-by", "soon", "-o", "x.md"], "review_by"),
+        (["--group", "mobile-runtimes", "--deciders", "a\u202eb", "-o", "x.md"], "deciders"),
         (["--profile", "no/such/profile.yaml", "-o", "x.md"], "cannot read --profile"),
         (["-o", "x.md"], "give --group"),
     ],
@@ -117,6 +119,27 @@ def test_bad_input_exits_2_with_what_to_fix(argv, message, capsys, tmp_path, mon
     assert code == 2
     assert err.startswith("error: ") and message in err
     assert not (Path(tmp_path) / "x.md").exists()
+
+
+def test_front_matter_options_and_the_base_address_from_the_environment(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("AI_STACK_SELECTOR_URL", "https://selector.example.org/")
+    out = tmp_path / "adr.md"
+    argv = ["--group", "edge-accelerators", "--samples", "0", "--status", "accepted", "--deciders", "Ana, Bo"]
+    code, _, _ = _run(capsys, *argv, "--consulted", "Ops", "--review-by", "2027-01-31", "-o", str(out))
+    assert code == 0
+    text = out.read_text(encoding="utf-8")
+    for line in ("- Status: accepted", "- Deciders: Ana, Bo", "- Consulted: Ops", "- Review by: 2027-01-31"):
+        assert line in text
+    assert "(<https://selector.example.org/?group=edge-accelerators>)" in text
+
+
+def test_without_a_base_address_the_link_is_relative(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("AI_STACK_SELECTOR_URL", raising=False)
+    out = tmp_path / "adr.md"
+    assert _run(capsys, "--group", "edge-accelerators", "--samples", "0", "-o", str(out))[0] == 0
+    text = out.read_text(encoding="utf-8")
+    assert "(<?group=edge-accelerators>)" in text and "127.0.0.1" not in text
+    assert "`group` = edge-accelerators" in text
 
 
 def test_unwritable_output_exits_2(tmp_path, capsys):

@@ -14,14 +14,19 @@ from selector.report.model import Report
 
 NOW = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)
 HOSTILE = "<img src=x onerror=alert(1)> | *bold* _it_ [link](javascript:alert(1)) `tick` & #1"
+# MADR 4's headings of the decision document, with the risks and how to re-check (issue 34, point 7), in order.
 ADR_HEADINGS = [
     "Context and Problem Statement",
     "Decision Drivers",
     "Considered Options",
     "Decision Outcome",
-    "Pros and Cons of the Options",
     "Consequences",
+    "Risks",
+    "Confirmation: How to Re-check",
+    "More Information",
 ]
+# The front matter every format states (MADR 4: status, date, decision-makers, consulted, informed) and review-by.
+FRONT_MATTER = ["Status", "Date", "Review by", "Deciders", "Consulted", "Informed"]
 
 
 @pytest.fixture(scope="package")

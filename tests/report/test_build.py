@@ -71,9 +71,13 @@ def test_samples_zero_skips_robustness(kb, prefs):
     assert "Not computed" in render.render_markdown(quick)
 
 
-def test_footer_and_reproduce_link(kb, prefs, built, markdown, html_page):
-    url = "http://127.0.0.1:8501/?" + urlencode(to_query(prefs))
+def test_footer_and_a_relative_reproduce_link_without_a_base_address(kb, prefs, built, markdown, html_page):
+    """No base address set: the link is relative and its parameters are printed, never a guessed localhost."""
+    url = "?" + urlencode(to_query(prefs))
     assert built.reproduce_url == url
+    assert "127.0.0.1" not in markdown and "localhost" not in markdown and "127.0.0.1" not in html_page
+    assert ("w", "cost=25,ecosystem=20,performance=40,risk=15") in built.reproduce_params
+    assert "`w` = cost=25,ecosystem=20,performance=40,risk=15" in markdown
     assert built.generated_at == "2025-01-02T03:04:05Z"
     assert built.data_hash == kb.data_hash
     import selector
@@ -83,6 +87,12 @@ def test_footer_and_reproduce_link(kb, prefs, built, markdown, html_page):
         assert kb.data_hash in text and "2025-01-02T03:04:05Z" in text and built.app_version in text
     assert f"[Reproduce this ranking in the app](<{url}>)" in markdown
     assert f'href="{url.replace("&", "&amp;")}"' in html_page
+
+
+def test_a_base_address_makes_the_reproduce_link_absolute(kb, prefs):
+    report = build.build_report(kb, prefs, samples=0, now=NOW, app_url="https://selector.example.org")
+    assert report.reproduce_url == "https://selector.example.org/?" + urlencode(to_query(prefs))
+    assert "https://selector.example.org/?" in render.render_markdown(report)
 
 
 def test_app_url_must_be_http(kb, prefs):

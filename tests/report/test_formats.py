@@ -19,16 +19,17 @@ def test_scaling_names_the_scaler(scaler, words):
 @pytest.mark.parametrize(
     ("value", "text"),
     [
-        (3200, "3200"),
-        (3200.0, "3200"),
+        (3200, "3,200"),
+        (3200.0, "3,200"),
         (0.5, "0.5"),
         (1.23456, "1.235"),
-        (12345, "1.234e+04"),
+        (12345, "12,345"),
+        (12934.4, "12,934"),
         (0, "0"),
         (-2.5, "-2.5"),
     ],
 )
-def test_a_number_has_no_trailing_zeros_and_at_most_four_significant_digits(value, text):
+def test_a_number_has_separators_no_trailing_zeros_and_no_exponent_for_everyday_sizes(value, text):
     assert formats.number(value) == text
 
 
@@ -38,9 +39,9 @@ def test_an_unknown_or_infinite_number_is_a_dash(value):
 
 
 def test_an_amount_puts_a_symbol_after_the_number_and_a_description_in_brackets():
-    assert formats.amount(3200, "img/s") == "3200 img/s"
+    assert formats.amount(3200, "img/s") == "3,200 img/s"
     assert formats.amount(4, "rating 1-5") == "4 (rating 1-5)"
-    assert formats.amount(math.nan, "img/s") == "- img/s"
+    assert formats.amount(math.nan, "img/s") == "-"
 
 
 @pytest.mark.parametrize(

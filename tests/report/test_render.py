@@ -23,7 +23,8 @@ def test_markdown_has_the_adr_headings_in_order(markdown):
     tokens = _md().parse(markdown)
     h2 = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h2"]
     assert [h for h in h2 if h in ADR_HEADINGS] == ADR_HEADINGS
-    assert h2.index("Evidence Appendix") > h2.index("Consequences")
+    assert h2.index("Evidence Appendix") > h2.index("More Information")
+    assert h2.index("Appendix A: Scenario and Decision Path") == h2.index("More Information") + 1
     assert sum(1 for t in tokens if t.type == "heading_open" and t.tag == "h1") == 1
 
 

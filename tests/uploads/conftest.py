@@ -47,7 +47,7 @@ HOSTILE = [
     ("claimed_tier.yaml", "`claimed` is reserved for verbatim quotes"),
     ("claimed_tier.csv", "`claimed` is reserved for verbatim quotes"),
     ("rules_upload.yaml", "cannot be uploaded"),
-    ("wrong_unit.csv", "unit `GOPS` differs from `TOPS`"),
+    ("wrong_unit.csv", "unit `GOPS` is not a unit of metric `tops_int8`; allowed: `TOPS`"),
     ("override_mismatch.yaml", "an override must give the same metric for the same entity"),
 ]
 GOOD = ["good_new_chip.yaml", "good_new_chip.csv", "good_orin_override.csv", "good_orin_power.csv"]

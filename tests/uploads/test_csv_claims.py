@@ -71,8 +71,10 @@ def test_csv_cell_errors_name_the_column_and_cell() -> None:
 
 def test_csv_unknown_or_missing_columns_are_refused_with_the_list_of_columns() -> None:
     result = intake.validate_upload("typo.csv", b"entity,metric,vlaue,unit\njetson-orin,power_w,1,W\n", KNOWLEDGE)
-    [issue] = result.issues
+    issue, *rows = result.issues
     assert issue.line == 1 and "`vlaue`" in issue.message and "value" in issue.message
+    # the rows are still checked without the unknown column (one pass): this one lacks its value
+    assert [(i.line, "only make sense with a `value`" in i.message) for i in rows] == [(2, True)]
     [issue] = intake.validate_upload("none.csv", b"metric,value\npower_w,1\n", KNOWLEDGE).issues
     assert "no `entity` column" in issue.message
 
@@ -103,6 +105,20 @@ def test_csv_template_is_valid_and_lists_every_column() -> None:
     assert header == list(csv_claims.CSV_COLUMNS)
     result = intake.validate_upload("template.csv", template, KNOWLEDGE)
     assert result.ok, [str(i) for i in result.issues]
+
+
+def test_the_template_validates_without_any_issue_and_its_new_chip_ranks_on_its_own_figures() -> None:
+    from selector.preferences import Preferences
+    from selector.recommend import recommend
+
+    result = intake.validate_upload("template.csv", csv_claims.csv_template(), KNOWLEDGE)
+    assert result.issues == ()  # not even a warning: the template is what a user copies
+    rec = recommend(result.kb, Preferences(group="edge-accelerators"))
+    assert "my-npu" in [r.id for r in rec.ranking]
+    cells = {c.criterion: c for c in rec.matrix.cells[rec.matrix.alternatives.index("my-npu")]}
+    assert (cells["tops-int8"].value, cells["tops-int8"].imputed) == (40.0, False)
+    assert (cells["power-w"].value, cells["power-w"].imputed) == (8.0, False)
+    assert cells["tops-int8"].evidence == ("my-npu-tops",)
 
 
 def test_documented_csv_columns_are_the_real_ones() -> None:

@@ -366,3 +366,39 @@ def test_a_kept_merge_is_the_merge_a_fresh_collect_gives() -> None:
     fresh, _ = knowledge.collect(KNOWLEDGE, extra=[upload])
     assert kept is intake.merged(KNOWLEDGE, [upload])[0]
     assert kept.data_hash == fresh.data_hash and set(kept.claims) == set(fresh.claims)
+
+
+ONE_PASS = b"""entity,metric,value,unit,tier,kind,colour,entity_name,entity_kind,segment
+my-npu,not_a_metric,3,furlongs,measured,benchmark,red,My NPU,accelerator,edge
+h100,memory_capacity_gb,-5,GB,measured,benchmark,red,,,
+h100,power_w,10,furlongs,measured,benchmark,red,,,
+h100,power_w,10,W,measured,weird,red,,,
+nope,power_w,10,W,measured,benchmark,red,,,
+h100,tops_int8,abc,TOPS,measured,benchmark,red,,,
+"""
+
+
+def test_every_problem_of_a_file_shows_in_one_pass() -> None:
+    """The issue's file: an unknown metric in furlongs and a -5 GB memory were "valid", and three uploads were
+    needed to see every error. One upload now lists them all, each on its line, with what is allowed."""
+    result = intake.validate_upload("one_pass.csv", ONE_PASS, KNOWLEDGE)
+    assert not result.ok
+    found = [(i.line, i.message) for i in errors(result)]
+
+    def on(line: int, *words: str) -> bool:
+        return any(n == line and all(w in m for w in words) for n, m in found)
+
+    assert on(1, "unknown column(s) `colour`")
+    assert on(2, "metric `not_a_metric` is not a known metric", "tops_int8", "power_w")
+    assert on(3, "cannot be negative")
+    assert on(4, "unit `furlongs` is not a unit of metric `power_w`", "allowed: `W`")
+    assert on(5, "`kind`", "benchmark")
+    # reached only once the records the schema refused are set aside (the second pass)
+    assert on(6, "entity `nope` is not defined")
+    assert on(7, "`abc` is not a number")
+
+
+def test_a_near_metric_name_is_suggested() -> None:
+    data = b"entity,metric,value,unit\njetson-orin,power_ww,10,W\n"
+    [issue] = errors(intake.validate_upload("near.csv", data, KNOWLEDGE))
+    assert "did you mean `power_w`" in issue.message

@@ -69,7 +69,7 @@ def test_claim_evidence_names_document_section_and_quote(kb):
     assert ev["document"].startswith("doc 004")
     assert ev["section"].startswith("1.1 ")
     assert ev["quote_zh"] == kb.claims["c004-bench-tensorrt-throughput"].quote
-    assert ev["value"] == "3200 img/s"
+    assert ev["value"] == "3,200 img/s"
 
 
 def test_an_assessed_rating_carries_its_rubric_level_and_a_benchmark_none(kb):

@@ -84,7 +84,13 @@ def test_flags_are_kind_and_reason_with_a_reference_where_given():
 
 @pytest.mark.parametrize(
     ("comparator", "value", "expected"),
-    [("=", 50, "50 TOPS/W"), (">=", 50, ">= 50 TOPS/W"), ("~", 0.125, "~ 0.125 TOPS/W"), ("<", 1e-6, "< 1e-06 TOPS/W")],
+    [
+        ("=", 50, "50 TOPS/W"),
+        (">=", 50, ">= 50 TOPS/W"),
+        ("~", 0.125, "~ 0.125 TOPS/W"),
+        ("<", 1e-6, "< 0.000001 TOPS/W"),
+        ("=", 12934, "12,934 TOPS/W"),
+    ],
 )
 def test_a_value_has_its_comparator_unless_equal_and_its_unit(comparator, value, expected):
     numeric = claim(value=value, comparator=comparator, unit="TOPS/W", metric="efficiency")
