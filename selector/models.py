@@ -36,6 +36,7 @@ from selector.fields import (
     ShortText,
     Text,
 )
+from selector.group_fits import Fits
 from selector.sources import Locator, Source
 from selector.workload_facts import LlmModel, Support
 
@@ -401,30 +402,6 @@ class Criterion(Record):
 class GroupCriterion(Record):
     criterion: Id
     weight: Number = Field(default=1.0, ge=0, le=1_000_000)  # relative, like the preferences' MAX_WEIGHT
-
-
-#: What a group answers (the lead's shared schema for the requirement-first start, selector.requirement).
-Choosing = Literal[
-    "accelerator", "training-framework", "inference-engine", "llm-serving-engine", "model-server", "on-device-runtime"
-]
-Task = Literal["train", "serve-llm", "serve-vision", "generate-images", "run-on-device"]
-Where = Literal["cloud", "datacenter", "edge", "device", "client"]
-FitsPlatform = Literal["linux", "windows", "macos", "android", "ios", "embedded-linux"]
-
-
-def _each_once(values: tuple[str, ...]) -> tuple[str, ...]:
-    if len(set(values)) != len(values):
-        raise ValueError("list each value once")
-    return values
-
-
-class Fits(Record):
-    """What a group answers: what is being chosen, for which tasks, where and (for software) on which platforms."""
-
-    choosing: Choosing
-    tasks: Annotated[tuple[Task, ...], Field(min_length=1), AfterValidator(_each_once)]
-    where: Annotated[tuple[Where, ...], Field(min_length=1), AfterValidator(_each_once)]
-    platforms: Annotated[tuple[FitsPlatform, ...], AfterValidator(_each_once)] = ()
 
 
 class Group(Record):

@@ -157,6 +157,9 @@ LICENCE_URLS = {
     "MIT": "https://opensource.org/license/mit",
     "PyPI Terms of Use": "https://policies.python.org/pypi.org/Terms-of-Use/",
 }
+#: Datasets of facts (counts read from public git histories, figures transcribed from vendors' pages) under no
+#: licence of their own: nothing to link to; their NOTICE files say where each row comes from.
+FACT_DATASETS = frozenset({"repo-history", "vendor-datasheets"})
 
 # A NOTICE file is shown in full; one larger than this is cut (bundled files are a few kB).
 MAX_NOTICE_CHARS = 20_000

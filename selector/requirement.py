@@ -20,7 +20,8 @@ from selector import facts, numbers
 from selector.errors import SelectorError
 from selector.fact_types import Jurisdiction
 from selector.fields import Id
-from selector.models import Choosing, FitsPlatform, Group, KnowledgeBase, Task, Where
+from selector.group_fits import Choosing, FitsPlatform, Task, Where
+from selector.models import Group, KnowledgeBase
 
 CHOOSING_WORDS: dict[str, str] = {
     "accelerator": "an accelerator (chip)",

@@ -125,6 +125,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     ),
     "the knowledge: its models, loading, vocabulary, provenance and dataset imports": (
         "fields",
+        "group_fits",
         "sources",
         "fact_types",
         "models",

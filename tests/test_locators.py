@@ -228,8 +228,14 @@ def test_a_kept_table_equals_a_fresh_parse_of_every_bundled_raw_file() -> None:
     assert files, "the bundled knowledge has raw snapshots"
     for path in files:
         for keyed in (False, True):
+            try:
+                fresh = locators._parse_table(str(path), path.suffix, path.read_bytes(), keyed)
+            except RawError:
+                # a list cannot be read as named records: the kept read refuses it the same way
+                with pytest.raises(RawError):
+                    read_table(path, str(path), keyed)
+                continue
             first, again = read_table(path, str(path), keyed), read_table(path, str(path), keyed)
-            fresh = locators._parse_table(str(path), path.suffix, path.read_bytes(), keyed)
             assert first is again  # the second read is the kept table
             assert (first.path, first.rows, first.positions) == (fresh.path, fresh.rows, fresh.positions)
 

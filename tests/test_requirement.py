@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from selector import constraints, knowledge, requirement
-from selector.models import Choosing, Task, Where
+from selector.group_fits import Choosing, Task, Where
 from selector.preferences import PreferenceError, Preferences, from_query, to_query
 from selector.requirement import Requirement, RequirementError
 
