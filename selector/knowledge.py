@@ -56,7 +56,9 @@ class Upload:
     parsed: Parsed | None = field(default=None, compare=False, repr=False)
 
 
-@lru_cache(maxsize=32)
+# Room for every bundled file (34 today) and a few sessions' uploads: a smaller cache evicted an upload between its
+# check and its merge once the bundle grew past it, and parsed it again.
+@lru_cache(maxsize=128)
 def parse(name: str, raw: bytes, max_bytes: int, user: bool) -> tuple[Parsed | None, tuple[Issue, ...]]:
     """:func:`selector.yamlio.parse_yaml` of one input, kept for the next check of the same bytes.
 
