@@ -76,9 +76,9 @@ def test_missing_cells_are_filled_at_the_scales_worst_end_by_default_and_listed(
 
 def test_the_scales_worst_end_of_a_cost_criterion_is_its_upper_bound(kb):
     m = matrix.build(kb, Preferences(group="datacenter-accelerators"))
-    col = m.criteria.index("cloud-usd-per-gpu-hour")
+    col = m.criteria.index("joules-per-pflop-bf16")
     filled = [row[col].value for row in m.cells if row[col].imputed]
-    assert filled and all(v == kb.criteria["cloud-usd-per-gpu-hour"].scale[1] for v in filled)
+    assert filled and all(v == kb.criteria["joules-per-pflop-bf16"].scale[1] for v in filled)
 
 
 def test_the_column_worst_policy_keeps_the_earlier_default(kb):
@@ -87,7 +87,7 @@ def test_the_column_worst_policy_keeps_the_earlier_default(kb):
     known = [c.value for row in m.cells for c in [row[col]] if not c.imputed]
     assert _cell(m, "mindspore", "stars-debugging").value == min(known)
     m = matrix.build(kb, Preferences(group="datacenter-accelerators", missing="impute-column-worst"))
-    col = m.criteria.index("cloud-usd-per-gpu-hour")
+    col = m.criteria.index("joules-per-pflop-bf16")
     known = [row[col].value for row in m.cells if not row[col].imputed]
     assert all(row[col].value == max(known) for row in m.cells if row[col].imputed)
 

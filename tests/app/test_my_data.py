@@ -125,7 +125,8 @@ def test_recheck_shows_that_a_decision_holds_with_a_link_to_todays_ranking() -> 
     app.file_uploader(key="my-data-recheck").set_value(("r.md", _recheck_report(), "text/markdown")).run()
     assert not app.exception, app.exception
     assert [s.value.replace("\\", "") for s in app.success] == [
-        "The decision holds: NVIDIA Jetson AGX Orin 64GB is still recommended and leads the ranking, on the same evidence."
+        "The decision holds: NVIDIA Jetson AGX Orin 64GB is still recommended and leads the ranking, "
+        "on the same evidence."
     ]
     shown = "\n".join(m.value for m in app.markdown)
     assert "No ranked cell, option or decision rule changed." in shown

@@ -94,7 +94,7 @@ def test_a_sparse_figure_never_enters_the_dense_tops_column() -> None:
     prefs = Preferences(group=EDGE)
     before, after = recommend.recommend(bundled, prefs), recommend.recommend(result.kb, prefs)
     assert _orin_cell(after, "tops-int8") == _orin_cell(before, "tops-int8")
-    assert _orin_cell(after, "tops-int8").evidence == ("a-tops_int8-jetson-orin",)
+    assert _orin_cell(after, "tops-int8").evidence == ("datasheet-jetson-orin-int8",)
 
 
 def test_orin_override_replaces_the_article_figure_and_lifts_orin() -> None:
@@ -110,7 +110,8 @@ def test_orin_override_replaces_the_article_figure_and_lifts_orin() -> None:
     assert cell.tier == "measured"
     assert cell.evidence == ("u-orin-power",), "the overridden article claim must not be used"
     old = _orin_cell(before, "power-w")
-    assert "c004-orin-power" in old.evidence and old.value != 42.0
+    # before: NVIDIA's datasheet (60 W, the top power mode), which outranks the article's same 60 W
+    assert "datasheet-jetson-orin-power" in old.evidence and old.value != 42.0
 
     def score(rec: recommend.Recommendation, alternative: str) -> float:
         return next(r.score for r in rec.ranking if r.id == alternative)
@@ -137,10 +138,10 @@ def test_a_dominating_new_chip_ranks_first_in_the_users_group(method: str) -> No
     row = m.cells[m.alternatives.index("fixture-npu")]
     assert {c.tier for c in row} == {"measured"}
     assert all(not c.imputed for c in row)
-    # The bundled edge chips are still ranked on the bundled evidence (Orin's dense TOPS from its datasheet: the
-    # article's 172 TOPS does not say whether it is dense or sparse).
+    # The bundled edge chips are still ranked on the bundled evidence (Orin's dense TOPS from NVIDIA's datasheet,
+    # vendor-datasheets: the article's 172 TOPS does not say whether it is dense or sparse).
     orin = m.cells[m.alternatives.index("jetson-orin")][m.criteria.index("tops-int8")]
-    assert orin.evidence == ("a-tops_int8-jetson-orin",)
+    assert orin.evidence == ("datasheet-jetson-orin-int8",)
 
 
 @pytest.mark.xfail(
@@ -154,11 +155,12 @@ def test_a_new_chip_can_join_the_bundled_edge_group() -> None:
     text = text[: text.index("groups:\n  - id: my-edge")]  # the user's own group is no longer needed
     result = intake.validate_upload("join.yaml", text.encode(), KNOWLEDGE)
     assert result.ok, [str(i) for i in result.issues]
-    # The bundled group also has rating columns that the fixture chip has no evidence for; compared on the columns
-    # every member has (exclude-criterion), the chip that beats both modules on TOPS and watts leads.
+    # The bundled group also has rating and memory columns that the fixture chip has no evidence for, and Hailo-8L
+    # has no power figure (issue 32); compared on the columns every member has (exclude-criterion), the chip that
+    # beats every module on TOPS leads.
     rec = recommend.recommend(result.kb, Preferences(group=EDGE, missing="exclude-criterion"))
     assert "fixture-npu" in rec.matrix.alternatives
-    assert set(rec.matrix.criteria) == {"tops-int8", "power-w"}
+    assert set(rec.matrix.criteria) == {"tops-int8"}
     assert rec.ranking[0].id == "fixture-npu"
 
 
