@@ -289,3 +289,21 @@ def test_a_cost_per_token_column_uses_one_price_basis() -> None:
         if kb.claims[c].source == "accelmark" and kb.claims[c].metric == "cloud_usd_per_gpu_hour"
     }
     assert versions == {kb.criteria["cloud-usd-per-gpu-hour-2026"].conditions.version}
+
+
+def test_a_users_price_fills_the_dated_price_column_a_cost_per_token_divides(kb):
+    """The April 2026 price column takes only that list's prices (its conditions), but a user's own price replaces
+    any basis, in the column as in the cost per token derived from it; a chip without either stays filled in."""
+    from selector.uploads import intake
+
+    from .conftest import KNOWLEDGE
+
+    rows = b"entity,metric,value,unit\ngaudi3,cloud_usd_per_gpu_hour,0.3,USD per GPU-hour\n"
+    mine = intake.validate_upload("prices.csv", rows, KNOWLEDGE).kb
+    prefs = Preferences(group="datacenter-accelerators", criterion_weights={"cloud-usd-per-gpu-hour-2026": 1})
+    before, after = matrix.build(kb, prefs), matrix.build(mine, prefs)
+    assert _cell(before, "gaudi3", "cloud-usd-per-gpu-hour-2026").imputed
+    cell = _cell(after, "gaudi3", "cloud-usd-per-gpu-hour-2026")
+    assert (cell.value, cell.tier, cell.note) == (0.3, "measured", "your own price")
+    assert _cell(after, "h100", "cloud-usd-per-gpu-hour-2026") == _cell(before, "h100", "cloud-usd-per-gpu-hour-2026")
+    assert _cell(after, "tpu-v5p", "cloud-usd-per-gpu-hour-2026").imputed
