@@ -76,9 +76,9 @@ def test_missing_cells_are_filled_at_the_scales_worst_end_by_default_and_listed(
 
 def test_the_scales_worst_end_of_a_cost_criterion_is_its_upper_bound(kb):
     m = matrix.build(kb, Preferences(group="datacenter-accelerators"))
-    col = m.criteria.index("cloud-usd-per-gpu-hour")
+    col = m.criteria.index("joules-per-pflop-bf16")
     filled = [row[col].value for row in m.cells if row[col].imputed]
-    assert filled and all(v == kb.criteria["cloud-usd-per-gpu-hour"].scale[1] for v in filled)
+    assert filled and all(v == kb.criteria["joules-per-pflop-bf16"].scale[1] for v in filled)
 
 
 def test_the_column_worst_policy_keeps_the_earlier_default(kb):
@@ -87,7 +87,7 @@ def test_the_column_worst_policy_keeps_the_earlier_default(kb):
     known = [c.value for row in m.cells for c in [row[col]] if not c.imputed]
     assert _cell(m, "mindspore", "stars-debugging").value == min(known)
     m = matrix.build(kb, Preferences(group="datacenter-accelerators", missing="impute-column-worst"))
-    col = m.criteria.index("cloud-usd-per-gpu-hour")
+    col = m.criteria.index("joules-per-pflop-bf16")
     known = [row[col].value for row in m.cells if not row[col].imputed]
     assert all(row[col].value == max(known) for row in m.cells if row[col].imputed)
 
@@ -289,3 +289,21 @@ def test_a_cost_per_token_column_uses_one_price_basis() -> None:
         if kb.claims[c].source == "accelmark" and kb.claims[c].metric == "cloud_usd_per_gpu_hour"
     }
     assert versions == {kb.criteria["cloud-usd-per-gpu-hour-2026"].conditions.version}
+
+
+def test_a_users_price_fills_the_dated_price_column_a_cost_per_token_divides(kb):
+    """The April 2026 price column takes only that list's prices (its conditions), but a user's own price replaces
+    any basis, in the column as in the cost per token derived from it; a chip without either stays filled in."""
+    from selector.uploads import intake
+
+    from .conftest import KNOWLEDGE
+
+    rows = b"entity,metric,value,unit\ngaudi3,cloud_usd_per_gpu_hour,0.3,USD per GPU-hour\n"
+    mine = intake.validate_upload("prices.csv", rows, KNOWLEDGE).kb
+    prefs = Preferences(group="datacenter-accelerators", criterion_weights={"cloud-usd-per-gpu-hour-2026": 1})
+    before, after = matrix.build(kb, prefs), matrix.build(mine, prefs)
+    assert _cell(before, "gaudi3", "cloud-usd-per-gpu-hour-2026").imputed
+    cell = _cell(after, "gaudi3", "cloud-usd-per-gpu-hour-2026")
+    assert (cell.value, cell.tier, cell.note) == (0.3, "measured", "your own price")
+    assert _cell(after, "h100", "cloud-usd-per-gpu-hour-2026") == _cell(before, "h100", "cloud-usd-per-gpu-hour-2026")
+    assert _cell(after, "tpu-v5p", "cloud-usd-per-gpu-hour-2026").imputed
