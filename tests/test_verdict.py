@@ -152,7 +152,9 @@ def test_a_near_tie_is_too_close_to_call_with_two_alternatives():
 
 
 def test_gap_check_names_the_filled_in_cells_when_they_decide_the_leader():
-    rec = recommend.recommend(KB, Preferences(group="gpu-inference-runtimes"))
+    # MindSpore has no article stars: filled-in cells (the GPU engines lost theirs when issue 32 moved Triton and
+    # TensorRT-LLM out of that group)
+    rec = recommend.recommend(KB, Preferences(group="training-frameworks"))
     gaps = verdict.gap_check(rec)
     assert gaps is not None
     m = rec.matrix
