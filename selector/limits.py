@@ -23,7 +23,7 @@ from selector.issues import Issue
 MAX_CSV_ROWS = 2_000
 #: Values one CSV row becomes in knowledge YAML when every column is filled and the row declares a new entity
 #: (tests/test_limits.py converts such a CSV and checks this figure).
-VALUES_PER_ROW = 35
+VALUES_PER_ROW = 37
 #: Values (after alias expansion) a user's YAML file may hold: the largest CSV, converted, with a row to spare.
 MAX_UPLOAD_VALUES = (MAX_CSV_ROWS + 1) * VALUES_PER_ROW
 #: Records per list (sources, entities, claims, groups) in a user's file.
