@@ -284,7 +284,8 @@ def test_a_three_way_tie_that_every_method_shares_is_no_disagreement() -> None:
     assert not any("disagree" in d for d in judged.details)
 
 
-@pytest.mark.parametrize("group", ["datacenter-accelerators", "client-npus"])
+# the groups where min-max and vector TOPSIS name different leaders (datacenter-accelerators did before issue 32)
+@pytest.mark.parametrize("group", ["client-npus"])
 def test_the_method_in_use_names_the_displayed_leader_whatever_its_scaler(group) -> None:
     kb = knowledge.load()
     rec = recommend.recommend(kb, Preferences(group=group, method="topsis", scaler="minmax"))
