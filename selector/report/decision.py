@@ -28,11 +28,13 @@ def requirement_words(
 ) -> tuple[str, ...]:
     """The requirement as sentences: its own sentence first, then the group, the limits, the weights and the answers.
 
-    ``sentence`` is the HOOK for the requirement-first start (issue 34, point 1: ``selector/requirement.py``, which
-    says in one sentence what is chosen, for what, where and under which budget). Until a caller passes it, the
-    requirement is told from what the preferences hold, which is also what a reader needs to rebuild it.
+    ``sentence`` defaults to the requirement the preferences started from (``selector.requirement``: what is
+    chosen, for what, where and under which budget); the rest tells what the preferences hold, which is also what a
+    reader needs to rebuild it.
     """
     group = kb.groups[rec.matrix.group]
+    if not sentence.strip() and prefs.requirement is not None and not prefs.requirement.empty:
+        sentence = prefs.requirement.words(kb) + "."  # the requirement-first start's own sentence
     lines = [sentence.strip()] if sentence.strip() else []
     lines.append(f"Choosing among the {len(group.members)} candidates for {group.name_en}.")
     limits = [*prefs.constraints]

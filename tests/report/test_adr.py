@@ -134,3 +134,16 @@ def test_a_report_without_any_risk_says_so(kb, built):
 def test_front_matter_defaults_review_by_six_months_on(built):
     assert built.status == "proposed" and built.decided_on == "2025-01-02" and built.review_by == "2025-07-02"
     assert built.deciders == () and "Deciders: not recorded" in render.render_markdown(built)
+
+
+def test_the_requirement_first_start_is_the_first_sentence_of_the_context(kb):
+    from selector.requirement import Requirement
+
+    req = Requirement(choosing="accelerator", memory_gb=141)
+    prefs = Preferences(group="llm-inference-accelerators", requirement=req, constraints=("memory-capacity >= 141",))
+    built = build.build_report(kb, prefs, samples=200, seed=2, now=NOW)
+    assert built.requirement[0] == req.words(kb) + "."
+    assert req.words(kb) in render.render_markdown(built)
+    # settings made by hand: the context starts with the group
+    plain = build.build_report(kb, Preferences(group="llm-inference-accelerators"), samples=200, seed=2, now=NOW)
+    assert plain.requirement[0].startswith("Choosing among the")
