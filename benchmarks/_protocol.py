@@ -171,6 +171,17 @@ class Session:
         self._state(widget).string_value = text
         return await self.rerun(name, fragment_id=widget.fragment_id)
 
+    async def submit_form(self, name: str, fields: dict[str, str], button: str) -> Step:
+        """Type each of `fields` (text input key -> text) and press the form's submit button `button`: the form's
+        values travel with the button's trigger, as a browser sends them."""
+        for key, text in fields.items():
+            self._state(self._widget(key)).string_value = text
+        widget = self._widget(button)
+        self._state(widget).trigger_value = True
+        step = await self.rerun(name, fragment_id=widget.fragment_id)
+        self.values.pop(widget.id, None)  # a trigger is sent once, as a browser does
+        return step
+
     def _widget(self, key: str) -> Widget:
         if key not in self.widgets:
             raise KeyError(f"no widget with key {key!r} on this page (seen: {sorted(self.widgets)[:20]})")

@@ -62,7 +62,8 @@ STEPS = (
 
 
 def _limit() -> str:
-    """A limit every member of the default group passes (so the ranking stays whole): its first numeric criterion
+    """A limit every member of the default group passes (so the ranking stays whole), as typed into the limits
+    picker for the criterion it offers first (app_pages/_limits.py: the first quantity, neither a rating nor stars):
     at or below ten times the largest scale end."""
     from selector import knowledge
 
@@ -70,8 +71,8 @@ def _limit() -> str:
     group = next(iter(kb.groups.values()))
     for member in group.criteria:
         criterion = kb.criteria[member.criterion]
-        if criterion.scale and not criterion.unit.startswith("rating"):
-            return f"{criterion.id}<={criterion.scale[1] * 10:g}"
+        if criterion.scale and not criterion.unit.startswith(("rating", "stars")):
+            return f"<= {criterion.scale[1] * 10:g}"
     return ""
 
 
@@ -90,7 +91,7 @@ async def user(url: str, think: float, rng: random.Random, limit: str) -> list[S
             ("open Recommend", lambda: session.rerun("open Recommend", page="")),
             ("move a weight", lambda: session.set_slider("move a weight", "w-performance", 70)),
             ("open the limits", lambda: session.open_box("open the limits", "must-box")),
-            ("add a limit", lambda: session.set_text("add a limit", "must", limit)),
+            ("add a limit", lambda: session.submit_form("add a limit", {"limit-text": limit}, "limit-add")),
             ("open Frameworks", lambda: session.rerun("open Frameworks", page="frameworks")),
             ("open Accelerators", lambda: session.rerun("open Accelerators", page="accelerators")),
             ("open Evidence", lambda: session.rerun("open Evidence", page="evidence")),

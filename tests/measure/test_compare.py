@@ -139,7 +139,7 @@ def test_the_report_marks_measured_cells_and_lists_measured_beside_published(min
     built = build.build_report(mine.kb, Preferences(group="gpu-inference-runtimes"), samples=0)
     text = render.render_markdown(built)
     row = next(line for line in text.split("\n") if line.startswith("| Throughput, ResNet-50 on A100 (img/s)"))
-    assert "1900 (your measurement)" in row and row.count("(your measurement)") == 1
+    assert "1,900 (your measurement)" in row and row.count("(your measurement)") == 1
     assert "your run says 1,900 img/s (0.76x)" in text
     assert "Warning: hardware differs: NVIDIA A100 (the article (004)) vs Intel Xeon (yours)" in text
     assert "your measurement</span>" in render.render_html(built)
