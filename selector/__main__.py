@@ -147,4 +147,13 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    if code == EXIT_INTERRUPTED:
+        # Interrupted: every `with` block has closed (the PDF worker ended, temporary files removed), but a helper
+        # thread of the worker's pipe may still write to the pipe the interrupt closed, and interpreter shutdown
+        # would print that as "Exception ignored ... Traceback". Leave without running the shutdown.
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(code)
+    sys.exit(code)
