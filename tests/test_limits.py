@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import csv
 import io
-import threading
 
 import pytest
 
 from selector import issues, knowledge, limits, profile, yamlio
 from selector.knowledge import Upload
 from selector.uploads import csv_claims, intake
+from tests.check_slots import every_check_slot_held
 from tests.conftest import KNOWLEDGE
 
 SOURCE = "sources: [{id: user-x, kind: user, title_en: x}]\n"
@@ -102,28 +102,11 @@ def test_capped_keeps_short_lists_and_puts_errors_first() -> None:
 
 
 def test_checks_beyond_the_slots_wait_then_say_the_server_is_busy(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(limits, "CHECK_WAIT_S", 0.05)  # an upload's check waits this long (30 s in the app)
-    release = threading.Event()
-    held = threading.Barrier(limits.MAX_CONCURRENT_CHECKS + 1)
-
-    def hold() -> None:
-        with limits.checking():
-            held.wait()
-            release.wait()
-
-    threads = [threading.Thread(target=hold) for _ in range(limits.MAX_CONCURRENT_CHECKS)]
-    for thread in threads:
-        thread.start()
-    held.wait()
-    try:
+    with every_check_slot_held(monkeypatch):  # an upload's check then waits 0.05 s (30 s in the app)
         with pytest.raises(limits.Busy, match="checking other files"), limits.checking():
             pass
         result = intake.validate_upload("x.csv", b"entity,metric,value,unit\njetson-orin,power_w,40,W\n", KNOWLEDGE)
         assert not result.ok and "try again" in result.errors[0].message
-    finally:
-        release.set()
-        for thread in threads:
-            thread.join()
     with limits.checking(wait_s=0.05):
         pass
 

@@ -306,29 +306,10 @@ def test_a_hostile_benchmark_upload_is_refused_with_a_line_not_an_exception(muta
 def test_every_kind_of_upload_waits_for_the_same_check_slots(
     monkeypatch: pytest.MonkeyPatch, name: str, data: bytes
 ) -> None:
-    import threading
+    from tests.check_slots import every_check_slot_held
 
-    from selector import limits
-
-    monkeypatch.setattr(limits, "CHECK_WAIT_S", 0.05)
-    release = threading.Event()
-    held = threading.Barrier(limits.MAX_CONCURRENT_CHECKS + 1)
-
-    def hold() -> None:
-        with limits.checking():
-            held.wait()
-            release.wait()
-
-    threads = [threading.Thread(target=hold) for _ in range(limits.MAX_CONCURRENT_CHECKS)]
-    for thread in threads:
-        thread.start()
-    held.wait()
-    try:
+    with every_check_slot_held(monkeypatch):
         busy = intake.validate_upload(name, data, KNOWLEDGE, measured=measure.Options(entity="h100", workload="m"))
-    finally:
-        release.set()
-        for thread in threads:
-            thread.join()
     assert not busy.ok and "checking other files" in busy.errors[0].message
     free = intake.validate_upload(name, data, KNOWLEDGE, measured=measure.Options(entity="h100", workload="m"))
     assert free.ok, [str(i) for i in free.issues]
