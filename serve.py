@@ -4,7 +4,8 @@ plus a warm-up in the background.
 Streamlit runs app.py only when the first browser connects, after the browser has loaded Streamlit's JavaScript;
 until then the server is idle, and the first page then pays for every import and for loading the knowledge. Here a
 daemon thread does that work while Streamlit starts and the browser loads: it loads the bundled knowledge (handed
-to the app's cache by :func:`selector.knowledge.bundled`), imports what app.py and the default page import, ranks
+to the app's cache by :func:`selector.knowledge.loading.bundled`), imports what app.py and the default page import,
+ranks
 the default preferences once (scikit-criteria's lazy imports, the knowledge's memos), and lets :mod:`inspect`
 resolve every loaded module's file (Streamlit's first element does, once per process). A failed warm-up only leaves
 that work to the first page.
@@ -84,8 +85,9 @@ def warm_up(
     server's start imports Streamlit anyway, and the app's ``st.cache_data`` functions, imported earlier, would log
     that no runtime was found.
     """
-    from selector import knowledge, recommend
-    from selector.preferences import Preferences
+    from selector.decision import recommend
+    from selector.decision.preferences import Preferences
+    from selector.knowledge import loading as knowledge
 
     kb = knowledge.preload_bundled()
     statements = first_page_imports() if imports is None else list(imports)

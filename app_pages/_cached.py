@@ -19,10 +19,14 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import streamlit as st
 
-from selector import conflicts, escape, knowledge, limits, recommend, verdict, vocabulary
-from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
-from selector.models import LOCATED_TIERS, KnowledgeBase
-from selector.preferences import Preferences
+from selector import escape, verdict
+from selector.decision import recommend
+from selector.decision.preferences import Preferences
+from selector.io import limits
+from selector.knowledge import conflicts, vocabulary
+from selector.knowledge import loading as knowledge
+from selector.knowledge.loading import DEFAULT_KNOWLEDGE, Upload
+from selector.knowledge.models import LOCATED_TIERS, KnowledgeBase
 from selector.robustness import analysis, figure
 from selector.uploads import intake
 from selector.views.accelerators import accelerator_claims, accelerator_efficiency, dataset_numbers, spec_table
@@ -56,7 +60,7 @@ def merged_kb(digest: str, _uploads: tuple[Upload, ...]) -> tuple[KnowledgeBase 
 
     Raises
     ------
-    selector.limits.Busy
+    selector.io.limits.Busy
         When the server is checking too many files at once: raised, not returned, so that it is not cached.
     """
     with limits.checking():
@@ -116,7 +120,7 @@ def robustness_of(
 
     Raises
     ------
-    selector.problem.ScoringError, ValueError
+    selector.decision.problem.ScoringError, ValueError
         When the analyses cannot run on this ranking (the message says why).
     """
     return _cached_robustness(

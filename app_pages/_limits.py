@@ -9,10 +9,10 @@ from collections.abc import Callable
 import streamlit as st
 
 from app_pages._widgets import expander_drawn_when_open, sync_widget
-from selector import constraints as hard
+from selector.decision import constraints as hard
+from selector.decision.preferences import Preferences
 from selector.escape import streamlit_md as md
-from selector.models import Group, KnowledgeBase
-from selector.preferences import Preferences
+from selector.knowledge.models import Group, KnowledgeBase
 
 #: Makes these limits the ones in force (Recommend's check and link writing); False when they were refused.
 Apply = Callable[[tuple[str, ...]], bool]

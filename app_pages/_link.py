@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping, Sequence
 import streamlit as st
 
 from selector import profile
-from selector.preferences import PreferenceError, Preferences
+from selector.decision.preferences import PreferenceError, Preferences
 
 PREFERENCES = profile.PREFERENCE_PARAMS
 FILTERS = (profile.FILTERS_PARAM,)

@@ -1,6 +1,6 @@
 """Recommend's requirement-first start: plain-words questions (what, for what, where, platform, model size, budget,
 memory per chip, vendors or jurisdictions to avoid) that pick the group and set the limits and sub-weights they
-imply (selector.requirement)."""
+imply (selector.decision.requirement)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ from collections.abc import Callable
 import streamlit as st
 
 from app_pages._widgets import expander_drawn_when_open
-from selector import facts, requirement
+from selector.decision import requirement
+from selector.decision.preferences import Preferences
+from selector.decision.requirement import Requirement, RequirementError
 from selector.escape import streamlit_label as label
 from selector.escape import streamlit_md as md
-from selector.models import KnowledgeBase
-from selector.preferences import Preferences
-from selector.requirement import Requirement, RequirementError
+from selector.knowledge import facts
+from selector.knowledge.models import KnowledgeBase
 
 #: Makes these preferences the ones in force (Recommend's check and link writing); False when they were refused.
 Apply = Callable[[Preferences], bool]

@@ -9,13 +9,15 @@ from collections.abc import Sequence
 import streamlit as st
 
 from app_pages import _cached, _lang, _link
-from selector import adr, knowledge, limits, profile
+from selector import adr, profile
+from selector.decision.preferences import PreferenceError, Preferences, check_slider_ranges
 from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
+from selector.io import limits
 from selector.issues import Issue
-from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
-from selector.models import KnowledgeBase
-from selector.preferences import PreferenceError, Preferences, check_slider_ranges
+from selector.knowledge import loading as knowledge
+from selector.knowledge.loading import DEFAULT_KNOWLEDGE, Upload
+from selector.knowledge.models import KnowledgeBase
 
 _PREFS = "prefs"  # session_state: the last preferences in force, so a page switch (which clears the URL) keeps them
 
@@ -80,7 +82,8 @@ def load_session_kb() -> KnowledgeBase:
     """Settle the knowledge this session sees in this run: the bundled one, merged with the user's uploads when
     they validate. app.py calls it before the page; the page reads it with :func:`session_kb`.
 
-    ``st.session_state["uploads"]`` holds the uploads (a list of :class:`selector.knowledge.Upload`); every issue
+    ``st.session_state["uploads"]`` holds the uploads (a list of :class:`selector.knowledge.loading.Upload`); every
+    issue
     the check found is kept in ``st.session_state["upload_issues"]``. Uploads with an error are not used: the
     bundled knowledge is returned and the issues say what to fix.
     """

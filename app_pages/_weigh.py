@@ -9,14 +9,14 @@ from fractions import Fraction
 import streamlit as st
 
 from app_pages._widgets import expander_drawn_when_open
-from selector import elicitation, matrix
-from selector.elicitation import ElicitationError
+from selector.decision import elicitation, matrix
+from selector.decision.elicitation import ElicitationError
+from selector.decision.matrix import DecisionMatrix
+from selector.decision.preferences import Preferences
 from selector.errors import SelectorError
 from selector.escape import streamlit_label as label
 from selector.escape import streamlit_md as md
-from selector.matrix import DecisionMatrix
-from selector.models import KnowledgeBase
-from selector.preferences import Preferences
+from selector.knowledge.models import KnowledgeBase
 from selector.views import weigh
 
 #: Makes the preferences in force take these updates (Recommend's own check and link writing).

@@ -15,10 +15,10 @@ import streamlit as st
 
 from app_pages import _cached
 from app_pages._lang import _
-from selector import provenance
 from selector.escape import streamlit_md as md
 from selector.escape import streamlit_table
-from selector.models import KnowledgeBase
+from selector.knowledge import provenance
+from selector.knowledge.models import KnowledgeBase
 from selector.views.evidence import claim_evidence
 
 

@@ -1,6 +1,6 @@
 """Recommend's workload form for the LLM groups: the model served, its precision, lengths, load, latency limits and
 prices; then, per accelerator, whether it runs the workload, on how many, how fast within the limits and at what
-cost (selector.workload_fit computes; this module only draws)."""
+cost (selector.decision.workload_fit computes; this module only draws)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import streamlit as st
 
 from app_pages._session import check_prefs, prefs_in_force, set_prefs
 from app_pages._widgets import markdown_table
-from selector import workload, workload_fit
+from selector.decision import workload, workload_fit
+from selector.decision.preferences import Preferences
 from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
-from selector.models import KnowledgeBase
-from selector.preferences import Preferences
+from selector.knowledge.models import KnowledgeBase
 
 _NONE = 0.0  # a number field left at 0 states nothing (no limit, no price)
 

@@ -18,13 +18,14 @@ from app_pages._widgets import (
     session_figure,
     show_claim,
 )
-from selector import provenance, specs, vocabulary
 from selector.charts.claims import metric_bars
 from selector.charts.efficiency import efficiency_bars, efficiency_scatter
 from selector.charts.specs import spec_scatter
+from selector.decision import specs
 from selector.escape import streamlit_md as md
-from selector.knowledge import DEFAULT_KNOWLEDGE
-from selector.models import LOCATED_TIERS
+from selector.knowledge import provenance, vocabulary
+from selector.knowledge.loading import DEFAULT_KNOWLEDGE
+from selector.knowledge.models import LOCATED_TIERS
 from selector.views.accelerators import evidence_labels, metric_frame, pareto_mask
 from selector.views.labels import SEGMENT_LABELS
 

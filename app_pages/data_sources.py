@@ -9,10 +9,10 @@ from app_pages import _lang
 from app_pages._lang import _
 from app_pages._session import session_kb
 from app_pages._widgets import reference_date
-from selector import provenance
 from selector.escape import streamlit_md as md
-from selector.knowledge import DEFAULT_KNOWLEDGE
-from selector.locators import RAW_DIR
+from selector.knowledge import provenance
+from selector.knowledge.loading import DEFAULT_KNOWLEDGE
+from selector.knowledge.locators import RAW_DIR
 
 kb = session_kb()
 today = reference_date()

@@ -17,9 +17,9 @@ from app_pages._session import (
     set_filters,
 )
 from app_pages._widgets import markdown_table, reference_date, show_claim, sync_widget
-from selector import provenance
 from selector.escape import streamlit_md as md
-from selector.locators import RAW_DIR
+from selector.knowledge import provenance
+from selector.knowledge.locators import RAW_DIR
 from selector.views.evidence import claims_preview, filter_claims
 from selector.views.labels import conditions_text, document_label, value_text
 

@@ -18,10 +18,11 @@ from app_pages._session import (
     session_upload_files,
     set_meta,
 )
-from selector import adr, recommend
+from selector import adr
+from selector.decision import recommend
+from selector.decision.problem import METHODS, VALUE_SCALER
 from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
-from selector.problem import METHODS, VALUE_SCALER
 from selector.report import build, pdf
 from selector.report.model import ReportError
 

@@ -10,10 +10,11 @@ from app_pages import _lang
 from app_pages._lang import _
 from app_pages._session import session_kb
 from app_pages._widgets import plotly_chart, section_tabs, session_figure, show_claim, text_table
-from selector import display, vocabulary
+from selector import display
 from selector.charts.claims import benchmark_bars
 from selector.charts.ratings import feature_heatmap
 from selector.escape import streamlit_md as md
+from selector.knowledge import vocabulary
 from selector.views.evidence import claims_table
 from selector.views.frameworks import (
     comparable_frame,

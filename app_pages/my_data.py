@@ -25,11 +25,11 @@ from app_pages._session import (
 from app_pages._widgets import markdown_table
 from selector import measure, profile, recheck
 from selector.adr import DecisionMeta
+from selector.decision.preferences import PreferenceError
 from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
-from selector.knowledge import DEFAULT_KNOWLEDGE
+from selector.knowledge.loading import DEFAULT_KNOWLEDGE
 from selector.measure import compare
-from selector.preferences import PreferenceError
 from selector.record import RecordError
 from selector.uploads import comparison, csv_claims, intake
 

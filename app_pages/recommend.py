@@ -21,13 +21,10 @@ from app_pages._widgets import (
     untitled_chart,
 )
 from app_pages._workload import workload_form
-from selector import basis, decision_tree, display, matrix, recommend, verdict
+from selector import display, verdict
 from selector.charts.contributions import contribution_bars, restack_contribution_bars
-from selector.errors import SelectorError
-from selector.escape import streamlit_label as label
-from selector.escape import streamlit_md as md
-from selector.measure import compare
-from selector.preferences import (
+from selector.decision import basis, decision_tree, matrix, recommend
+from selector.decision.preferences import (
     CRITERION_WEIGHT_RANGE,
     DIMENSION_WEIGHT_RANGE,
     MISSING_HELP,
@@ -35,7 +32,11 @@ from selector.preferences import (
     PreferenceError,
     Preferences,
 )
-from selector.problem import METHODS
+from selector.decision.problem import METHODS
+from selector.errors import SelectorError
+from selector.escape import streamlit_label as label
+from selector.escape import streamlit_md as md
+from selector.measure import compare
 from selector.value import SWING_WEIGHT_MEANING
 from selector.views.recommend import (
     BADGE_HELP,

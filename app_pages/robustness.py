@@ -8,11 +8,12 @@ import streamlit as st
 from app_pages._cached import PAGE_SAMPLES, SEED, robustness_of
 from app_pages._session import current_prefs, session_kb
 from app_pages._widgets import markdown_table, plotly_chart, section_tabs
-from selector import recommend, verdict
+from selector import verdict
 from selector.charts.robustness import acceptability_heatmap, weight_sweep_chart
+from selector.decision import recommend
+from selector.decision.problem import METHODS, ScoringError
 from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
-from selector.problem import METHODS, ScoringError
 from selector.report import formats
 from selector.robustness import analysis, figure
 from selector.robustness.smaa import CONFIDENCE_LIMIT

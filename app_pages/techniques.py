@@ -8,7 +8,7 @@ from app_pages import _lang
 from app_pages._lang import _
 from app_pages._session import current_prefs, session_kb
 from app_pages._widgets import markdown_table, show_claim
-from selector import decision_tree
+from selector.decision import decision_tree
 from selector.escape import streamlit_md as md
 from selector.views.techniques import KIND_LABELS, TECHNIQUE_KINDS, scenario_label, techniques_table
 

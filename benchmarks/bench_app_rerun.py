@@ -139,7 +139,7 @@ from app_pages._widgets import session_figure, untitled_chart
 from selector import recommend, verdict
 from selector.charts.contributions import contribution_bars, restack_contribution_bars
 from selector.views.recommend import BADGE_HELP, contributions_frame, ranking_markdown
-from selector.preferences import Preferences
+from selector.decision.preferences import Preferences
 
 kb = bundled_kb()
 rec = recommend.recommend(kb, Preferences(group=next(iter(kb.groups))))
@@ -205,8 +205,9 @@ def measure(reruns: int, blocks: int) -> dict[str, list[Timing]]:
 
 def pure_costs(repeats: int) -> dict[str, float]:
     """Median seconds of the computations behind a new weighting, outside Streamlit."""
-    from selector import knowledge, recommend
-    from selector.preferences import Preferences
+    from selector.decision import recommend
+    from selector.decision.preferences import Preferences
+    from selector.knowledge import loading as knowledge
     from selector.robustness.analysis import acceptability
 
     kb = knowledge.load()

@@ -31,9 +31,10 @@ def _median_time(fn, repeat: int) -> float:  # noqa: ANN001
 
 def main() -> None:
     """Print the timings per group and method."""
-    from selector import knowledge, recommend, scoring
-    from selector.preferences import Preferences
-    from selector.problem import Problem
+    from selector.decision import recommend, scoring
+    from selector.decision.preferences import Preferences
+    from selector.decision.problem import Problem
+    from selector.knowledge import loading as knowledge
     from selector.robustness import analysis
     from selector.robustness.smaa import smaa
 

@@ -4,7 +4,7 @@ Targets (issue 19): under 100 MB extra and under 2 s per request. Each case runs
 loaded the bundled knowledge (as a warm server has); the child reports the growth of its peak resident memory
 (``ru_maxrss`` before and after) and its CPU time for the request. CPU time is what the request costs the server
 whatever the machine's load; wall time is printed beside it. The inputs are built to be as costly as the caps in
-selector/limits.py and selector/profile.py allow: the most values, records or schema errors a file may hold.
+selector/io/limits.py and selector/profile.py allow: the most values, records or schema errors a file may hold.
 
 Run from the repository root: ``PYTHONPATH=. .venv/bin/python benchmarks/bench_limits.py``.
 """
@@ -21,8 +21,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from selector import knowledge, limits, profile
-from selector.knowledge import DEFAULT_KNOWLEDGE
+from selector import profile
+from selector.io import limits
+from selector.knowledge import loading as knowledge
+from selector.knowledge.loading import DEFAULT_KNOWLEDGE
 from selector.uploads import csv_claims, intake
 
 TARGET_MB = 100.0

@@ -36,7 +36,9 @@ def _median(fn, repeat: int) -> float:  # noqa: ANN001
 
 def main() -> None:
     """Print the timings."""
-    from selector import knowledge, measure, yamlio
+    from selector import measure
+    from selector.io import yamlio
+    from selector.knowledge import loading as knowledge
     from selector.uploads import intake
 
     summaries = sorted(SAMPLES.glob("*.mlperf_log_summary.txt"))

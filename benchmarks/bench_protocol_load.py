@@ -65,7 +65,7 @@ def _limit() -> str:
     """A limit every member of the default group passes (so the ranking stays whole), as typed into the limits
     picker for the criterion it offers first (app_pages/_limits.py: the first quantity, neither a rating nor stars):
     at or below ten times the largest scale end."""
-    from selector import knowledge
+    from selector.knowledge import loading as knowledge
 
     kb = knowledge.load()
     group = next(iter(kb.groups.values()))

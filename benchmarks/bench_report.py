@@ -13,8 +13,8 @@ import statistics
 import time
 from collections.abc import Callable
 
-from selector import knowledge
-from selector.preferences import Preferences
+from selector.decision.preferences import Preferences
+from selector.knowledge import loading as knowledge
 from selector.report import build, pdf, render
 
 GROUPS = ("gpu-inference-runtimes", "datacenter-accelerators")

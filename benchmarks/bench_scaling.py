@@ -4,7 +4,7 @@ members multiplied).
 
 Each task runs in a fresh process per size, so that its peak memory (ru_maxrss) is its own; the heavy libraries
 (scikit-criteria, WeasyPrint, plotly, Streamlit) are imported before the clock starts, because their import costs
-the same at every size. The parsed-file cache (selector.parse_cache) starts empty in a scratch folder: validate, the
+the same at every size. The parsed-file cache (selector.io.parse_cache) starts empty in a scratch folder: validate, the
 first task at each size, pays for parsing the YAML, as a first load does; the tasks after it read the cache, as every
 later command does. Printed per task: seconds and peak MB at each size, the time ratio 100x/1x (target <= ~100)
 and the growth exponent between 10x and 100x (1.0 = linear), plus the PDF at 100x against its one-minute target.
@@ -51,8 +51,8 @@ def _cli(argv: list[str]) -> None:
 
 def _prepare(task: str) -> None:
     """Import what the task needs before timing it: imports cost the same at every size."""
-    import selector.knowledge  # noqa: F401
-    from selector import scoring
+    import selector.knowledge.loading  # noqa: F401
+    from selector.decision import scoring
 
     scoring.score  # noqa: B018
     import skcriteria.agg.simple  # noqa: F401
@@ -68,7 +68,7 @@ def _run(task: str, knowledge: Path) -> None:
     if task == "validate":
         _cli(["validate", *common])
     elif task == "rank":
-        from selector import knowledge as loader
+        from selector.knowledge import loading as loader
 
         for group in loader.load(knowledge).groups:
             _cli(["rank", "--group", group, "--format", "json", *common])

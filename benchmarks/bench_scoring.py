@@ -31,8 +31,8 @@ def _caller(fn, calls: list[tuple]):
 
 def _score(*parts):
     """One call as a caller makes it: the problem checked, then scored."""
-    from selector import scoring
-    from selector.problem import Problem
+    from selector.decision import scoring
+    from selector.decision.problem import Problem
 
     return scoring.score(Problem.of(*parts))
 
@@ -40,8 +40,8 @@ def _score(*parts):
 def main() -> None:
     """Print the import time, then per-method timings for both matrix sizes."""
     start = time.perf_counter()
-    from selector import scoring
-    from selector.problem import METHODS, Problem
+    from selector.decision import scoring
+    from selector.decision.problem import METHODS, Problem
 
     scoring.score(Problem.of([[1.0, 2.0], [2.0, 1.0]], ["max", "min"], [1, 1], "topsis"))
     print(f"first call incl. import of scikit-criteria: {time.perf_counter() - start:.2f} s")

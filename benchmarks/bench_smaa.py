@@ -1,4 +1,4 @@
-"""Benchmark: SMAA with 10,000 samples (vectorised, selector.vectorised) against looping scoring.score.
+"""Benchmark: SMAA with 10,000 samples (vectorised, selector.decision.vectorised) against looping scoring.score.
 
 Run from the repository root: ``PYTHONPATH=. .venv/bin/python benchmarks/bench_smaa.py``. For a 5 x 8 and a
 10 x 10 matrix it prints the time of ``robustness.smaa.smaa`` with 10,000 weight samples (target < 0.1 s) and the
@@ -25,8 +25,8 @@ GROWTH_TARGET_SECONDS = 2.0
 
 def main() -> None:
     """Print SMAA time and the per-sample ratio against scikit-criteria, per matrix size and method."""
-    from selector import scoring
-    from selector.problem import METHODS, Problem
+    from selector.decision import scoring
+    from selector.decision.problem import METHODS, Problem
     from selector.robustness.sampling import sample_simplex
     from selector.robustness.smaa import smaa
 
@@ -57,7 +57,7 @@ def main() -> None:
 
 def growth() -> None:
     """Print SMAA time at 4, 40 and 400 alternatives per method and the fitted exponent in the alternatives."""
-    from selector.problem import METHODS, Problem
+    from selector.decision.problem import METHODS, Problem
     from selector.robustness.sampling import sample_simplex
     from selector.robustness.smaa import smaa
 

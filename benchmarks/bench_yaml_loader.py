@@ -1,11 +1,11 @@
 """Benchmark: loading the knowledge with the pure-Python YAML loader and with LibYAML's C parser, in one run.
 
 Run from the repository root: ``PYTHONPATH=. .venv/bin/python benchmarks/bench_yaml_loader.py``.
-For each loader of :mod:`selector.yamlio` it prints
+For each loader of :mod:`selector.io.yamlio` it prints
 
-* the time to parse every bundled knowledge file (:func:`selector.yamlio.parse_yaml`: parser, guarded composer,
+* the time to parse every bundled knowledge file (:func:`selector.io.yamlio.parse_yaml`: parser, guarded composer,
   guards, construction), best of 5;
-* the time of the whole knowledge load (:func:`selector.knowledge.collect`: parsing + schema + cross-checks);
+* the time of the whole knowledge load (:func:`selector.knowledge.loading.collect`: parsing + schema + cross-checks);
 * the same whole load on ten times the data (the claims files repeated under new ids, as a large upload would be);
 
 then the ratios python / libyaml. Both loaders share the composer and every guard (they are in Python), so the
@@ -47,7 +47,8 @@ def _scaled_copy(source: Path, target: Path, times: int) -> None:
 
 def main() -> None:
     """Print the load times per loader and their ratios."""
-    from selector import knowledge, yamlio
+    from selector.io import yamlio
+    from selector.knowledge import loading as knowledge
 
     files = sorted(knowledge.DEFAULT_KNOWLEDGE.rglob("*.yaml"))
     raws = [(str(p), p.read_bytes()) for p in files]

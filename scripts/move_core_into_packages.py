@@ -64,12 +64,13 @@ MOVES: dict[str, str] = {
     )},
     **{name: f"knowledge.{name}" for name in (
         "fields", "sources", "fact_types", "models", "facts", "crosscheck", "vocabulary", "provenance",
-        "conflicts", "locators", "releases", "importers",
+        "conflicts", "locators", "releases", "importers", "workload_facts", "group_fits", "bilingual",
     )},
     "knowledge": "knowledge.loading",
     **{name: f"decision.{name}" for name in (
         "preferences", "constraints", "shortlist", "decision_tree", "matrix", "weights", "elicitation", "problem",
-        "scoring", "vectorised", "recommend", "shares", "basis", "specs",
+        "scoring", "vectorised", "recommend", "shares", "basis", "specs", "cells", "workload", "memory_fit",
+        "engine_support", "latency_bound", "token_cost", "workload_fit", "requirement",
     )},
 }  # fmt: skip
 

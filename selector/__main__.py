@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from types import ModuleType
 
 from selector import commands
-from selector.outfile import OutputRefused
+from selector.io.outfile import OutputRefused
 
 _REQUIRED = ("NAME", "HELP", "add_arguments", "run")
 

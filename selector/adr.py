@@ -1,7 +1,7 @@
 """The decision record's own fields (MADR 4 front matter): title, status, deciders, consulted, informed, review-by.
 
 They say who decides and when to look again, not how the options rank, so they live beside the preferences
-(:class:`selector.preferences.Preferences`) rather than in them: changing a decider never re-ranks anything. A
+(:class:`selector.decision.preferences.Preferences`) rather than in them: changing a decider never re-ranks anything. A
 profile keeps them (``decision:``); a link carries them while they stay short (:func:`to_params`); the reproduce
 link's base address is a deployment setting (:func:`base_url`).
 """
@@ -15,12 +15,12 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
-from selector import textpolicy
 from selector.errors import SelectorError
+from selector.io import textpolicy
 
 STATUSES = ("proposed", "accepted", "rejected", "deprecated", "superseded")
 #: Months from the record's date to its review-by date when none is given: hardware, prices and software releases
-#: move within months, and a dataset snapshot counts as ageing at 18 (selector.provenance.AGEING_MONTHS).
+#: move within months, and a dataset snapshot counts as ageing at 18 (selector.knowledge.provenance.AGEING_MONTHS).
 DEFAULT_REVIEW_MONTHS = 6
 MAX_PEOPLE = 20
 #: The link carries the fields only while their parameters stay this short (a profile file always keeps them).

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from selector.problem import Problem
+from selector.decision.problem import Problem
 
 CLOSE_GAP = 0.01  # a gap under 1 % of the score scale's range is too close to call
 # Methods whose scores lie on a fixed 0..1 scale: TOPSIS closeness, VIKOR's Q and the additive value model (`mavt`,

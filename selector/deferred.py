@@ -24,7 +24,8 @@ from typing import Any
 
 import numpy as np
 
-#: What :func:`selector.scoring` defers before importing scikit-criteria. A package comes before its submodules:
+#: What :func:`selector.decision.scoring` defers before importing scikit-criteria. A package comes before its
+#: submodules:
 #: finding a submodule's spec imports its package, which must be the stand-in by then.
 BY_SKCRITERIA = ("seaborn", "networkx", "scipy.stats", "sklearn", "sklearn.preprocessing")
 
@@ -62,7 +63,8 @@ class DeferredStats(Deferred):
     """scipy.stats, deferred, answering the one call scikit-criteria makes on every scoring without importing it.
 
     Each aggregation function ends with ``scipy.stats.rankdata(scores, "dense")`` (skcriteria.utils.rank), whose
-    result selector.scoring does not use (it ranks with ``rank_scores``). Importing scipy.stats for it would cost
+    result selector.decision.scoring does not use (it ranks with ``rank_scores``). Importing scipy.stats for it would
+    cost
     every process its import, and each call scipy's argument handling; a 1-D finite array's dense ranks are its
     index among the sorted distinct values, plus one (a plain Python sort for a scoring's few values,
     ``numpy.unique`` for more). Any other call, and any other attribute, goes to the real scipy.stats (tests

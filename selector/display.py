@@ -1,6 +1,6 @@
 """Numbers for people: thousands separators, a few significant digits, units; one writer for pages, files and reports.
 
-:mod:`selector.numbers` reads numbers from outside files; this module writes them for a reader. The rules:
+:mod:`selector.io.numbers` reads numbers from outside files; this module writes them for a reader. The rules:
 
 - at most :data:`DIGITS` significant digits after the decimal point, never fewer integer digits than the number has
   (``12,934`` stays ``12,934``: rounding a count to ``12,930`` would print a figure nobody measured);

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from selector import vectorised
-from selector.scoring import leader_index
+from selector.decision import vectorised
+from selector.decision.scoring import leader_index
 
 
 @dataclass(frozen=True)

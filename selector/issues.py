@@ -51,7 +51,7 @@ def schema_issues(
     name
         The file name the issues carry.
     line_of
-        Path (tuple of keys and list indexes) -> line (:meth:`selector.yamlio.Parsed.line_of`).
+        Path (tuple of keys and list indexes) -> line (:meth:`selector.io.yamlio.Parsed.line_of`).
     unknown_key_hint
         What an unknown key's message says after naming it (which keys the file may hold).
     records

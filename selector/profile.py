@@ -1,7 +1,8 @@
 """Decision profiles: preferences, evidence filters and the user's uploads in one self-contained YAML file or link.
 
 A profile is what a user saves to come back to (or hand to a colleague) a decision: the group, scenario answers,
-weights, method, scaler, missing-value policy and flagged-claims choice (:class:`selector.preferences.Preferences`),
+weights, method, scaler, missing-value policy and flagged-claims choice
+(:class:`selector.decision.preferences.Preferences`),
 the evidence-page filters, and the text of every file they uploaded, so that loading it anywhere rebuilds the same
 knowledge and the same ranking. Loading reads with the guarded parser and re-validates the embedded uploads.
 """
@@ -28,23 +29,23 @@ from pydantic import (
     field_validator,
 )
 
-from selector import textpolicy
 from selector.adr import DecisionMeta
+from selector.decision.preferences import PreferenceError, Preferences, from_query, to_query
 from selector.errors import SelectorError
 from selector.i18n import Language, LanguageError, check_language
+from selector.io import textpolicy
+from selector.io.yamlio import dump_yaml, parse_yaml
 from selector.issues import Issue, schema_issues
-from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
-from selector.preferences import PreferenceError, Preferences, from_query, to_query
+from selector.knowledge.loading import DEFAULT_KNOWLEDGE, Upload
 from selector.record import MAX_RECORD_CHARS
 from selector.uploads.intake import MAX_UPLOAD_BYTES, UploadResult, validate_upload
-from selector.yamlio import dump_yaml, parse_yaml
 
 FORMAT_VERSION = 1
 MAX_EMBEDDED_UPLOADS = 8
 #: Embedded uploads dominate a profile's size; YAML quoting may add a little to each.
 MAX_PROFILE_BYTES = MAX_EMBEDDED_UPLOADS * MAX_UPLOAD_BYTES * 2
 PROFILE_NAME = "profile.yaml"
-#: The parameters that carry the preferences (every key selector.preferences.to_query may write).
+#: The parameters that carry the preferences (every key selector.decision.preferences.to_query may write).
 PREFERENCE_PARAMS = (
     "group",
     "answers",
@@ -80,7 +81,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def _visible(value: str) -> str:
-    # The same characters every reader refuses (selector.textpolicy): a profile must not smuggle them in escaped.
+    # The same characters every reader refuses (selector.io.textpolicy): a profile must not smuggle them in escaped.
     problem = textpolicy.first_hidden(value)
     if problem is not None:
         raise ValueError(problem)

@@ -15,8 +15,8 @@ from urllib.parse import urlencode
 
 from selector import display
 from selector import record as records
-from selector.models import KnowledgeBase
-from selector.preferences import to_query
+from selector.decision.preferences import to_query
+from selector.knowledge.models import KnowledgeBase
 from selector.record import CellRecord, DecisionRecord, RuleRecord
 
 HOLDS, CHANGED = 0, 1
@@ -337,7 +337,7 @@ def recheck(
         When the recorded settings no longer fit ``kb`` (a group, question or criterion gone) or cannot be scored.
     """
     from selector import __version__
-    from selector.recommend import recommend
+    from selector.decision.recommend import recommend
 
     prefs = then.preferences.check(kb)
     rec = recommend(kb, prefs)
@@ -360,7 +360,7 @@ class Recorded:
     """A file's decision record and, for a profile, the uploads it embeds (to rank with, as when it was saved)."""
 
     record: DecisionRecord
-    uploads: tuple = ()  # selector.knowledge.Upload, checked against the knowledge
+    uploads: tuple = ()  # selector.knowledge.loading.Upload, checked against the knowledge
     upload_files: tuple[tuple[str, bytes], ...] = ()
     kind: str = "report"  # "report" or "profile"
 

@@ -27,11 +27,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from selector import textpolicy
+from selector.decision.preferences import Preferences
+from selector.decision.recommend import Recommendation
 from selector.errors import SelectorError
-from selector.models import KnowledgeBase
-from selector.preferences import Preferences
-from selector.recommend import Recommendation
+from selector.io import textpolicy
+from selector.knowledge.models import KnowledgeBase
 
 FORMAT = "ai-stack-selector/decision-record"
 VERSION = 1
@@ -193,7 +193,7 @@ def build(
     uploads
         The user's files the knowledge was merged with, as (name, bytes): only their names and digest are kept.
     """
-    from selector import provenance
+    from selector.knowledge import provenance
 
     prefs = rec.prefs
     data = {
@@ -237,7 +237,7 @@ def leader_first(rec: Recommendation, samples: int, seed: int) -> float | None:
     analysis samples them (so a report's figure and a re-check's agree); None when not computable."""
     if samples <= 0 or len(rec.ranking) < 2:
         return None
-    from selector.problem import ScoringError
+    from selector.decision.problem import ScoringError
     from selector.robustness import analysis
 
     try:
@@ -295,7 +295,7 @@ def parse(text: str, name: str) -> DecisionRecord:
 
 
 def _hidden(data: object) -> str | None:
-    """The first refused character (selector.textpolicy) in any key or text of ``data``, or None.
+    """The first refused character (selector.io.textpolicy) in any key or text of ``data``, or None.
 
     A record is written from knowledge that refuses them, so one found here was put there by hand (a digest can be
     recomputed): bidirectional overrides would make a shown name read differently from what it is.

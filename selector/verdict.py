@@ -22,15 +22,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from selector import closeness, flagged_lead, recommend, vectorised
+from selector import closeness, flagged_lead
+from selector.decision import recommend, vectorised
+from selector.decision.preferences import Preferences
+from selector.decision.problem import METHODS, ScoringError
+from selector.decision.recommend import RankedAlternative, Recommendation
+from selector.decision.scoring import TIE_RTOL, first_ranked, leader_index
+from selector.knowledge.models import KnowledgeBase
 from selector.memo import PerKnowledge, PerObject
-from selector.models import KnowledgeBase
-from selector.preferences import Preferences
-from selector.problem import METHODS, ScoringError
-from selector.recommend import RankedAlternative, Recommendation
 from selector.robustness import analysis, figure
 from selector.robustness.sampling import sample_matrices
-from selector.scoring import TIE_RTOL, first_ranked, leader_index
 
 LOCAL_SPREAD = figure.SPREAD  # +/- 10 percentage points of each dimension weight
 SAMPLES = figure.SAMPLES
@@ -152,7 +153,8 @@ _UNSET = object()
 class _Prepared:
     """What the verdict needs of one matrix that no weight changes: scorers, sampled matrices and local offsets.
 
-    Kept per matrix layout (the layout's cells object is shared by every weighting of it, see selector.matrix), so
+    Kept per matrix layout (the layout's cells object is shared by every weighting of it, see selector.decision.matrix),
+    so
     a new weighting costs a few array products instead of a new SMAA run.
     """
 
@@ -315,7 +317,7 @@ def whole_simplex_share(kb: KnowledgeBase, prefs: Preferences, leader_name: str)
 
     Raises
     ------
-    selector.problem.ScoringError, ValueError
+    selector.decision.problem.ScoringError, ValueError
         When the analysis cannot run on this ranking.
     """
     base = prefs.model_copy(update={"dimension_weights": {}})
@@ -357,7 +359,8 @@ def method_leaders(rec: Recommendation) -> dict[str, str]:
 
 
 def _ties_with_first(scores: Sequence[float], higher_is_better: bool, first: int, other: int) -> bool:
-    """Whether alternative `other` ties the leader `first` (the comparison of :func:`selector.scoring.leader_index`)."""
+    """Whether alternative `other` ties the leader `first` (the comparison of
+    :func:`selector.decision.scoring.leader_index`)."""
     values = [float(v) if higher_is_better else -float(v) for v in scores]
     tolerance = TIE_RTOL * max(1.0, *(abs(v) for v in values))
     return values[other] + tolerance >= values[first]

@@ -1,4 +1,4 @@
-"""Every check slot of selector.limits held by another thread, for tests of what a check does when none is free."""
+"""Every check slot of selector.io.limits held by another thread, for tests of what a check does when none is free."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from selector import limits
+from selector.io import limits
 
 
 @contextmanager

@@ -35,7 +35,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "project"))
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Keep the parse cache of this run (selector.parse_cache) in a folder of its own: tests neither read a cache
+    """Keep the parse cache of this run (selector.io.parse_cache) in a folder of its own: tests neither read a cache
     left by another run nor write into the user's; command-line runs started by tests inherit it."""
     os.environ["SELECTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="selector-parse-cache-")
 

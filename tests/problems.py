@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from selector.problem import DEFAULT_METHOD, Problem, resolve_method
+from selector.decision.problem import DEFAULT_METHOD, Problem, resolve_method
 from selector.value import ValueScales
 
 

@@ -2,7 +2,7 @@
 
 - `selector/` never imports streamlit or the app's pages: it is the plain-data core that the app, the command line
   and the report share.
-- Only `selector/scoring.py` talks to scikit-criteria, so one module owns the scorer's version quirks.
+- Only `selector/decision/scoring.py` talks to scikit-criteria, so one module owns the scorer's version quirks.
 - The imports between `selector` modules form no cycle (a cycle is printed as the path that closes it), and no
   module imports upward: `LAYERS` names the layers, lowest first, and a module may import only from its own layer
   or the layers below. Every module belongs to exactly one layer, so a new module must be placed on purpose.
@@ -66,7 +66,7 @@ def test_selector_never_imports_streamlit_or_the_pages(module):
 
 def test_only_scoring_imports_scikit_criteria():
     users = sorted(module for module, names in IMPORTS.items() if any(_top(n) == "skcriteria" for n in names))
-    assert users == ["selector.scoring"], f"modules importing skcriteria: {users}"
+    assert users == ["selector.decision.scoring"], f"modules importing skcriteria: {users}"
 
 
 def _internal_edges() -> dict[str, set[str]]:
@@ -102,65 +102,68 @@ def test_selector_modules_import_each_other_without_cycles():
 # layer and the layers below, never from a layer above. Names are relative to `selector`.
 LAYERS: dict[str, tuple[str, ...]] = {
     "base utilities (text policy, read-only arrays, guarded YAML and file reading, limits, errors, deferred imports)": (
-        "textpolicy",
+        "io",
+        "knowledge",
+        "decision",
+        "io.textpolicy",
         "i18n",
         "arrays",
         "deferred",
-        "yamlio",
-        "parse_cache",
-        "fileio",
-        "numbers",
+        "io.yamlio",
+        "io.parse_cache",
+        "io.fileio",
+        "io.numbers",
         "display",
-        "rawtext",
-        "outfile",
-        "limits",
+        "io.rawtext",
+        "io.outfile",
+        "io.limits",
         "escape",
         "errors",
         "issues",
-        "releases",
-        "locators",
-        "constraints",
+        "knowledge.releases",
+        "knowledge.locators",
+        "decision.constraints",
         "value",
-        "workload",
+        "decision.workload",
     ),
     "the knowledge: its models, loading, vocabulary, provenance and dataset imports": (
-        "fields",
-        "group_fits",
-        "sources",
-        "fact_types",
-        "models",
-        "facts",
+        "knowledge.fields",
+        "knowledge.group_fits",
+        "knowledge.sources",
+        "knowledge.fact_types",
+        "knowledge.models",
+        "knowledge.facts",
         "memo",
-        "bilingual",
-        "crosscheck",
-        "knowledge",
-        "vocabulary",
-        "provenance",
-        "conflicts",
-        "importers",
-        "workload_facts",
+        "knowledge.bilingual",
+        "knowledge.crosscheck",
+        "knowledge.loading",
+        "knowledge.vocabulary",
+        "knowledge.provenance",
+        "knowledge.conflicts",
+        "knowledge.importers",
+        "knowledge.workload_facts",
     ),
     "the decision problem: preferences, decision trees, the matrix, weights and scoring": (
-        "requirement",
-        "preferences",
-        "shortlist",
-        "decision_tree",
-        "matrix",
-        "weights",
-        "elicitation",
-        "problem",
-        "scoring",
-        "vectorised",
-        "recommend",
-        "shares",
-        "specs",
-        "basis",
-        "cells",
-        "memory_fit",
-        "engine_support",
-        "latency_bound",
-        "token_cost",
-        "workload_fit",
+        "decision.requirement",
+        "decision.preferences",
+        "decision.shortlist",
+        "decision.decision_tree",
+        "decision.matrix",
+        "decision.weights",
+        "decision.elicitation",
+        "decision.problem",
+        "decision.scoring",
+        "decision.vectorised",
+        "decision.recommend",
+        "decision.shares",
+        "decision.specs",
+        "decision.basis",
+        "decision.cells",
+        "decision.memory_fit",
+        "decision.engine_support",
+        "decision.latency_bound",
+        "decision.token_cost",
+        "decision.workload_fit",
     ),
     "analysis of a ranking: robustness, the verdict and the decision record": (
         "robustness",
@@ -277,9 +280,9 @@ def test_a_layer_may_name_a_module_inside_a_package():
 
 
 def test_the_layer_check_sees_an_upward_import():
-    edges = {"selector.scoring": {"selector.report"}, "selector.report": {"selector.scoring"}}
+    edges = {"selector.decision.scoring": {"selector.report"}, "selector.report": {"selector.decision.scoring"}}
     assert upward_imports(edges) == [
-        f"selector.scoring ({list(LAYERS)[2]}) imports selector.report ({list(LAYERS)[4]})"
+        f"selector.decision.scoring ({list(LAYERS)[2]}) imports selector.report ({list(LAYERS)[4]})"
     ]
 
 
@@ -295,7 +298,7 @@ def test_commands_are_reached_only_through_main():
 
 def test_the_checks_see_imports_inside_functions():
     # scoring imports scikit-criteria lazily (inside functions): the checks above must see those imports
-    assert any(_top(n) == "skcriteria" for n in IMPORTS["selector.scoring"])
+    assert any(_top(n) == "skcriteria" for n in IMPORTS["selector.decision.scoring"])
 
 
 MAX_MODULE_LINES = 600
@@ -372,22 +375,22 @@ OVER_THE_CAP: dict[tuple[str, str], int] = {
     ("selector/charts/svg.py", "bars"): 16,
     ("selector/commands/sensitivity.py", "_table"): 17,
     ("selector/commands/validate.py", "run"): 26,
-    ("selector/conflicts.py", "_derived"): 19,
-    ("selector/crosscheck.py", "Checker.decision_data"): 19,
-    ("selector/decision_tree.py", "_evaluate"): 25,
-    ("selector/matrix.py", "_layout"): 18,
+    ("selector/knowledge/conflicts.py", "_derived"): 19,
+    ("selector/knowledge/crosscheck.py", "Checker.decision_data"): 19,
+    ("selector/decision/decision_tree.py", "_evaluate"): 25,
+    ("selector/decision/matrix.py", "_layout"): 18,
     ("selector/measure/llamabench.py", "read"): 29,
     ("selector/report/build.py", "_robustness"): 20,
     ("selector/report/points.py", "consequences"): 22,
     ("selector/robustness/sampling.py", "resolve_cell_ranges"): 22,
-    ("selector/specs.py", "_compute"): 16,
+    ("selector/decision/specs.py", "_compute"): 16,
     ("selector/uploads/csv_claims.py", "_row"): 18,
     ("selector/uploads/intake.py", "_check_upload"): 18,
     ("selector/verdict.py", "judge"): 23,
     ("selector/views/evidence.py", "filter_claims"): 16,
     ("selector/views/frameworks.py", "feature_matrix"): 26,
-    ("selector/weights.py", "Hierarchy.of"): 21,
-    ("selector/yamlio.py", "parse_yaml"): 20,
+    ("selector/decision/weights.py", "Hierarchy.of"): 21,
+    ("selector/io/yamlio.py", "parse_yaml"): 20,
 }
 
 

@@ -8,9 +8,10 @@ from collections import defaultdict
 
 import pytest
 
-from selector import knowledge, matrix
-from selector.knowledge import Upload
-from selector.models import KnowledgeBase
+from selector.decision import matrix
+from selector.knowledge import loading as knowledge
+from selector.knowledge.loading import Upload
+from selector.knowledge.models import KnowledgeBase
 
 
 @pytest.fixture(scope="module")

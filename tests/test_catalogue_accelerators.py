@@ -9,10 +9,11 @@ import json
 
 import pytest
 
-from selector import facts, matrix
 from selector.__main__ import main
-from selector.knowledge import bundled
-from selector.preferences import Preferences
+from selector.decision import matrix
+from selector.decision.preferences import Preferences
+from selector.knowledge import facts
+from selector.knowledge.loading import bundled
 
 JETSON_ORIN = [
     "jetson-orin",  # the AGX Orin 64GB: article 004's "Jetson Orin"

@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from selector import closeness, scoring
-from selector.problem import Problem
+from selector import closeness
+from selector.decision import scoring
+from selector.decision.problem import Problem
 
 
 def test_too_close_compares_the_gap_with_the_scale_range():

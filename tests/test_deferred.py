@@ -1,7 +1,7 @@
 """Deferred modules: the stand-in's dense ranking equals scipy's, and every other call goes to scipy itself.
 
 That scoring leaves the deferred modules unloaded, and that they load when used, is checked in fresh processes by
-tests/test_scoring.py.
+tests/decision/test_scoring.py.
 """
 
 from __future__ import annotations

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from selector import constraints, knowledge, limits, locators, preferences, problem, profile, weights
+from selector import profile
 from selector.commands import _context
 from selector.commands.score import InputError
+from selector.decision import constraints, preferences, problem, weights
 from selector.errors import SelectorError
-from selector.importers import ImportFailure
+from selector.io import limits
 from selector.issues import Issue
+from selector.knowledge import loading as knowledge
+from selector.knowledge import locators
+from selector.knowledge.importers import ImportFailure
 from selector.measure.common import MeasureError
 from selector.report.model import ReportError
 

@@ -7,8 +7,10 @@ import dataclasses
 
 import pytest
 
-from selector import flagged_lead, knowledge, recommend, verdict
-from selector.preferences import Preferences
+from selector import flagged_lead, verdict
+from selector.decision import recommend
+from selector.decision.preferences import Preferences
+from selector.knowledge import loading as knowledge
 from selector.views.recommend import _verdict_text
 
 KB = knowledge.load()

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from selector import knowledge, measure
+from selector import measure
 from selector.__main__ import main
+from selector.knowledge import loading as knowledge
 from selector.measure import llamabench
 from tests.conftest import FIXTURES
 

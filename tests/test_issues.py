@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from selector.io.yamlio import parse_yaml
 from selector.issues import Issue, schema_issues
-from selector.yamlio import parse_yaml
 
 
 class _Item(BaseModel):

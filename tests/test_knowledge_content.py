@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from selector import knowledge
+from selector.knowledge import loading as knowledge
 from tests.conftest import KNOWLEDGE
 
 MIN_OVERLAP = 6  # characters a quote must share with a line to count as covering it
@@ -33,7 +33,7 @@ _NUMBERING = re.compile(r"^(?:\d+(?:\.\d+)*\.?\s*|[一二三四五六七八九�
 def _records() -> dict[str, list[tuple[Path, dict[str, Any]]]]:
     tables: dict[str, list[tuple[Path, dict[str, Any]]]] = {}
     for path in sorted(KNOWLEDGE.rglob("*.yaml")):
-        # PyYAML's own safe loading, independent of selector.yamlio; on LibYAML's parser where PyYAML has it (the
+        # PyYAML's own safe loading, independent of selector.io.yamlio; on LibYAML's parser where PyYAML has it (the
         # pure-Python one takes seconds over the bundled imports)
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) or {}
         for section, records in data.items():

@@ -21,9 +21,9 @@ from tests.conftest import FAST, ROOT, SLOW_KINDS, UnmarkedSlowTest, _refuse, ki
         ("tests/e2e/test_layout.py", ["app_url"], {"e2e"}),
         ("tests/app/test_pages.py", [], {"app"}),
         ("tests/test_hostile.py", ["page", "tmp_path"], {"e2e"}),  # pytest-playwright's page: a browser
-        ("tests/test_knowledge.py", ["browser_name"], {"e2e"}),
+        ("tests/knowledge/test_loading.py", ["browser_name"], {"e2e"}),
         ("tests/measure/test_compare.py", ["app", "kb"], {"app"}),
-        ("tests/test_matrix.py", ["tmp_path", "monkeypatch", "screen"], set()),
+        ("tests/decision/test_matrix.py", ["tmp_path", "monkeypatch", "screen"], set()),
     ],
 )
 def test_a_tests_folder_and_fixtures_give_its_kinds(where, fixtures, kinds):

@@ -6,7 +6,8 @@ import threading
 
 import pytest
 
-from selector import decision_tree, knowledge
+from selector.decision import decision_tree
+from selector.knowledge import loading as knowledge
 from selector.memo import PerKnowledge, PerObject
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from selector.knowledge import bundled
-from selector.preferences import Preferences
-from selector.recommend import recommend
-from selector.yamlio import parse_yaml
+from selector.decision.preferences import Preferences
+from selector.decision.recommend import recommend
+from selector.io.yamlio import parse_yaml
+from selector.knowledge.loading import bundled
 from tests.conftest import FIXTURES
 
 _PARSED, _ISSUES = parse_yaml((FIXTURES / "expert_orderings.yaml").read_bytes(), "expert_orderings.yaml")

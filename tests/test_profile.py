@@ -9,13 +9,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from selector import knowledge, profile, recommend
-from selector.elicitation import Elicitation, percentages
-from selector.knowledge import Upload
-from selector.preferences import MISSING_POLICIES, PreferenceError, Preferences
-from selector.problem import METHODS, ScoringError
-from selector.requirement import Requirement
-from selector.yamlio import parse_yaml
+from selector import profile
+from selector.decision import recommend
+from selector.decision.elicitation import Elicitation, percentages
+from selector.decision.preferences import MISSING_POLICIES, PreferenceError, Preferences
+from selector.decision.problem import METHODS, ScoringError
+from selector.decision.requirement import Requirement
+from selector.io.yamlio import parse_yaml
+from selector.knowledge import loading as knowledge
+from selector.knowledge.loading import Upload
 from tests.conftest import FIXTURES, KNOWLEDGE
 from tests.examples import examples
 
@@ -27,7 +29,7 @@ KB = knowledge.load()
 
 ids = st.from_regex(r"[a-z0-9][a-z0-9_.\-]{0,12}", fullmatch=True)
 weights = st.floats(min_value=0, max_value=1e6, allow_nan=False, allow_infinity=False)
-# Profiles refuse the characters selector.textpolicy refuses (controls, bidi, zero-width: Cc, Cf, Zl, Zp).
+# Profiles refuse the characters selector.io.textpolicy refuses (controls, bidi, zero-width: Cc, Cf, Zl, Zp).
 # Unassigned code points (Cn) are left out too: the policy's table includes format controls newer than Python
 # 3.11's Unicode 14 data (U+13439-U+1343F, Unicode 15), which that data calls unassigned.
 _HIDDEN_CATEGORIES = ("Cc", "Cf", "Cs", "Zl", "Zp", "Cn")
@@ -79,7 +81,7 @@ def test_save_load_save_is_byte_identical(p: profile.Profile) -> None:
 @settings(max_examples=examples(300), deadline=None)
 @given(st.dictionaries(visible_text(8), visible_text(40) | weights | st.booleans() | st.none(), max_size=5))
 def test_dump_yaml_is_read_back_unchanged_by_the_guarded_reader(data: dict) -> None:
-    from selector.yamlio import dump_yaml
+    from selector.io.yamlio import dump_yaml
 
     parsed, issues = parse_yaml(dump_yaml(data).encode("utf-8"), "t.yaml")
     assert issues == []
@@ -251,7 +253,7 @@ def test_a_link_rebuilds_the_profile_whose_uploads_fit(p: profile.Profile) -> No
 
 
 def test_link_params_keep_the_preference_parameters_unchanged() -> None:
-    from selector.preferences import to_query
+    from selector.decision.preferences import to_query
 
     prefs = Preferences(group="edge-accelerators", dimension_weights={"cost": 60}, method="topsis")
     p = profile.make(prefs, {"tiers": ["measured"]}, [Upload("a.csv", b"x,y\n")])

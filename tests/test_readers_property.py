@@ -13,8 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from selector import knowledge, profile, yamlio
-from selector.knowledge import Upload
+from selector import profile
+from selector.io import yamlio
+from selector.knowledge import loading as knowledge
+from selector.knowledge.loading import Upload
 from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE
 from tests.examples import examples

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from selector.knowledge import bundled
+from selector.knowledge.loading import bundled
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -41,7 +41,7 @@ def test_the_readme_lists_every_ranked_criterion_with_its_value_scale():
 def test_the_readme_documents_every_workload_field_and_the_sources_of_its_tables():
     from dataclasses import fields
 
-    from selector.workload import Workload
+    from selector.decision.workload import Workload
 
     text = README.read_text(encoding="utf-8")
     section = text[text.index("## Fit my workload") : text.index("## The data model")]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from selector import knowledge, profile, recheck, record
-from selector.preferences import Preferences
-from selector.recommend import recommend
+from selector import profile, recheck, record
+from selector.decision.preferences import Preferences
+from selector.decision.recommend import recommend
+from selector.knowledge import loading as knowledge
 from selector.record import CellRecord, OptionRecord, RuleRecord
 
 PREFS = Preferences(group="edge-accelerators")

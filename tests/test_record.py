@@ -12,9 +12,10 @@ from html.parser import HTMLParser
 
 import pytest
 
-from selector import knowledge, record
-from selector.preferences import Preferences
-from selector.recommend import recommend
+from selector import record
+from selector.decision.preferences import Preferences
+from selector.decision.recommend import recommend
+from selector.knowledge import loading as knowledge
 from selector.report import render
 from selector.report.build import build_report
 from selector.report.model import ReportError

@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 
 import serve
-from selector import knowledge
+from selector.knowledge import loading as knowledge
 from tests.conftest import ROOT
 
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from selector import knowledge, matrix, profile, shares
-from selector.preferences import Preferences
+from selector import profile
+from selector.decision import matrix, shares
+from selector.decision.preferences import Preferences
+from selector.knowledge import loading as knowledge
 
 # group -> (what it chooses, the members it must hold)
 EXPECTED = {

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from selector import knowledge, measure
+from selector import measure
 from selector.__main__ import main
-from selector.knowledge import Upload
+from selector.knowledge import loading as knowledge
+from selector.knowledge.loading import Upload
 from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE
 

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from selector import knowledge
+from selector.knowledge import loading as knowledge
 from tests.conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "benchmarks"))

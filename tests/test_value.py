@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from selector import scoring, vectorised
-from selector.problem import Problem, ScoringError
+from selector.decision import scoring, vectorised
+from selector.decision.problem import Problem, ScoringError
 from selector.value import ValueScaleError, ValueScales, check_bounds, outside_message
 
 # --- the value functions

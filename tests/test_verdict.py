@@ -10,10 +10,12 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from selector import knowledge, recommend, scoring, verdict
+from selector import verdict
 from selector.__main__ import main
-from selector.preferences import PreferenceError, Preferences, to_query
-from selector.problem import METHODS, Problem, ScoringError
+from selector.decision import recommend, scoring
+from selector.decision.preferences import PreferenceError, Preferences, to_query
+from selector.decision.problem import METHODS, Problem, ScoringError
+from selector.knowledge import loading as knowledge
 from selector.report import build, spreadsheet
 from selector.robustness import analysis
 from tests.conftest import ROOT

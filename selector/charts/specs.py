@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 
 from selector.charts.base import figure, short_number
 from selector.escape import hover_labels, hover_text
-from selector.provenance import AGEING_MONTHS
+from selector.knowledge.provenance import AGEING_MONTHS
 
 # Vendor colours: plotly's qualitative palette, assigned in the order vendors are listed.
 AGEING_NOTE = f"AGEING: older than {AGEING_MONTHS} months"
@@ -64,7 +64,7 @@ def spec_scatter(
     Parameters
     ----------
     pairs
-        Rows of :func:`selector.specs.axis_pairs`: ``name``, ``vendor``, ``segment`` and ``x_*``/``y_*`` values
+        Rows of :func:`selector.decision.specs.axis_pairs`: ``name``, ``vendor``, ``segment`` and ``x_*``/``y_*`` values
         with their tier, source, rows, retrieval and snapshot dates, ageing, footnote and note.
     x_title, y_title
         Axis titles (with their unit).
@@ -73,7 +73,7 @@ def spec_scatter(
     log_x, log_y
         Logarithmic axes (for columns spanning orders of magnitude; positive values only).
 
-    A point resting on a snapshot older than :data:`selector.provenance.AGEING_MONTHS` on either axis is
+    A point resting on a snapshot older than :data:`selector.knowledge.provenance.AGEING_MONTHS` on either axis is
     drawn hollow and its label says so.
     """
     traces = []

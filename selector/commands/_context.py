@@ -22,9 +22,9 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 def _epilog() -> str:
     try:
-        from selector import knowledge
-        from selector.preferences import MISSING_HELP
-        from selector.problem import METHODS
+        from selector.decision.preferences import MISSING_HELP
+        from selector.decision.problem import METHODS
+        from selector.knowledge import loading as knowledge
         from selector.value import SWING_WEIGHT_MEANING
 
         kb = knowledge.load()
@@ -45,7 +45,7 @@ def _epilog() -> str:
     )
     lines.append(f"  under the default method (mavt): {SWING_WEIGHT_MEANING}")
     lines.append("")
-    from selector import facts
+    from selector.knowledge import facts
 
     lines.append(f"vendors (--exclude-vendor): {', '.join(facts.vendors(kb.entities))}")
     lines.append("")
@@ -161,7 +161,7 @@ def _uploads(args: argparse.Namespace, directory: Path, embedded: list) -> list:
 
 
 def preferences(args: argparse.Namespace, base):  # noqa: ANN001, ANN202 - Preferences
-    from selector.preferences import DEFAULT_METHOD, MISSING_POLICIES, Preferences, parse_pairs, parse_weights
+    from selector.decision.preferences import DEFAULT_METHOD, MISSING_POLICIES, Preferences, parse_pairs, parse_weights
 
     answers = dict(_saved(base, "answers", {}))
     # every --answer together: a question answered twice on the command line is refused, not last-one-wins;
@@ -198,7 +198,7 @@ def preferences(args: argparse.Namespace, base):  # noqa: ANN001, ANN202 - Prefe
 
 def _workload(args: argparse.Namespace) -> str | None:
     """``--workload``'s compact form (read from the file when it names one); None when not given."""
-    from selector import workload
+    from selector.decision import workload
 
     text = getattr(args, "workload", None)
     return workload.read(text).text() if text else None
@@ -224,7 +224,9 @@ def load(args: argparse.Namespace):  # noqa: ANN201 - (KnowledgeBase, Preference
     """
     from pydantic import ValidationError
 
-    from selector import fileio, knowledge, profile
+    from selector import profile
+    from selector.io import fileio
+    from selector.knowledge import loading as knowledge
 
     directory = args.knowledge if args.knowledge is not None else knowledge.DEFAULT_KNOWLEDGE
     if not directory.is_dir():

@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from selector import outfile
 from selector.escape import printable
+from selector.io import outfile
 
 NAME = "import"
 HELP = "convert a bundled raw dataset snapshot into knowledge YAML (deterministic; exit 2 and nothing written on error)"
@@ -24,8 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Import and write atomically; 0 on success, 2 with the file and row of the first problem otherwise."""
-    from selector import importers
-    from selector.knowledge import DEFAULT_KNOWLEDGE
+    from selector.knowledge import importers
+    from selector.knowledge.loading import DEFAULT_KNOWLEDGE
 
     knowledge_dir = args.knowledge or DEFAULT_KNOWLEDGE
     try:

@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from selector import outfile
 from selector.escape import printable
+from selector.io import outfile
 
 NAME = "measure"
 HELP = "benchmark outputs (MLPerf LoadGen, trtexec, llama-bench) or a local ONNX Runtime probe -> measured claims"
@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _knowledge(args: argparse.Namespace):  # noqa: ANN202 - (KnowledgeBase | None, others)
-    from selector import knowledge
+    from selector.knowledge import loading as knowledge
     from selector.uploads import intake
 
     directory = args.knowledge or knowledge.DEFAULT_KNOWLEDGE
@@ -159,7 +159,7 @@ def _read_files(paths: list[Path], measure: ModuleType) -> tuple[list[tuple[str,
 
     A FIFO, a device (``/dev/zero`` never ends) or a directory is refused before it is opened for reading.
     """
-    from selector import fileio
+    from selector.io import fileio
 
     files: list[tuple[str, bytes]] = []
     problems = []
@@ -224,7 +224,7 @@ def _probe(args: argparse.Namespace) -> int:
 
 def _write(output: Path, document: dict, how: str, directory: Path, others: list) -> int:
     """Validate `document` as an upload would be, then write it atomically (temp file + rename) or not at all."""
-    from selector import yamlio
+    from selector.io import yamlio
     from selector.uploads import intake
 
     try:

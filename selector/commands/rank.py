@@ -22,7 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Rank and print; 0 on success, 2 when the input cannot be used (the message says what to fix)."""
-    from selector import recommend, verdict
+    from selector import verdict
+    from selector.decision import recommend
 
     try:
         kb, prefs = _context.load(args)
@@ -47,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
 def _with_provenance(kb, rec) -> dict:  # noqa: ANN001 - KnowledgeBase, Recommendation
     """The ranking as JSON, each cell with its evidence's locators and footnotes, plus the stored, unranked cells
     (criteria at weight zero, such as a price known for a few chips) with the inputs of derived ones."""
-    from selector import basis, matrix, provenance
+    from selector.decision import basis, matrix
+    from selector.knowledge import provenance
 
     payload = rec.to_dict()
     for cell in payload["cells"]:
@@ -68,7 +70,7 @@ def _workload_rows(kb, rec) -> list[dict] | None:  # noqa: ANN001 - KnowledgeBas
     """Each member's fit, support, latency-bounded throughput and cost (None without a workload or LLM group)."""
     from dataclasses import asdict
 
-    from selector import workload_fit
+    from selector.decision import workload_fit
 
     stated = workload_fit.stated(kb, rec.prefs)
     if stated is None or not workload_fit.applies(kb, rec.matrix.group):
@@ -81,7 +83,7 @@ def _workload_lines(kb, rec) -> list[str]:  # noqa: ANN001 - KnowledgeBase, Reco
     rows = _workload_rows(kb, rec)
     if rows is None:
         return []
-    from selector import workload
+    from selector.decision import workload
 
     stated = workload.parse(rec.prefs.workload)
     lines = [f"Workload: {', '.join(f'{k}={v}' for k, v in stated.to_dict().items())}"]
@@ -113,7 +115,7 @@ def _table(kb, rec, judged) -> str:  # noqa: ANN001 - KnowledgeBase, Recommendat
 
 def _ranking_lines(kb, rec) -> list[str]:  # noqa: ANN001 - KnowledgeBase, Recommendation
     """The settings, the ranked table and what each weight ranks."""
-    from selector import basis
+    from selector.decision import basis
     from selector.value import SWING_WEIGHT_MEANING
 
     m = rec.matrix
@@ -140,7 +142,7 @@ def _ranking_lines(kb, rec) -> list[str]:  # noqa: ANN001 - KnowledgeBase, Recom
 
 def _path_lines(kb, rec) -> list[str]:  # noqa: ANN001 - KnowledgeBase, Recommendation
     """The rules that fired (for this group and elsewhere), the group's advice, the questions that would sharpen it."""
-    from selector import decision_tree
+    from selector.decision import decision_tree
 
     group = rec.matrix.group
     lines = ["Decision path:"]

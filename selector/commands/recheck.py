@@ -41,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _extras(paths: list[Path], directory: Path, embedded: list) -> tuple[list, list[tuple[str, bytes]]]:
     """The --extra files checked like uploads (after the profile's), and their (name, bytes) for the digest."""
-    from selector import fileio
+    from selector.io import fileio
     from selector.uploads import intake
 
     files = []
@@ -61,7 +61,9 @@ def _extras(paths: list[Path], directory: Path, embedded: list) -> tuple[list, l
 
 
 def _recheck(args: argparse.Namespace):  # noqa: ANN202 - selector.recheck.Recheck
-    from selector import fileio, knowledge, recheck
+    from selector import recheck
+    from selector.io import fileio
+    from selector.knowledge import loading as knowledge
 
     directory = args.knowledge if args.knowledge is not None else knowledge.DEFAULT_KNOWLEDGE
     if not directory.is_dir():
@@ -78,8 +80,8 @@ def _recheck(args: argparse.Namespace):  # noqa: ANN202 - selector.recheck.Reche
         raise _context.Refused(
             "the knowledge does not load:\n" + "\n".join(str(i) for i in issues if i.level == "ERROR")
         )
-    from selector.preferences import PreferenceError
-    from selector.problem import ScoringError
+    from selector.decision.preferences import PreferenceError
+    from selector.decision.problem import ScoringError
 
     try:
         return recheck.recheck(

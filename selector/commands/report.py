@@ -6,10 +6,10 @@ import argparse
 import contextlib
 from pathlib import Path
 
-from selector import outfile
 from selector.commands import _context
 from selector.errors import SelectorError
 from selector.escape import printable
+from selector.io import outfile
 from selector.robustness.figure import SAMPLES
 
 NAME = "report"
@@ -70,7 +70,8 @@ def _meta(args: argparse.Namespace):  # noqa: ANN202 - selector.adr.DecisionMeta
 
     given = (args.title, args.deciders, args.consulted, args.informed, args.review_by, args.status != "proposed")
     if args.profile is not None and not any(given):
-        from selector import fileio, profile
+        from selector import profile
+        from selector.io import fileio
 
         text, _ = fileio.read_bytes(args.profile, profile.MAX_PROFILE_BYTES)
         saved = profile.load(text or b"", check_uploads=False, name=str(args.profile)).decision
@@ -99,7 +100,8 @@ def _format(args: argparse.Namespace) -> str:
 def _upload_files(args: argparse.Namespace) -> list[tuple[str, bytes]]:
     """The user's files the knowledge was merged with (the profile's, then --extra), for the decision record's
     digest; read again after :func:`_context.load` checked them, as `recheck` reads them."""
-    from selector import fileio, profile
+    from selector import profile
+    from selector.io import fileio
     from selector.uploads.intake import MAX_UPLOAD_BYTES
 
     files: list[tuple[str, bytes]] = []

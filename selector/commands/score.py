@@ -18,7 +18,7 @@ HELP = "rank the alternatives of a CSV decision matrix (first column: names; hea
 
 EXIT_BAD_INPUT = 2
 
-# Kept in step with selector.problem.METHODS / SCALERS by tests/commands/test_score.py; listed here so that
+# Kept in step with selector.decision.problem.METHODS / SCALERS by tests/commands/test_score.py; listed here so that
 # building --help does not import numpy.
 METHOD_NAMES = ("mavt", "wsm", "wpm", "topsis", "vikor", "moora")
 SCALER_NAMES = ("none", "sum", "vector", "minmax", "value")
@@ -240,8 +240,8 @@ def _csv(result) -> str:  # noqa: ANN001 - ScoreResult
 
 def run(args: argparse.Namespace) -> int:
     """Score the matrix and print it in the chosen format; exit 2 with a message on bad input."""
-    from selector import scoring
-    from selector.problem import Problem, ScoringError
+    from selector.decision import scoring
+    from selector.decision.problem import Problem, ScoringError
 
     path: Path = args.matrix
     try:

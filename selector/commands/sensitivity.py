@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the robustness analyses; 0 on success, 2 when the input cannot be used."""
-    from selector import recommend
+    from selector.decision import recommend
     from selector.robustness import analysis
 
     if args.samples < 1:

@@ -11,7 +11,7 @@ from selector.commands import _context
 from selector.escape import printable
 
 if TYPE_CHECKING:
-    from selector.models import KnowledgeBase
+    from selector.knowledge.models import KnowledgeBase
 
 NAME = "validate"
 HELP = "check the knowledge base (and optional extra files); exit 0 when valid, 2 otherwise"
@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Validate and report; returns 0 when the knowledge loads without errors, 2 otherwise."""
-    from selector import knowledge
+    from selector.knowledge import loading as knowledge
     from selector.uploads import intake
 
     directory = args.knowledge if args.knowledge is not None else knowledge.DEFAULT_KNOWLEDGE
@@ -52,8 +52,8 @@ def run(args: argparse.Namespace) -> int:
     findings = []
     shares = None
     if kb is not None:
-        from selector import conflicts
-        from selector.shares import cell_shares
+        from selector.decision.shares import cell_shares
+        from selector.knowledge import conflicts
 
         findings = conflicts.detect(kb)
         shares = cell_shares(kb)

@@ -51,8 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the weights (and, for comparisons, the consistency ratio); exit 2 with a message on bad answers."""
-    from selector import elicitation, knowledge
+    from selector.decision import elicitation
     from selector.errors import SelectorError
+    from selector.knowledge import loading as knowledge
 
     if bool(args.pairwise) == bool(args.swing):
         return fail("give either --pairwise comparisons or --swing ratings (one of the two, not both)")
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _items(kb, args: argparse.Namespace) -> tuple[list[str], dict[str, str], str]:  # noqa: ANN001
     """What is weighed: the four dimensions, or with --within the group's criteria in that dimension."""
-    from selector.elicitation import ElicitationError
+    from selector.decision.elicitation import ElicitationError
 
     if args.within is None:
         if args.group is not None:
@@ -101,7 +102,7 @@ def _items(kb, args: argparse.Namespace) -> tuple[list[str], dict[str, str], str
 
 def as_json(result) -> dict:  # noqa: ANN001 - SwingResult | PairwiseResult, imported lazily
     """``{"weights": {dimension: share}, "consistency_ratio": x, ...}``; the shares sum to 1."""
-    from selector.elicitation import PairwiseResult
+    from selector.decision.elicitation import PairwiseResult
 
     data: dict = {"method": "pairwise" if isinstance(result, PairwiseResult) else "swing", "weights": result.weights}
     if isinstance(result, PairwiseResult):
@@ -115,7 +116,7 @@ def as_json(result) -> dict:  # noqa: ANN001 - SwingResult | PairwiseResult, imp
 
 
 def _inconsistency_json(worst) -> dict:  # noqa: ANN001 - Inconsistency
-    from selector.elicitation import format_value
+    from selector.decision.elicitation import format_value
 
     return {
         "judgement": worst.given.text,
@@ -130,7 +131,7 @@ def as_table(  # noqa: ANN001 - result: SwingResult | PairwiseResult
 ) -> str:
     """The weights in percent (summing to 100) and, for comparisons, the consistency ratio and what to revise;
     `within` names what is weighed when not the dimensions, `rank` the options that take the weights."""
-    from selector.elicitation import CR_THRESHOLD, METHOD_LABELS, PairwiseResult, format_value, percentages
+    from selector.decision.elicitation import CR_THRESHOLD, METHOD_LABELS, PairwiseResult, format_value, percentages
 
     pairwise = isinstance(result, PairwiseResult)
     lines = [f"Weights{within} from {METHOD_LABELS['pairwise' if pairwise else 'swing']}:"]

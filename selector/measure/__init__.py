@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-from selector import limits, rawtext
+from selector.io import limits, rawtext
 from selector.issues import Issue
+from selector.knowledge.models import KnowledgeBase
 from selector.measure import hardware, llamabench, loadgen, ortperf, trtexec
 from selector.measure.common import MeasureError, Options, Run, build_document
-from selector.models import KnowledgeBase
 
 FORMATS = {
     "loadgen": "MLPerf LoadGen mlperf_log_summary.txt (+ mlperf_log_detail.txt)",

@@ -15,8 +15,8 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from selector import numbers
 from selector.errors import SelectorError
+from selector.io import numbers
 from selector.issues import Issue
 
 
@@ -181,7 +181,7 @@ def number(text: str) -> float:
 
     Raises
     ------
-    selector.numbers.NumberRefused
+    selector.io.numbers.NumberRefused
         (a ValueError) For what is not a finite number in range, a negative one, or one written with a comma.
     """
     return numbers.parse_number(text, low=0)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from selector.matrix import claims_for_cell
-from selector.models import Claim, KnowledgeBase
+from selector.decision.matrix import claims_for_cell
+from selector.knowledge.models import Claim, KnowledgeBase
 
 #: The conditions whose difference makes a ratio suspect, with the words used in warnings.
 WATCHED: tuple[tuple[str, str], ...] = (

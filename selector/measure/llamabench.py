@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from selector import numbers, rawtext
+from selector.io import numbers, rawtext
 from selector.issues import Issue
 from selector.measure.common import Figure, MeasureError, Run, refuse
 

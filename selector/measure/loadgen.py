@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePath
 
-from selector import rawtext
+from selector.io import rawtext
 from selector.issues import Issue
 from selector.measure.common import (
     METRICS,

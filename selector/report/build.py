@@ -10,13 +10,15 @@ from typing import Any
 import numpy as np
 
 import selector
-from selector import basis, display, elicitation, facts, record, verdict
+from selector import display, record, verdict
 from selector.adr import DecisionMeta
-from selector.matrix import Cell
+from selector.decision import basis, elicitation
+from selector.decision.matrix import Cell
+from selector.decision.preferences import MISSING_HELP, Preferences
+from selector.decision.recommend import Recommendation, recommend
+from selector.knowledge import facts
+from selector.knowledge.models import Criterion, KnowledgeBase
 from selector.measure import compare
-from selector.models import Criterion, KnowledgeBase
-from selector.preferences import MISSING_HELP, Preferences
-from selector.recommend import Recommendation, recommend
 from selector.report import decision, evidence, points, summary
 from selector.report.model import (
     Answer,
@@ -185,7 +187,7 @@ def _robustness(rec: Recommendation, samples: int, seed: int) -> RobustnessInfo:
     whole simplex, imputed cells over their criterion's plausible range), so the report, the command line and
     the app agree. A ranking the analyses cannot handle is still reported, with the reason in ``unavailable``.
     """
-    from selector.problem import METHODS, ScoringError
+    from selector.decision.problem import METHODS, ScoringError
     from selector.robustness import analysis
     from selector.robustness.agreement import kendall_tau
     from selector.robustness.smaa import CONFIDENCE_LIMIT
@@ -289,7 +291,7 @@ def _scenario(kb: KnowledgeBase, prefs: Preferences, rec: Recommendation) -> dic
 
 def _settings(kb: KnowledgeBase, prefs: Preferences, rec: Recommendation) -> dict[str, Any]:
     """How the ranking was made: method, scaler, missing-value policy, flagged claims and hard constraints."""
-    from selector.problem import METHODS
+    from selector.decision.problem import METHODS
 
     method = rec.result.method
     return {

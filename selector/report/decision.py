@@ -14,9 +14,9 @@ from typing import Any
 from urllib.parse import urlencode
 
 from selector import adr, display
-from selector.models import KnowledgeBase
-from selector.preferences import Preferences, to_query
-from selector.recommend import Recommendation
+from selector.decision.preferences import Preferences, to_query
+from selector.decision.recommend import Recommendation
+from selector.knowledge.models import KnowledgeBase
 from selector.report.model import CriterionInfo, OptionRow, Point
 
 #: Words that mark a criterion as a price or a running cost (its unit says USD).
@@ -28,7 +28,7 @@ def requirement_words(
 ) -> tuple[str, ...]:
     """The requirement as sentences: its own sentence first, then the group, the limits, the weights and the answers.
 
-    ``sentence`` defaults to the requirement the preferences started from (``selector.requirement``: what is
+    ``sentence`` defaults to the requirement the preferences started from (``selector.decision.requirement``: what is
     chosen, for what, where and under which budget); the rest tells what the preferences hold, which is also what a
     reader needs to rebuild it.
     """

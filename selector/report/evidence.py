@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from selector import provenance
-from selector.locators import RAW_DIR
-from selector.models import KnowledgeBase
+from selector.knowledge import provenance
+from selector.knowledge.locators import RAW_DIR
+from selector.knowledge.models import KnowledgeBase
 from selector.report.model import DataSource, Evidence
 from selector.views.labels import rubric_text, section_label, value_text
 

@@ -35,7 +35,7 @@ class Evidence:
     note: str = ""
     used_for: tuple[str, ...] = ()
     # For benchmarked and reference numbers: dataset, result id, round, division, category, availability, row,
-    # retrieval date and licence (selector.provenance.footnote); empty for the articles' and our claims.
+    # retrieval date and licence (selector.knowledge.provenance.footnote); empty for the articles' and our claims.
     footnote: str = ""
     # For a dataset's number: its snapshot date, marked ageing when older than 18 months at the report's date.
     age: str = ""
@@ -53,7 +53,7 @@ class DataSource:
     attribution: str
     snapshot_date: str
     upstream: str
-    # The snapshot's age at the report's date (ageing past selector.provenance.AGEING_MONTHS), the licence's
+    # The snapshot's age at the report's date (ageing past selector.knowledge.provenance.AGEING_MONTHS), the licence's
     # canonical text, the unit conversions made on import (CC BY 4.0 asks to indicate changes) and the bundled
     # NOTICE files (Apache-2.0 asks to pass them on; the app's "Data sources" page shows their text).
     age: str = ""
@@ -105,7 +105,7 @@ class DimensionWeight:
 
 @dataclass(frozen=True)
 class ElicitedWeights:
-    """How the dimension weights were elicited (selector.elicitation): the method, every answer in words, the
+    """How the dimension weights were elicited (selector.decision.elicitation): the method, every answer in words, the
     shares they give and, for pairwise comparisons, the consistency ratio."""
 
     method: str  # "swing" or "pairwise"
@@ -272,7 +272,7 @@ class Report:
     verdict_badge: str = ""
     constraints: tuple[str, ...] = ()  # the hard constraints in force, as the user gave them
     weight_meaning: str = ""  # what a weight means under the method (a swing weight under the value model)
-    dimension_basis: tuple[str, ...] = ()  # what each dimension ranks in this group (selector.basis)
+    dimension_basis: tuple[str, ...] = ()  # what each dimension ranks in this group (selector.decision.basis)
     group_rationale: str = ""  # why the group ranks on these criteria and sub-weights
     elicited: ElicitedWeights | None = None  # how the dimension weights were elicited; None: set by hand
     # The machine-readable decision record (selector.record.to_text) every format embeds for `recheck`.

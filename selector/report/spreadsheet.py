@@ -16,9 +16,9 @@ import io
 from collections.abc import Iterator
 
 from selector import display
+from selector.decision.recommend import Recommendation
 from selector.escape import neutralise
-from selector.models import KnowledgeBase
-from selector.recommend import Recommendation
+from selector.knowledge.models import KnowledgeBase
 from selector.verdict import Verdict, judge
 
 COLUMNS = ("rank", "name", "id", "score", "shortlisted", "filled_in")
@@ -26,7 +26,7 @@ COLUMNS = ("rank", "name", "id", "score", "shortlisted", "filled_in")
 
 def _provenance(rec: Recommendation, kb: KnowledgeBase) -> list[tuple[str, str]]:
     """Each benchmarked or reference number's footnote, and each bundled dataset's licence and attribution."""
-    from selector import provenance
+    from selector.knowledge import provenance
 
     rows = []
     for claim_id in rec.matrix.evidence_ids():
@@ -83,10 +83,10 @@ def _about(
     return rows
 
 
-def _elicited(record) -> tuple[str, str]:  # noqa: ANN001 - selector.elicitation.Elicitation
+def _elicited(record) -> tuple[str, str]:  # noqa: ANN001 - selector.decision.elicitation.Elicitation
     """How the dimension weights were elicited: the method, the answers as the command line takes them and, for
     comparisons, the consistency ratio (which does not depend on the order of the dimensions)."""
-    from selector import elicitation
+    from selector.decision import elicitation
 
     text = f"{elicitation.METHOD_LABELS[record.method]}: {', '.join(record.answers)}"
     if record.method == "pairwise":

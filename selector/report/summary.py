@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from selector.matrix import Cell
+from selector.decision.matrix import Cell
 from selector.report.model import OptionRow, RobustnessInfo, Summarised
 
 # A report is read, and a PDF laid out, row by row: past this many options the matrix, the robustness tables and the

@@ -6,8 +6,8 @@
 - ``agreement``: the ranking under every method, with Kendall's tau; ``reversal``: rank reversal.
 - ``sampling``: weight vectors and uncertain cells (read-only result arrays: :mod:`selector.arrays`).
 
-Every analysis takes a :class:`selector.problem.Problem` (tipping points and sweeps also the
-:class:`selector.weights.Hierarchy` that spreads dimension shares over the criteria). SMAA, tipping points and
-sweeps score thousands of weight vectors through ``selector.vectorised`` (vectorised numpy, tested equal to
-``selector.scoring``); method agreement and rank reversal call ``scoring.score`` directly.
+Every analysis takes a :class:`selector.decision.problem.Problem` (tipping points and sweeps also the
+:class:`selector.decision.weights.Hierarchy` that spreads dimension shares over the criteria). SMAA, tipping points and
+sweeps score thousands of weight vectors through ``selector.decision.vectorised`` (vectorised numpy, tested equal to
+``selector.decision.scoring``); method agreement and rank reversal call ``scoring.score`` directly.
 """

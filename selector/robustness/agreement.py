@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from selector import scoring
 from selector.arrays import read_only
-from selector.problem import METHODS, Problem, ScoringError, resolve_method
-from selector.scoring import FrozenDict, to_jsonable
+from selector.decision import scoring
+from selector.decision.problem import METHODS, Problem, ScoringError, resolve_method
+from selector.decision.scoring import FrozenDict, to_jsonable
 
 
 @dataclass(frozen=True, eq=False)

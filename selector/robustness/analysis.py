@@ -17,8 +17,8 @@ from typing import Literal
 
 import numpy as np
 
-from selector.problem import Problem
-from selector.recommend import Recommendation
+from selector.decision.problem import Problem
+from selector.decision.recommend import Recommendation
 from selector.robustness import figure
 from selector.robustness.agreement import MethodAgreement, method_agreement
 from selector.robustness.reversal import RankReversalReport, rank_reversal

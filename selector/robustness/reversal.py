@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from selector import scoring
-from selector.problem import Problem
-from selector.scoring import FrozenDict, to_jsonable
+from selector.decision import scoring
+from selector.decision.problem import Problem
+from selector.decision.scoring import FrozenDict, to_jsonable
 
 #: At most this many alternatives, the best-ranked, are removed in turn: each removal re-scores the group, so removing
 #: every one of m alternatives costs m scorings of m rows, which grows as m squared.

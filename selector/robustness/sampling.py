@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from selector.problem import ScoringError
+from selector.decision.problem import ScoringError
 
 #: Stop bounded weight sampling when this many candidates were drawn without collecting enough samples.
 _MAX_CANDIDATES = 20_000_000

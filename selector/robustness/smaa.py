@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from selector import vectorised
 from selector.arrays import read_only
-from selector.problem import Problem, ScoringError, check_values
+from selector.decision import vectorised
+from selector.decision.problem import Problem, ScoringError, check_values
+from selector.decision.scoring import to_jsonable
 from selector.robustness import figure
 from selector.robustness.sampling import (
     resolve_cell_ranges,
@@ -23,7 +24,6 @@ from selector.robustness.sampling import (
     sample_matrices,
     sample_weights,
 )
-from selector.scoring import to_jsonable
 
 #: Largest number of matrix cells (samples x m x n) scored in one vectorised chunk (bounds memory to ~100 MB).
 _CHUNK_CELLS = 4_000_000

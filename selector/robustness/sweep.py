@@ -7,12 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from selector import scoring
 from selector.arrays import read_only
-from selector.problem import Problem, ScoringError
-from selector.scoring import to_jsonable
-from selector.vectorised import Scorer
-from selector.weights import Hierarchy
+from selector.decision import scoring
+from selector.decision.problem import Problem, ScoringError
+from selector.decision.scoring import to_jsonable
+from selector.decision.vectorised import Scorer
+from selector.decision.weights import Hierarchy
 
 
 @dataclass(frozen=True, eq=False)

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from selector import scoring
-from selector.problem import Problem
-from selector.scoring import to_jsonable
-from selector.vectorised import Scorer
-from selector.weights import Hierarchy
+from selector.decision import scoring
+from selector.decision.problem import Problem
+from selector.decision.scoring import to_jsonable
+from selector.decision.vectorised import Scorer
+from selector.decision.weights import Hierarchy
 
 #: Methods whose score is linear in the weights (wpm in the logarithm), so crossings are solved exactly.
 _LINEAR_IN_WEIGHTS = frozenset({"mavt", "wsm", "wpm", "moora"})

@@ -2,7 +2,7 @@
 
 An upload may add sources of kind ``user``, entities (a chip the articles never mention), claims of tier
 ``measured`` (your measurements) or ``assessed`` (your ratings, with rationale) and comparison groups. It is checked
-by the same loader as the bundled knowledge (:func:`selector.knowledge.collect`) plus the upload policy, and
+by the same loader as the bundled knowledge (:func:`selector.knowledge.loading.collect`) plus the upload policy, and
 nothing with an error is merged. The bundled files under ``knowledge/`` are never written.
 
 - :mod:`selector.uploads.csv_claims`: the CSV claims format (one row per claim) -> knowledge-schema YAML, the template;

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from selector.models import Claim, Conditions, Criterion, Entity, KnowledgeBase
+from selector.knowledge.models import Claim, Conditions, Criterion, Entity, KnowledgeBase
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ def ranking_use(kb: KnowledgeBase, claim: Claim) -> str:
     input's of a weighted derived criterion: a price feeds the cost per million tokens), its entity is a member of
     the group, and no claim of a better tier fills the same cell.
     """
-    from selector.matrix import claims_for_cell, price_claims
+    from selector.decision.matrix import claims_for_cell, price_claims
 
     uses = []
     for group in kb.groups.values():

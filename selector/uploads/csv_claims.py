@@ -37,13 +37,13 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-from selector import limits, numbers, rawtext, textpolicy
+from selector.io import limits, numbers, rawtext, textpolicy
+from selector.io.yamlio import Parsed, dump_yaml
 from selector.issues import Issue
-from selector.models import Conditions
+from selector.knowledge.models import Conditions
 from selector.uploads.policy import starts_formula, text_problem
-from selector.yamlio import Parsed, dump_yaml
 
-#: The documented maximum (selector/limits.py derives every other cap on a user's file from it).
+#: The documented maximum (selector/io/limits.py derives every other cap on a user's file from it).
 MAX_CSV_ROWS = limits.MAX_CSV_ROWS
 
 _CONDITION_COLUMNS = tuple(Conditions.model_fields)
@@ -121,7 +121,7 @@ def _column_letter(index: int) -> str:
 def _read_csv(text: str, name: str) -> tuple[list[str], list[tuple[int, list[str]]], list[Issue]]:
     """Header, (line, cells) rows and reading problems. Lines are 1-based lines of the file (a row's first line).
 
-    The rows come through the front door every reader of outside CSV shares (:func:`selector.rawtext.csv_rows`:
+    The rows come through the front door every reader of outside CSV shares (:func:`selector.io.rawtext.csv_rows`:
     a malformed record or an oversized field is refused with its line); the rows before a refusal are kept, so
     their own problems are listed too.
     """
@@ -288,7 +288,7 @@ class _Records:
         return found
 
     def paths(self) -> dict[tuple, int]:
-        """The document's paths -> CSV lines, as :class:`selector.yamlio.Parsed` holds a file's lines."""
+        """The document's paths -> CSV lines, as :class:`selector.io.yamlio.Parsed` holds a file's lines."""
         found: dict[tuple, int] = {(): 1, ("sources",): 1, ("sources", 0): 1}
         for section, lines in (
             ("entities", [line for _, line in self.entities.values()]),

@@ -9,13 +9,14 @@ from functools import lru_cache
 from pathlib import Path, PurePath
 from typing import Any, Literal
 
-from selector import knowledge, limits, textpolicy
+from selector.io import limits, textpolicy
+from selector.io.yamlio import MAX_BYTES, Parsed, dump_yaml
 from selector.issues import Issue
-from selector.knowledge import DEFAULT_KNOWLEDGE, Upload
-from selector.models import KnowledgeBase
+from selector.knowledge import loading as knowledge
+from selector.knowledge.loading import DEFAULT_KNOWLEDGE, Upload
+from selector.knowledge.models import KnowledgeBase
 from selector.uploads import csv_claims, policy
 from selector.uploads.csv_claims import CSV_COLUMNS
-from selector.yamlio import MAX_BYTES, Parsed, dump_yaml
 
 MAX_UPLOAD_BYTES = 1_000_000
 
@@ -97,7 +98,7 @@ def _merged(
 
 
 def merged(kb_dir: Path, uploads: Sequence[Upload]) -> tuple[KnowledgeBase | None, list[Issue]]:
-    """:func:`selector.knowledge.collect` of `kb_dir` with `uploads`, shared with the check of the last upload.
+    """:func:`selector.knowledge.loading.collect` of `kb_dir` with `uploads`, shared with the check of the last upload.
 
     The knowledge base is frozen and shared: never mutate it.
     """
@@ -320,7 +321,7 @@ def check_files(
     (accepted, issues)
         The uploads accepted (a file with any ERROR is not) and every issue of every file.
     """
-    from selector import fileio
+    from selector.io import fileio
 
     accepted = list(others)
     found: list[Issue] = []

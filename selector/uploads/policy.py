@@ -10,11 +10,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from selector import value as value_scale
-from selector import vocabulary
 from selector.escape import FORMULA_PREFIXES
+from selector.io.yamlio import Parsed
 from selector.issues import Issue, Level
-from selector.models import SECTIONS, Claim, KnowledgeBase, Metric
-from selector.yamlio import Parsed
+from selector.knowledge import vocabulary
+from selector.knowledge.models import SECTIONS, Claim, KnowledgeBase, Metric
 
 USER_TIERS: tuple[str, ...] = ("measured", "assessed")
 UPLOAD_SECTIONS: tuple[str, ...] = ("sources", "entities", "claims", "groups")

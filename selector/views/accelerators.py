@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from selector import provenance, vocabulary
-from selector.models import LOCATED_TIERS, KnowledgeBase
+from selector.knowledge import provenance, vocabulary
+from selector.knowledge.models import LOCATED_TIERS, KnowledgeBase
 from selector.views.labels import conditions_text, flags_text
 
 

@@ -7,9 +7,10 @@ from collections.abc import Iterable, Sequence
 
 import pandas as pd
 
-from selector import i18n, provenance, vocabulary
+from selector import i18n
 from selector.i18n import N_
-from selector.models import Claim, KnowledgeBase
+from selector.knowledge import provenance, vocabulary
+from selector.knowledge.models import Claim, KnowledgeBase
 from selector.views.labels import (
     conditions_text,
     document_label,
@@ -25,7 +26,7 @@ def claim_evidence(kb: KnowledgeBase, claim_id: str, today: dt.date | None = Non
 
     A number from a bundled dataset also carries its ``footnote`` (result id, round, division, category,
     availability, row, retrieval date, licence; "derived" for per-accelerator figures) and its ``age`` (the
-    snapshot date, marked ageing when older than :data:`selector.provenance.AGEING_MONTHS` at `today`).
+    snapshot date, marked ageing when older than :data:`selector.knowledge.provenance.AGEING_MONTHS` at `today`).
 
     Raises
     ------
@@ -80,7 +81,7 @@ def claims_table(
     """Every claim (or the given ones) as one row each, Chinese quote and English rendering side by side.
 
     A dataset's number also gives its ``snapshot`` date, whether it is ``ageing`` at `today` (older than
-    :data:`selector.provenance.AGEING_MONTHS`) and its ``footnote``; these are empty for the other claims.
+    :data:`selector.knowledge.provenance.AGEING_MONTHS`) and its ``footnote``; these are empty for the other claims.
     """
     rows = []
     for claim in kb.claims.values() if claims is None else claims:

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from selector import i18n, vocabulary
-from selector.matrix import claims_for_cell
-from selector.models import Claim, KnowledgeBase
+from selector import i18n
+from selector.decision.matrix import claims_for_cell
+from selector.knowledge import vocabulary
+from selector.knowledge.models import Claim, KnowledgeBase
 from selector.views.evidence import claim_evidence
 from selector.views.labels import document_label, flags_text
 

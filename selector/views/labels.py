@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from selector import display
 from selector.i18n import N_
-from selector.models import Claim, Conditions, KnowledgeBase
+from selector.knowledge.models import Claim, Conditions, KnowledgeBase
 
 SEGMENT_LABELS = {
     "datacenter": N_("Datacenter"),

@@ -9,12 +9,14 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from selector import display, provenance, verdict, workload_fit
+from selector import display, verdict
+from selector.decision import workload_fit
+from selector.decision.matrix import DecisionMatrix
+from selector.decision.recommend import Recommendation
 from selector.escape import streamlit_md as md
 from selector.escape import streamlit_table
-from selector.matrix import DecisionMatrix
-from selector.models import KnowledgeBase
-from selector.recommend import Recommendation
+from selector.knowledge import provenance
+from selector.knowledge.models import KnowledgeBase
 from selector.robustness import figure
 from selector.views.labels import value_text
 from selector.views.robustness import SPACE_LABELS

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from selector.models import KnowledgeBase
+from selector.knowledge.models import KnowledgeBase
 from selector.robustness.smaa import SMAAResult
 
 

@@ -8,7 +8,7 @@ import pandas as pd
 
 from selector import i18n
 from selector.i18n import N_
-from selector.models import Claim, Entity, KnowledgeBase
+from selector.knowledge.models import Claim, Entity, KnowledgeBase
 
 TECHNIQUE_KINDS = ("technique", "system", "tool", "model", "dataset", "resource")
 KIND_LABELS = {

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from selector import display
-from selector.elicitation import (
+from selector.decision.elicitation import (
     HIGHEST,
     LOWEST,
     SAATY_SCALE,
@@ -18,8 +18,8 @@ from selector.elicitation import (
     nearest_on_scale,
     percentages,
 )
-from selector.matrix import DecisionMatrix
-from selector.models import KnowledgeBase
+from selector.decision.matrix import DecisionMatrix
+from selector.knowledge.models import KnowledgeBase
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import streamlit.testing.v1.app_test as app_test_module
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
-from selector import knowledge
+from selector.knowledge import loading as knowledge
 from tests.app.helpers import APP
 
 

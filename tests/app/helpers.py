@@ -11,8 +11,8 @@ from markdown_it import MarkdownIt
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
-from selector import recommend
-from selector.preferences import Preferences
+from selector.decision import recommend
+from selector.decision.preferences import Preferences
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")

@@ -8,9 +8,9 @@ import datetime as dt
 import pandas as pd
 import pytest
 
-from selector import provenance
 from selector.escape import streamlit_table
-from selector.models import LOCATED_TIERS
+from selector.knowledge import provenance
+from selector.knowledge.models import LOCATED_TIERS
 from selector.views.accelerators import accelerator_claims, dataset_numbers, spec_table
 from selector.views.labels import SEGMENT_LABELS
 from tests.app.helpers import ok, opened

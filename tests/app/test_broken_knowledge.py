@@ -11,8 +11,8 @@ from streamlit.testing.v1 import AppTest
 
 from app_pages._cached import bundled_kb
 from app_pages._session import knowledge_problems
-from selector import knowledge
 from selector.__main__ import main
+from selector.knowledge import loading as knowledge
 from tests.conftest import KNOWLEDGE, ROOT
 
 APP = str(ROOT / "app.py")

@@ -1,5 +1,5 @@
 """The "Data sources and licences" page through AppTest: one box per bundled dataset with what
-selector.provenance says of it (licence and its link, claims, snapshot age, attribution, changes on import,
+selector.knowledge.provenance says of it (licence and its link, claims, snapshot age, attribution, changes on import,
 upstream, licence files, NOTICE texts), then the tiers of evidence."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import datetime as dt
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from selector import provenance
 from selector.escape import streamlit_md
-from selector.knowledge import DEFAULT_KNOWLEDGE
+from selector.knowledge import provenance
+from selector.knowledge.loading import DEFAULT_KNOWLEDGE
 from tests.app.helpers import APP, ok
 
 TODAY = "2026-11-30"  # the cloud price list (2025-04-21) is 19 months old: ageing

@@ -10,10 +10,13 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from selector import knowledge, matrix, profile, provenance, specs
+from selector import profile
 from selector.charts.specs import spec_scatter
-from selector.knowledge import DEFAULT_KNOWLEDGE
-from selector.preferences import Preferences
+from selector.decision import matrix, specs
+from selector.decision.preferences import Preferences
+from selector.knowledge import loading as knowledge
+from selector.knowledge import provenance
+from selector.knowledge.loading import DEFAULT_KNOWLEDGE
 from selector.views.evidence import filter_claims
 from selector.views.recommend import cell_footnotes
 from tests.app.helpers import APP, markdown_tables, opened, shown_claims

@@ -7,7 +7,8 @@ import io
 
 import pandas as pd
 
-from selector import escape, provenance
+from selector import escape
+from selector.knowledge import provenance
 from selector.views.evidence import claims_preview, claims_table, filter_claims
 from selector.views.labels import value_text
 from tests.app.helpers import downloads, markdown_table, markdown_tables, ok, shown_claims
@@ -59,7 +60,7 @@ def test_evidence_shows_the_list_filters_while_a_link_sets_one_of_them(app):
 
 
 def test_evidence_lists_every_conflict_finding_with_names(app, kb):
-    from selector import conflicts
+    from selector.knowledge import conflicts
 
     ok(app.run())
     at = ok(app.switch_page("app_pages/evidence.py").run())

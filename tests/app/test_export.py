@@ -8,10 +8,11 @@ import re
 from datetime import datetime
 
 from app_pages import _cached
-from selector import profile, recommend
+from selector import profile
+from selector.decision import recommend
+from selector.decision.preferences import Preferences
+from selector.decision.problem import METHODS
 from selector.errors import SelectorError
-from selector.preferences import Preferences
-from selector.problem import METHODS
 from selector.report import build, render, spreadsheet
 from selector.report.model import ReportError
 from tests.app.helpers import downloads, ok
@@ -191,6 +192,6 @@ def test_the_reports_and_the_profile_offered_carry_a_decision_record_that_rechec
 
 
 def build_kb_dir():
-    from selector.knowledge import DEFAULT_KNOWLEDGE
+    from selector.knowledge.loading import DEFAULT_KNOWLEDGE
 
     return DEFAULT_KNOWLEDGE

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
-from selector import knowledge
+from selector.knowledge import loading as knowledge
 from tests.app.helpers import APP, PAGES, opened
 from tests.examples import examples
 

@@ -3,7 +3,7 @@ that cannot be read is refused beside the field and the limits in force stay."""
 
 from __future__ import annotations
 
-from selector import constraints
+from selector.decision import constraints
 from selector.escape import streamlit_md as md
 from tests.app.helpers import ok, opened
 

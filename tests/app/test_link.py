@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from selector import knowledge
-from selector.knowledge import Upload
-from selector.preferences import Preferences
+from selector.decision.preferences import Preferences
+from selector.knowledge import loading as knowledge
+from selector.knowledge.loading import Upload
 from tests.app.helpers import UPLOADS, expected_ranking, ok, same_ranking, shown_ranking
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from selector import knowledge, profile
-from selector.knowledge import Upload
-from selector.preferences import Preferences
+from selector import profile
+from selector.decision.preferences import Preferences
+from selector.knowledge import loading as knowledge
+from selector.knowledge.loading import Upload
 from tests.app.helpers import APP, ROOT, markdown_tables, ok
 from tests.uploads.conftest import HOSTILE, UPLOADS, check
 
@@ -113,7 +114,7 @@ def test_a_refused_files_issues_are_listed_whole_in_a_static_table() -> None:
 
 
 def _recheck_report() -> bytes:
-    from selector import knowledge
+    from selector.knowledge import loading as knowledge
     from selector.report import build, render
 
     built = build.build_report(knowledge.load(), Preferences(group="edge-accelerators"), samples=100)
@@ -134,7 +135,8 @@ def test_recheck_shows_that_a_decision_holds_with_a_link_to_todays_ranking() -> 
 
 
 def test_recheck_with_a_session_file_shows_the_changed_cell_and_the_files_that_differ() -> None:
-    from selector import knowledge, recheck, record
+    from selector import recheck, record
+    from selector.knowledge import loading as knowledge
     from selector.uploads import intake
 
     report = _recheck_report()
@@ -164,7 +166,7 @@ def test_recheck_refuses_a_report_of_the_previous_format_clearly() -> None:
 
 
 def test_recheck_applies_the_recorded_settings_on_request() -> None:
-    from selector import knowledge
+    from selector.knowledge import loading as knowledge
     from selector.report import build, render
 
     prefs = Preferences(group="edge-accelerators", method="topsis", dimension_weights={"performance": 70})

@@ -8,7 +8,7 @@ import re
 from streamlit.testing.v1 import AppTest
 
 from selector.escape import WORD_JOINER
-from selector.knowledge import Upload
+from selector.knowledge.loading import Upload
 from tests.app.helpers import APP, PAGES, ROOT, ok
 from tests.test_escape import _AUTOLINK_EMAIL, _AUTOLINK_URL, _SHORTCODE, _streamlit_text
 

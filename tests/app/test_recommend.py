@@ -1,4 +1,4 @@
-"""The Recommend page through AppTest: the ranking is what selector.recommend computes, the widgets follow the
+"""The Recommend page through AppTest: the ranking is what selector.decision.recommend computes, the widgets follow the
 link, the weights' fragment reruns alone, the robustness badge is the verdict's."""
 
 from __future__ import annotations
@@ -8,8 +8,9 @@ import json
 import numpy as np
 import pytest
 
-from selector import recommend, verdict
-from selector.preferences import Preferences, from_query, to_query
+from selector import verdict
+from selector.decision import recommend
+from selector.decision.preferences import Preferences, from_query, to_query
 from selector.robustness import analysis
 from tests.app import fragment_rerun
 from tests.app.helpers import (
@@ -305,7 +306,7 @@ def test_the_page_names_the_successor_of_a_deprecated_product_and_the_recommende
 
 
 def test_each_dimension_slider_says_what_it_ranks_in_this_group(app, kb):
-    from selector import basis, matrix
+    from selector.decision import basis, matrix
     from selector.escape import streamlit_md as md
 
     app.query_params["group"] = "llm-inference-accelerators"
@@ -341,7 +342,7 @@ def test_reset_is_undone_with_every_setting_it_replaced(app, kb):
 
 
 def test_after_a_group_switch_the_evidence_picker_shows_a_cell_of_the_new_group(app, kb):
-    from selector import matrix
+    from selector.decision import matrix
     from selector.views.recommend import cell_choices
 
     at = ok(app.run())

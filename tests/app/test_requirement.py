@@ -1,11 +1,11 @@
 """Recommend's requirement-first start through AppTest: the plain-words questions pick the group, set the limits
-and sub-weights they imply (what selector.requirement computes), rank, and travel in the link."""
+and sub-weights they imply (what selector.decision.requirement computes), rank, and travel in the link."""
 
 from __future__ import annotations
 
-from selector import requirement
-from selector.preferences import Preferences
-from selector.requirement import Requirement
+from selector.decision import requirement
+from selector.decision.preferences import Preferences
+from selector.decision.requirement import Requirement
 from tests.app.helpers import expected_ranking, ok, opened, same_ranking, shown_ranking
 
 ANSWERS = {"req-choosing": "accelerator", "req-task": "serve-llm", "req-where": "cloud"}

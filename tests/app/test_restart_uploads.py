@@ -7,7 +7,7 @@ import random
 
 from streamlit.testing.v1 import AppTest
 
-from selector.knowledge import Upload
+from selector.knowledge.loading import Upload
 from tests.app.helpers import APP, ROOT, ok
 
 

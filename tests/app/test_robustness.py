@@ -8,8 +8,9 @@ import json
 import numpy as np
 import pytest
 
-from selector import recommend, verdict
-from selector.preferences import Preferences
+from selector import verdict
+from selector.decision import recommend
+from selector.decision.preferences import Preferences
 from selector.robustness import analysis, figure
 from tests.app.helpers import markdown_table, ok, opened
 

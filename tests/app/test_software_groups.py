@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from selector.preferences import Preferences
+from selector.decision.preferences import Preferences
 from tests.app.helpers import expected_ranking, ok, same_ranking, shown_ranking
 
 NEW_GROUPS = (

@@ -1,12 +1,12 @@
 """Recommend's "Help me weigh" box (app_pages/_weigh.py) through AppTest: each flow fills the sliders with what
-selector.elicitation computes, records the answers in the link, and the ranking follows."""
+selector.decision.elicitation computes, records the answers in the link, and the ranking follows."""
 
 from __future__ import annotations
 
 import pytest
 
-from selector import elicitation
-from selector.preferences import Preferences
+from selector.decision import elicitation
+from selector.decision.preferences import Preferences
 from tests.app.helpers import DIMENSIONS, expected_ranking, ok, opened, same_ranking, shown_ranking
 
 PAIRS = [

@@ -1,9 +1,10 @@
 """Recommend's workload form (app_pages/_workload.py) through AppTest: a workload in the link ranks as
-selector.recommend does with it, the form puts one in force, and the fit table shows each accelerator's answer."""
+selector.decision.recommend does with it, the form puts one in force, and the fit table shows each accelerator's
+answer."""
 
 from __future__ import annotations
 
-from selector.preferences import Preferences
+from selector.decision.preferences import Preferences
 from tests.app.helpers import expected_ranking, markdown_tables, ok, same_ranking, shown_ranking
 
 GROUP = "llm-serving-single-accelerator"

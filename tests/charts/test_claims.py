@@ -5,10 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from selector import knowledge
 from selector.charts.base import FLAG_COLOUR
 from selector.charts.claims import benchmark_bars, metric_bars
 from selector.escape import hover_text
+from selector.knowledge import loading as knowledge
 from selector.views.accelerators import metric_frame
 from tests.charts.figures import EVIL, all_text, titled
 

@@ -7,9 +7,10 @@ import json
 import plotly.graph_objects as go
 import pytest
 
-from selector import knowledge, recommend
 from selector.charts.contributions import FILLED_HATCH, FILLED_NOTE, contribution_bars, restack_contribution_bars
-from selector.preferences import Preferences
+from selector.decision import recommend
+from selector.decision.preferences import Preferences
+from selector.knowledge import loading as knowledge
 from selector.views.recommend import contributions_frame, criterion_profile
 from tests.charts.figures import titled
 

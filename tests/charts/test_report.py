@@ -8,9 +8,9 @@ from collections import defaultdict
 
 import pytest
 
-from selector import knowledge
 from selector.charts.report import report_figures as draw
-from selector.preferences import Preferences
+from selector.decision.preferences import Preferences
+from selector.knowledge import loading as knowledge
 from selector.report import build
 from selector.report.render import figure_data
 

@@ -6,9 +6,10 @@ import datetime as dt
 
 import pytest
 
-from selector import knowledge, specs
 from selector.charts.specs import AGEING_NOTE, spec_scatter
-from selector.knowledge import DEFAULT_KNOWLEDGE
+from selector.decision import specs
+from selector.knowledge import loading as knowledge
+from selector.knowledge.loading import DEFAULT_KNOWLEDGE
 from tests.charts.figures import EVIL, validated
 
 

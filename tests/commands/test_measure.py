@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from selector import knowledge, recommend
 from selector.__main__ import main
-from selector.knowledge import Upload
+from selector.decision import recommend
+from selector.decision.preferences import Preferences
+from selector.knowledge import loading as knowledge
+from selector.knowledge.loading import Upload
 from selector.measure import probe
-from selector.preferences import Preferences
 from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE
 

@@ -1,4 +1,4 @@
-"""Tests of ``python -m selector rank``: its output agrees with selector.recommend for the same preferences, in
+"""Tests of ``python -m selector rank``: its output agrees with selector.decision.recommend for the same preferences, in
 every format; profiles and extra files are honoured; bad input exits 2 with a message saying what to fix."""
 
 from __future__ import annotations
@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from selector import knowledge, profile, recommend, verdict
+from selector import profile, verdict
 from selector.__main__ import main
-from selector.preferences import Preferences
-from selector.problem import METHODS
+from selector.decision import recommend
+from selector.decision.preferences import Preferences
+from selector.decision.problem import METHODS
+from selector.knowledge import loading as knowledge
 from selector.report import spreadsheet
 from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE, ROOT
@@ -70,7 +72,7 @@ def test_help_lists_groups_questions_answers_and_methods() -> None:
 def test_help_epilog_is_built_only_when_help_is_shown() -> None:
     code = (
         "import sys; from selector.__main__ import build_parser, discover; build_parser(discover()); "
-        "print('selector.knowledge' in sys.modules)"
+        "print('selector.knowledge.loading' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
@@ -330,7 +332,7 @@ def test_a_rule_s_choice_below_the_leader_is_explained(capsys) -> None:
 
 
 def test_a_profile_and_a_link_carry_the_answers_so_the_rule_exclusions_and_notes(capsys, tmp_path: Path) -> None:
-    from selector.preferences import from_query, to_query
+    from selector.decision.preferences import from_query, to_query
 
     prefs = Preferences(group="datacenter-accelerators", answers={"goal": "domestic"})
     saved = tmp_path / "profile.yaml"

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from selector import importers, profile, record
+from selector import profile, record
 from selector.__main__ import main
-from selector.preferences import Preferences
+from selector.decision.preferences import Preferences
+from selector.knowledge import importers
 
 # Weights under which the INT8 compute decides between the edge modules (the module memory weighs nothing)
 DECISIVE = (
@@ -144,7 +145,7 @@ def test_other_bad_input_exits_2_saying_what_is_wrong(report_md, tmp_path, capsy
 
 def test_settings_the_knowledge_no_longer_has_mean_the_decision_changed(report_md, monkeypatch, capsys):
     from selector import recheck
-    from selector.preferences import PreferenceError
+    from selector.decision.preferences import PreferenceError
 
     def gone(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         raise PreferenceError("group `edge-accelerators` is not in the knowledge")
@@ -169,8 +170,8 @@ def test_uploads_are_digested_and_a_recheck_without_them_says_so(tmp_path, capsy
 
 
 def test_a_profile_carries_its_record_and_its_uploads(tmp_path, capsys, bundled_knowledge):
-    from selector import knowledge
-    from selector.recommend import recommend
+    from selector.decision.recommend import recommend
+    from selector.knowledge import loading as knowledge
 
     prefs = Preferences(group="edge-accelerators")
     kb = knowledge.load()

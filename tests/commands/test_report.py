@@ -81,7 +81,7 @@ def test_pdf_report(tmp_path, capsys):
 
 def test_profile_supplies_the_preferences(tmp_path, capsys):
     profile = pytest.importorskip("selector.profile", reason="decision profiles are not available")
-    from selector.preferences import Preferences
+    from selector.decision.preferences import Preferences
 
     saved = tmp_path / "profile.yaml"
     prefs = Preferences(group="datacenter-accelerators", dimension_weights={"cost": 55}, method="topsis")
@@ -184,8 +184,8 @@ def test_a_report_imports_only_the_libraries_its_format_needs(tmp_path, fmt, imp
 
 def test_a_profile_with_elicited_weights_gives_a_report_saying_so(tmp_path, capsys):
     from selector import profile
-    from selector.elicitation import Elicitation, percentages
-    from selector.preferences import Preferences
+    from selector.decision.elicitation import Elicitation, percentages
+    from selector.decision.preferences import Preferences
 
     record = Elicitation(method="swing", answers=("performance=100", "cost=20", "ecosystem=60", "risk=20"))
     weights = percentages(record.result(["performance", "cost", "ecosystem", "risk"]).weights)

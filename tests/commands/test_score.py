@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from selector import scoring
 from selector.commands import score as score_cmd
-from selector.problem import METHODS, SCALERS, Problem
+from selector.decision import scoring
+from selector.decision.problem import METHODS, SCALERS, Problem
 
 ROOT = Path(__file__).resolve().parents[2]
 MATRIX = "chip,perf,cost,ecosystem\nH200,10,5,9\nMI300X,9,3,6\n=cmd|' /C calc'!A0,12,8,4\n"

@@ -139,7 +139,7 @@ def _fixtures() -> list[Path]:
 
 @pytest.mark.slow
 def test_validate_rank_and_my_data_accept_and_refuse_the_same_files(tmp_path: Path, capsys) -> None:
-    from selector import knowledge
+    from selector.knowledge import loading as knowledge
     from selector.uploads import csv_claims, intake
 
     template = tmp_path / "template.csv"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from selector.__main__ import main
-from selector.elicitation import RANDOM_INDEX
+from selector.decision.elicitation import RANDOM_INDEX
 
 ROOT = Path(__file__).resolve().parents[2]
 CONSISTENT = [  # from weights 8:4:2:1 exactly: the eigenvector gives 8/15, 4/15, 2/15, 1/15 and CR 0

@@ -13,8 +13,9 @@ if not Path("/usr/bin/chromium").exists():
 from pageload import TIMEOUT_MS, open_tab, wait_rendered
 from playwright.sync_api import Page, expect
 
-from selector import knowledge, recommend
-from selector.preferences import Preferences
+from selector.decision import recommend
+from selector.decision.preferences import Preferences
+from selector.knowledge import loading as knowledge
 from selector.robustness import analysis, figure
 from selector.views.evidence import filter_claims
 

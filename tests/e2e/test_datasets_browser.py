@@ -13,8 +13,10 @@ if not Path("/usr/bin/chromium").exists():
 
 from playwright.sync_api import Page, expect
 
-from selector import knowledge, provenance, specs
-from selector.knowledge import DEFAULT_KNOWLEDGE
+from selector.decision import specs
+from selector.knowledge import loading as knowledge
+from selector.knowledge import provenance
+from selector.knowledge.loading import DEFAULT_KNOWLEDGE
 
 pytestmark = pytest.mark.e2e
 

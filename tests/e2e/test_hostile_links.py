@@ -12,7 +12,8 @@ if not Path("/usr/bin/chromium").exists():
 
 from playwright.sync_api import Page, expect
 
-from selector import knowledge, profile
+from selector import profile
+from selector.knowledge import loading as knowledge
 
 pytestmark = pytest.mark.e2e
 

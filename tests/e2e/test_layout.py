@@ -14,8 +14,9 @@ if not Path("/usr/bin/chromium").exists():
 from pageload import TIMEOUT_MS, open_tab, section_tabs, wait_rendered
 from playwright.sync_api import Page, expect
 
-from selector import knowledge, recommend
-from selector.preferences import Preferences
+from selector.decision import recommend
+from selector.decision.preferences import Preferences
+from selector.knowledge import loading as knowledge
 
 pytestmark = pytest.mark.e2e
 

@@ -13,8 +13,9 @@ if not Path("/usr/bin/chromium").exists():
 
 from playwright.sync_api import Page, expect
 
-from selector import knowledge, recheck, record
-from selector.preferences import Preferences
+from selector import recheck, record
+from selector.decision.preferences import Preferences
+from selector.knowledge import loading as knowledge
 from selector.report import build, render
 
 pytestmark = pytest.mark.e2e

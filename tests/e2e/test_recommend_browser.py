@@ -15,9 +15,10 @@ if not Path("/usr/bin/chromium").exists():
 from pageload import TIMEOUT_MS, wait_rendered
 from playwright.sync_api import Page, expect
 
-from selector import basis, knowledge, matrix, recommend, requirement
-from selector.preferences import Preferences
-from selector.requirement import Requirement
+from selector.decision import basis, matrix, recommend, requirement
+from selector.decision.preferences import Preferences
+from selector.decision.requirement import Requirement
+from selector.knowledge import loading as knowledge
 from selector.views.recommend import cell_choices
 
 pytestmark = pytest.mark.e2e

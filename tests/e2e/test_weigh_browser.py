@@ -16,7 +16,8 @@ if not Path("/usr/bin/chromium").exists():
 from pageload import TIMEOUT_MS, wait_rendered
 from playwright.sync_api import Page, expect
 
-from selector import elicitation, knowledge
+from selector.decision import elicitation
+from selector.knowledge import loading as knowledge
 from selector.views import weigh
 
 pytestmark = pytest.mark.e2e

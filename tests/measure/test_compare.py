@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from selector import knowledge, measure
-from selector.knowledge import Upload
+from selector import measure
+from selector.knowledge import loading as knowledge
+from selector.knowledge.loading import Upload
 from selector.measure import compare
 from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE
@@ -133,7 +134,7 @@ def test_my_data_shows_measured_beside_published(mine: intake.UploadResult) -> N
 
 
 def test_the_report_marks_measured_cells_and_lists_measured_beside_published(mine: intake.UploadResult) -> None:
-    from selector.preferences import Preferences
+    from selector.decision.preferences import Preferences
     from selector.report import build, render
 
     built = build.build_report(mine.kb, Preferences(group="gpu-inference-runtimes"), samples=0)

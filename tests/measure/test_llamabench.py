@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from selector import knowledge, measure
+from selector import measure
+from selector.knowledge import loading as knowledge
 from selector.measure import llamabench
 from tests.conftest import FIXTURES
 

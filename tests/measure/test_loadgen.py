@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from selector import knowledge, measure
+from selector import measure
+from selector.knowledge import loading as knowledge
 from selector.measure import loadgen
 from tests.conftest import FIXTURES
 

@@ -9,8 +9,10 @@ import re
 
 import pytest
 
-from selector import knowledge, measure, yamlio
-from selector.knowledge import Upload
+from selector import measure
+from selector.io import yamlio
+from selector.knowledge import loading as knowledge
+from selector.knowledge.loading import Upload
 from selector.measure import ortperf
 from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE

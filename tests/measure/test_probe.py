@@ -7,7 +7,7 @@ import numpy as np
 import onnx
 import pytest
 
-from selector import yamlio
+from selector.io import yamlio
 from selector.measure import models, probe
 from selector.uploads import intake
 from tests.conftest import KNOWLEDGE

@@ -8,7 +8,9 @@ import math
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from selector import knowledge, measure, vocabulary
+from selector import measure
+from selector.knowledge import loading as knowledge
+from selector.knowledge import vocabulary
 from tests.conftest import FIXTURES
 from tests.examples import examples
 

@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from selector import knowledge, measure
+from selector import measure
+from selector.knowledge import loading as knowledge
 from selector.measure import hardware, trtexec
 from tests.conftest import FIXTURES
 

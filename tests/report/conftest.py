@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from selector import knowledge
-from selector.preferences import Preferences
+from selector.decision.preferences import Preferences
+from selector.knowledge import loading as knowledge
 from selector.report import build, render
 from selector.report.model import Report
 

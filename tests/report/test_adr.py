@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from selector import adr, display
-from selector.preferences import Preferences
+from selector.decision.preferences import Preferences
 from selector.report import build, decision, pdf, render
 from selector.report.model import ReportError
 from tests.report.conftest import ADR_HEADINGS, FRONT_MATTER, NOW
@@ -124,7 +124,7 @@ def test_a_report_without_any_risk_says_so(kb, built):
         for o in built.options
     )
     parts["options"] = clean
-    from selector.recommend import recommend
+    from selector.decision.recommend import recommend
 
     rec = recommend(kb, Preferences(group=built.group_id))
     rec_clean = dataclasses.replace(rec, matrix=dataclasses.replace(rec.matrix, excluded_criteria=()))
@@ -139,7 +139,7 @@ def test_front_matter_defaults_review_by_six_months_on(built):
 
 
 def test_the_requirement_first_start_is_the_first_sentence_of_the_context(kb):
-    from selector.requirement import Requirement
+    from selector.decision.requirement import Requirement
 
     req = Requirement(choosing="accelerator", memory_gb=141)
     prefs = Preferences(group="llm-inference-accelerators", requirement=req, constraints=("memory-capacity >= 141",))

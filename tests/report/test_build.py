@@ -7,14 +7,14 @@ from urllib.parse import urlencode
 
 import pytest
 
-from selector.elicitation import Elicitation, percentages
-from selector.preferences import Preferences, to_query
+from selector.decision.elicitation import Elicitation, percentages
+from selector.decision.preferences import Preferences, to_query
 from selector.report import build, render
 from tests.report.conftest import NOW
 
 
 def test_report_follows_the_recommendation(kb, prefs, built):
-    from selector.recommend import recommend
+    from selector.decision.recommend import recommend
 
     rec = recommend(kb, prefs)
     assert [o.id for o in built.options] == [r.id for r in rec.ranking]

@@ -6,10 +6,10 @@ from __future__ import annotations
 from datetime import date
 from types import MappingProxyType
 
-from selector.models import Claim, KnowledgeBase
+from selector.knowledge.models import Claim, KnowledgeBase
+from selector.knowledge.sources import Source
 from selector.report import evidence
 from selector.report.model import CellInfo, CriterionInfo, DimensionWeight, OptionRow, RuleInfo
-from selector.sources import Source
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
 UPSTREAM = f"owner/data@{SHA}:t.csv"

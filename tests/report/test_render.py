@@ -9,8 +9,8 @@ from html.parser import HTMLParser
 from markdown_it import MarkdownIt
 
 from selector.charts.svg import FILLED_NOTE
+from selector.decision.preferences import Preferences
 from selector.escape import md_escape
-from selector.preferences import Preferences
 from selector.report import build, render
 from tests.report.conftest import ADR_HEADINGS, HOSTILE, NOW
 
@@ -159,7 +159,7 @@ def test_html_contains_the_chinese_quotes(built, html_page):
 def test_every_report_names_each_dataset_with_its_licence_and_attribution(kb, markdown, html_page):
     from markupsafe import escape
 
-    from selector import provenance
+    from selector.knowledge import provenance
 
     datasets = provenance.datasets(kb)
     assert {d.id for d in datasets} >= {"mlperf-inference-v5.1", "epoch-ml-hardware", "fsdl-cloud-gpus", "accelmark"}

@@ -10,11 +10,11 @@ import pandas as pd
 import pytest
 from openpyxl import load_workbook
 
-from selector import knowledge
-from selector.elicitation import Elicitation, percentages
+from selector.decision.elicitation import Elicitation, percentages
+from selector.decision.preferences import Preferences
+from selector.decision.recommend import recommend
 from selector.escape import FORMULA_PREFIXES
-from selector.preferences import Preferences
-from selector.recommend import recommend
+from selector.knowledge import loading as knowledge
 from selector.report import build, spreadsheet
 from tests.conftest import ROOT
 

@@ -6,8 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from selector import knowledge, recommend
-from selector.preferences import Preferences
+from selector.decision import recommend
+from selector.decision.preferences import Preferences
+from selector.knowledge import loading as knowledge
 from selector.report import build, render, summary
 
 GROUP = "datacenter-accelerators"

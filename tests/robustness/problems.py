@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 
-from selector.problem import METHODS
+from selector.decision.problem import METHODS
 
 ALL_COMBOS = [(m, s) for m, spec in METHODS.items() for s in spec.scalers]
 DIMS = ["perf", "perf", "perf", "cost", "cost", "eco", "eco", "risk"]

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
-from selector import scoring
-from selector.problem import METHODS, ScoringError
+from selector.decision import scoring
+from selector.decision.problem import METHODS, ScoringError
 from selector.robustness.agreement import kendall_tau, method_agreement
 from tests.problems import problem as make_problem
 from tests.robustness.problems import json_roundtrip

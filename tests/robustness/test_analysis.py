@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from selector import knowledge, recommend
-from selector.preferences import Preferences
+from selector.decision import recommend
+from selector.decision.preferences import Preferences
+from selector.knowledge import loading as knowledge
 from selector.robustness import analysis
 
 
@@ -84,8 +85,9 @@ def test_acceptability_alone_equals_the_full_analysis(kb):
 def test_a_full_analysis_carries_its_confidence_factors_into_a_pickled_copy():
     import pickle
 
-    from selector import knowledge, recommend
-    from selector.preferences import Preferences
+    from selector.decision import recommend
+    from selector.decision.preferences import Preferences
+    from selector.knowledge import loading as knowledge
     from selector.robustness import analysis
 
     rec = recommend.recommend(knowledge.load(), Preferences(group="datacenter-accelerators"))

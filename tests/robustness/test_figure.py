@@ -8,9 +8,11 @@ import math
 
 import pytest
 
-from selector import knowledge, recommend, verdict
+from selector import verdict
 from selector.__main__ import build_parser, discover, main
-from selector.preferences import Preferences
+from selector.decision import recommend
+from selector.decision.preferences import Preferences
+from selector.knowledge import loading as knowledge
 from selector.report import build
 from selector.report.model import RobustnessInfo
 from selector.report.points import consequences

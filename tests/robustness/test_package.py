@@ -6,12 +6,12 @@ import importlib
 import pkgutil
 
 from selector import robustness
+from selector.decision.weights import Hierarchy
 from selector.robustness.agreement import method_agreement
 from selector.robustness.reversal import rank_reversal
 from selector.robustness.smaa import smaa
 from selector.robustness.sweep import weight_sweep
 from selector.robustness.tipping import tipping_points
-from selector.weights import Hierarchy
 from tests.problems import problem as make_problem
 from tests.robustness.problems import DIM_WEIGHTS, DIMS, OBJ8, random_problem
 

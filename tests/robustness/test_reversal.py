@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from selector import scoring
+from selector.decision import scoring
 from selector.robustness.reversal import rank_reversal
 from tests.examples import examples
 from tests.problems import problem as make_problem

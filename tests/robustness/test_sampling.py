@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from selector.problem import ScoringError
+from selector.decision.problem import ScoringError
 from selector.robustness.sampling import resolve_weight_bounds, sample_simplex, sample_weights
 from selector.robustness.smaa import smaa
 from tests.problems import problem as make_problem

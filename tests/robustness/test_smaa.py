@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from selector import scoring
-from selector.problem import ScoringError
+from selector.decision import scoring
+from selector.decision.problem import ScoringError
 from selector.robustness.sampling import sample_simplex
 from selector.robustness.smaa import smaa
 from tests.problems import problem as make_problem

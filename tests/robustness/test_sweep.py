@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from selector import scoring
-from selector.problem import ScoringError
+from selector.decision import scoring
+from selector.decision.problem import ScoringError
+from selector.decision.weights import Hierarchy
 from selector.robustness.sweep import weight_sweep
-from selector.weights import Hierarchy
 from tests.problems import problem as make_problem
 from tests.robustness.problems import DIM_WEIGHTS, DIMS, OBJ8, json_roundtrip, random_problem
 

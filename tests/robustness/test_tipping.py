@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from selector import scoring
-from selector.problem import METHODS
+from selector.decision import scoring
+from selector.decision.problem import METHODS
+from selector.decision.weights import Hierarchy
 from selector.robustness.sweep import weight_sweep
 from selector.robustness.tipping import tipping_points
-from selector.weights import Hierarchy
 from tests.problems import problem as make_problem
 from tests.robustness.problems import ALL_COMBOS, DIM_WEIGHTS, DIMS, OBJ8, json_roundtrip, random_problem
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from selector import knowledge
-from selector.knowledge import Upload
+from selector.knowledge import loading as knowledge
+from selector.knowledge.loading import Upload
 from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from selector import knowledge, recommend
-from selector.matrix import build
-from selector.preferences import Preferences
+from selector.decision import recommend
+from selector.decision.matrix import build
+from selector.decision.preferences import Preferences
+from selector.knowledge import loading as knowledge
 from selector.uploads import comparison, intake
 from tests.conftest import KNOWLEDGE
 from tests.uploads.conftest import EDGE, UPLOADS, check

@@ -11,9 +11,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from selector import limits
+from selector.io import limits
+from selector.io.yamlio import parse_yaml
 from selector.uploads import csv_claims, intake
-from selector.yamlio import parse_yaml
 from tests.conftest import KNOWLEDGE, ROOT
 from tests.examples import examples
 from tests.uploads.conftest import UPLOADS, errors, marked_lines
@@ -108,8 +108,8 @@ def test_csv_template_is_valid_and_lists_every_column() -> None:
 
 
 def test_the_template_validates_without_any_issue_and_its_new_chip_ranks_on_its_own_figures() -> None:
-    from selector.preferences import Preferences
-    from selector.recommend import recommend
+    from selector.decision.preferences import Preferences
+    from selector.decision.recommend import recommend
 
     result = intake.validate_upload("template.csv", csv_claims.csv_template(), KNOWLEDGE)
     assert result.issues == ()  # not even a warning: the template is what a user copies
@@ -194,7 +194,8 @@ def test_the_converted_rows_carry_their_csv_lines() -> None:
     assert conversion.lines == {"user-lines": 1, "npu-x": 4, "user-lines-r2": 2, "user-lines-r4": 4}
 
 
-# The front door every outside CSV shares (selector.rawtext, selector.numbers): the upload's own reader goes through it.
+# The front door every outside CSV shares (selector.io.rawtext, selector.io.numbers): the upload's own reader goes
+# through it.
 HEAD = "entity,metric,value,unit,note\n"
 
 

@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from selector import knowledge, measure, profile, recommend
-from selector.knowledge import Upload
-from selector.matrix import build
-from selector.models import Entity
-from selector.preferences import Preferences
+from selector import measure, profile
+from selector.decision import recommend
+from selector.decision.matrix import build
+from selector.decision.preferences import Preferences
+from selector.knowledge import loading as knowledge
+from selector.knowledge.loading import Upload
+from selector.knowledge.models import Entity
 from selector.report import spreadsheet
 from selector.uploads import intake
 from tests.conftest import KNOWLEDGE, ROOT
@@ -79,7 +81,7 @@ def test_good_uploads_merge_together() -> None:
     assert {"u-orin-tops", "u-fixture-npu-tops"} <= set(kb.claims)
 
 
-def _orin_cell(rec: recommend.Recommendation, criterion: str):  # noqa: ANN202 - selector.matrix.Cell
+def _orin_cell(rec: recommend.Recommendation, criterion: str):  # noqa: ANN202 - selector.decision.matrix.Cell
     m = rec.matrix
     return m.cells[m.alternatives.index("jetson-orin")][m.criteria.index(criterion)]
 
@@ -240,7 +242,7 @@ def test_non_finite_and_subnormal_numbers_are_refused_on_their_line(name: str, f
 
 
 def test_a_tops_of_1e308_is_refused_as_outside_its_value_scale_and_above_the_metrics_ceiling() -> None:
-    # Each method's arithmetic at 1e308 is tested in tests/test_scoring.py (HUGE_COLUMN); an upload never gets
+    # Each method's arithmetic at 1e308 is tested in tests/decision/test_scoring.py (HUGE_COLUMN); an upload never gets
     # there: neither the metric's physical ceiling nor any criterion's value scale holds it.
     path = LIMIT_FIXTURES / "huge_value.yaml"
     result = check(path)

@@ -8,8 +8,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from selector.io.yamlio import parse_yaml
 from selector.uploads import intake, policy
-from selector.yamlio import parse_yaml
 from tests.conftest import KNOWLEDGE
 from tests.examples import examples
 from tests.uploads.conftest import BUNDLED, UPLOADS, check, errors

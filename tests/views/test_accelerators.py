@@ -7,8 +7,9 @@ import datetime as dt
 import numpy as np
 import pytest
 
-from selector import knowledge, provenance
-from selector.models import LOCATED_TIERS
+from selector.knowledge import loading as knowledge
+from selector.knowledge import provenance
+from selector.knowledge.models import LOCATED_TIERS
 from selector.views.accelerators import (
     accelerator_claims,
     accelerator_efficiency,

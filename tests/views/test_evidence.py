@@ -6,8 +6,9 @@ import datetime as dt
 
 import pytest
 
-from selector import knowledge, provenance, vocabulary
-from selector.models import LOCATED_TIERS
+from selector.knowledge import loading as knowledge
+from selector.knowledge import provenance, vocabulary
+from selector.knowledge.models import LOCATED_TIERS
 from selector.views.evidence import (
     CLAIM_COLUMNS,
     PREVIEW_COLUMNS,

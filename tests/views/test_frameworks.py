@@ -7,7 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from selector import knowledge, matrix
+from selector.decision import matrix
+from selector.knowledge import loading as knowledge
 from selector.views.frameworks import (
     BENCHMARK_METRICS,
     comparable_frame,

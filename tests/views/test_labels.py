@@ -7,8 +7,8 @@ from types import MappingProxyType
 
 import pytest
 
-from selector.models import Claim, Conditions, KnowledgeBase, Segment
-from selector.sources import Source
+from selector.knowledge.models import Claim, Conditions, KnowledgeBase, Segment
+from selector.knowledge.sources import Source
 from selector.views.labels import (
     SEGMENT_LABELS,
     conditions_text,
@@ -125,7 +125,7 @@ ASSESSED = {"source": "assessment", "tier": "assessed", "kind": "rating", "ratio
 
 
 def _rated_kb() -> KnowledgeBase:
-    from selector.models import Criterion
+    from selector.knowledge.models import Criterion
 
     rubric = [{"level": n, "text_en": f"meaning {n}"} for n in range(1, 6)]
     crit = Criterion.model_validate(

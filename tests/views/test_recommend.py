@@ -7,9 +7,13 @@ import datetime as dt
 import numpy as np
 import pytest
 
-from selector import knowledge, matrix, provenance, recommend, verdict
+from selector import verdict
+from selector.decision import matrix, recommend
+from selector.decision.preferences import PreferenceError, Preferences
+from selector.decision.weights import Hierarchy
 from selector.escape import streamlit_md
-from selector.preferences import PreferenceError, Preferences
+from selector.knowledge import loading as knowledge
+from selector.knowledge import provenance
 from selector.views.recommend import (
     FILLED_MARK,
     FLAG_MARK,
@@ -21,7 +25,6 @@ from selector.views.recommend import (
     ranking_markdown,
     ranking_table,
 )
-from selector.weights import Hierarchy
 
 OLD = dt.date(2026, 11, 30)  # the cloud price list (2025-04-21) is 19 months old
 YOUNG = dt.date(2025, 12, 31)
@@ -110,8 +113,8 @@ def test_ranking_table_marks_exact_ties(kb):
 
 
 def test_cell_footnotes_list_every_dataset_claim_behind_the_matrix(kb):
-    from selector import matrix
-    from selector.preferences import Preferences
+    from selector.decision import matrix
+    from selector.decision.preferences import Preferences
 
     m = matrix.build(kb, Preferences(group="llm-inference-accelerators"))
     table = cell_footnotes(kb, m, OLD)

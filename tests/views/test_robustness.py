@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from selector import knowledge
+from selector.knowledge import loading as knowledge
 from selector.views.robustness import central_weights_table, sweep_frame
 
 

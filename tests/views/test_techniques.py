@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from selector import knowledge
+from selector.knowledge import loading as knowledge
 from selector.views.techniques import TECHNIQUE_KINDS, scenario_links, techniques_table
 
 

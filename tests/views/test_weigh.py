@@ -7,8 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from selector import elicitation, knowledge, matrix
-from selector.preferences import Preferences
+from selector.decision import elicitation, matrix
+from selector.decision.preferences import Preferences
+from selector.knowledge import loading as knowledge
 from selector.views import weigh
 
 

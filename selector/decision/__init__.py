@@ -1,0 +1,1 @@
+"""The decision problem: preferences, constraints, decision trees, the matrix, weights and scoring."""

@@ -1,0 +1,384 @@
+"""A user's preferences (group, answers, weights, method, scaler, missing-value policy) and their URL form."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from selector.decision import constraints as hard
+from selector.decision import workload as stated_workload
+from selector.decision.elicitation import Elicitation, ElicitationError, matches
+from selector.decision.problem import DEFAULT_METHOD, ScoringError, resolve_method
+from selector.decision.requirement import Requirement, RequirementError
+from selector.errors import SelectorError
+from selector.io import numbers
+from selector.knowledge import facts
+from selector.knowledge.fields import Id, Number
+from selector.knowledge.models import KnowledgeBase
+
+MissingPolicy = Literal[
+    "impute-worst", "impute-column-worst", "impute-median", "exclude-criterion", "exclude-alternative"
+]
+MISSING_POLICIES: tuple[str, ...] = MissingPolicy.__args__
+DEFAULT_MISSING: MissingPolicy = "impute-worst"
+MISSING_HELP = {
+    "impute-worst": (
+        "a missing cell gets the worst end of its criterion's scale: no credit without evidence, whoever else is "
+        "ranked (default)"
+    ),
+    "impute-column-worst": (
+        "a missing cell gets the worst value of its column among the options ranked (depends on who is ranked)"
+    ),
+    "impute-median": "a missing cell gets the column's median: neutral, neither rewarded nor punished",
+    "exclude-criterion": "criteria with any missing cell are dropped for this group",
+    "exclude-alternative": "alternatives with any missing cell are dropped from the ranking",
+}
+#: What the app's weight sliders can show (app_pages/recommend.py draws them with these). The command line takes
+#: any non-negative finite weights; the app refuses a link or profile whose weights lie outside, with a message,
+#: rather than hand a slider a value it cannot hold.
+DIMENSION_WEIGHT_RANGE: tuple[int, int] = (0, 100)
+CRITERION_WEIGHT_RANGE: tuple[float, float] = (0.0, 5.0)
+
+
+class PreferenceError(SelectorError, ValueError):
+    """A preference that cannot be used, with what to fix."""
+
+
+#: Weights are relative (the sliders run 0-100); a cap far above that keeps sums and products finite.
+MAX_WEIGHT = 1_000_000.0
+
+
+def _finite_non_negative(weights: Mapping[str, float], what: str) -> dict[str, float]:
+    clean = {}
+    for key, value in weights.items():
+        if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
+            raise PreferenceError(f"{what} weight `{key}` must be a finite number, got {value!r}")
+        if value < 0:
+            raise PreferenceError(f"{what} weight `{key}` is negative ({value}); weights must be >= 0")
+        if value > MAX_WEIGHT:
+            raise PreferenceError(
+                f"{what} weight `{key}` is {value:g}; weights are relative (the sliders run 0-100), "
+                f"so write at most {MAX_WEIGHT:,.0f}"
+            )
+        clean[key] = float(value)
+    return clean
+
+
+class Preferences(BaseModel):
+    """Everything that decides a ranking besides the knowledge itself. Empty mappings mean "use the defaults"."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    group: Id
+    answers: dict[Id, Id] = Field(default_factory=dict)
+    dimension_weights: dict[Id, Number] = Field(default_factory=dict)
+    criterion_weights: dict[Id, Number] = Field(default_factory=dict)
+    method: Id = DEFAULT_METHOD
+    scaler: Id | None = None
+    missing: MissingPolicy = DEFAULT_MISSING
+    use_flagged: bool = True
+    # hard constraints, applied before any weighting (selector.decision.constraints, selector.decision.matrix)
+    constraints: tuple[str, ...] = ()
+    exclude_vendors: tuple[Id, ...] = ()
+    exclude: tuple[Id, ...] = ()
+    keep_unknown: bool = False
+    # how the dimension weights were elicited and the answers given (selector.decision.elicitation); None: set by hand
+    elicitation: Elicitation | None = None
+    # the workload served (selector.decision.workload's compact form); None: the LLM groups rank on offline peaks
+    workload: str | None = None
+    # the requirement in plain words these preferences started from (selector.decision.requirement); None: set by hand
+    requirement: Requirement | None = None
+
+    @field_validator("dimension_weights", "criterion_weights")
+    @classmethod
+    def _weights(cls, v: dict[str, float]) -> dict[str, float]:
+        return _finite_non_negative(v, "the")
+
+    @field_validator("constraints")
+    @classmethod
+    def _constraints(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        try:
+            return hard.normalise(v)
+        except hard.ConstraintError as exc:
+            raise PreferenceError(str(exc)) from None
+
+    @field_validator("workload")
+    @classmethod
+    def _workload(cls, v: str | None) -> str | None:
+        try:
+            return stated_workload.normalise(v)
+        except stated_workload.WorkloadError as exc:
+            raise PreferenceError(str(exc)) from None
+
+    @field_validator("exclude_vendors", "exclude")
+    @classmethod
+    def _distinct(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        if len(v) > 200:
+            raise PreferenceError(f"{len(v)} exclusions given; at most 200 are accepted")
+        return tuple(dict.fromkeys(v))
+
+    def resolved_dimension_weights(self, kb: KnowledgeBase) -> dict[str, float]:
+        """Dimension weights with defaults filled in, in knowledge order; unknown dimensions refused."""
+        unknown = set(self.dimension_weights) - set(kb.dimensions)
+        if unknown:
+            raise PreferenceError(
+                f"unknown dimension(s) {', '.join(sorted(unknown))}; known: {', '.join(kb.dimensions)}"
+            )
+        weights = {d: self.dimension_weights.get(d, dim.weight) for d, dim in kb.dimensions.items()}
+        if not any(w > 0 for w in weights.values()):
+            raise PreferenceError("all dimension weights are zero; give at least one dimension a positive weight")
+        return weights
+
+    def elicited(self, kb: KnowledgeBase):  # noqa: ANN201 - SwingResult | PairwiseResult | None
+        """What the recorded elicitation gives over the knowledge's dimensions (None when the weights were set by
+        hand); raises :class:`PreferenceError` when its answers do not fit the dimensions or the dimension weights
+        are not the ones it gives (a record must never claim weights it did not produce)."""
+        weights = self.resolved_dimension_weights(kb)
+        if self.elicitation is None:
+            return None
+        try:
+            result = self.elicitation.result(list(kb.dimensions))
+        except ElicitationError as exc:
+            raise PreferenceError(f"the recorded elicitation cannot be used: {exc}") from None
+        if not matches(result, weights):
+            total = sum(weights.values())
+            given = ", ".join(f"{d} {100 * w / total:.0f} %" for d, w in weights.items())
+            elicited = ", ".join(f"{d} {100 * w:.0f} %" for d, w in result.weights.items())
+            raise PreferenceError(
+                f"the dimension weights ({given}) are not those the recorded {self.elicitation.method} answers give "
+                f"({elicited}); drop the record of the elicitation (`el` in a link, `elicitation` in a profile) or "
+                "give the weights it gives"
+            )
+        return result
+
+    def resolved_criterion_weights(self, kb: KnowledgeBase) -> dict[str, float]:
+        """Sub-criterion weights of the group with defaults filled in."""
+        group = kb.groups[self.group]
+        defaults = {gc.criterion: gc.weight for gc in group.criteria}
+        unknown = set(self.criterion_weights) - set(defaults)
+        if unknown:
+            raise PreferenceError(
+                f"criterion weight(s) for {', '.join(sorted(unknown))} not in group `{self.group}`; "
+                f"its criteria: {', '.join(defaults)}"
+            )
+        return {c: self.criterion_weights.get(c, w) for c, w in defaults.items()}
+
+    def check(self, kb: KnowledgeBase) -> Preferences:
+        """Raise :class:`PreferenceError` unless the method and scaler are known and allowed together and every id
+        refers to the knowledge base; return self."""
+        try:
+            resolve_method(self.method, self.scaler)
+        except ScoringError as exc:
+            raise PreferenceError(str(exc)) from None
+        if self.group not in kb.groups:
+            raise PreferenceError(f"unknown group `{self.group}`; known groups: {', '.join(kb.groups)}")
+        _check_answers(kb, self.answers)
+        self.elicited(kb)
+        self.resolved_criterion_weights(kb)
+        for text in self.constraints:
+            criterion = hard.parse(text).criterion
+            if criterion not in kb.criteria:
+                raise PreferenceError(
+                    f"constraint `{text}`: unknown criterion `{criterion}`; criteria: {', '.join(kb.criteria)}"
+                )
+        _check_vendors(kb, self.exclude_vendors)
+        for entity_id in self.exclude:
+            if entity_id not in kb.entities:
+                raise PreferenceError(f"cannot exclude `{entity_id}`: no entity has that id")
+        return self
+
+
+def _check_answers(kb: KnowledgeBase, answers: Mapping[str, str]) -> None:
+    """Every question answered is one of the knowledge's, and every answer one of its options."""
+    for question_id, answer in answers.items():
+        question = kb.questions.get(question_id)
+        if question is None:
+            raise PreferenceError(f"unknown question `{question_id}`; questions: {', '.join(kb.questions)}")
+        options = [o.id for o in question.options]
+        if answer not in options:
+            listed = ", ".join(options)
+            raise PreferenceError(f"`{answer}` is not an answer to `{question_id}`; choose one of: {listed}")
+
+
+def _check_vendors(kb: KnowledgeBase, vendors: Sequence[str]) -> None:
+    """Every vendor to exclude makes a framework or an accelerator; an exclusion that could remove nothing is refused
+    with the known vendors, and an entity id given as a vendor (which excluded nothing, silently) names what it is."""
+    known = facts.vendors(kb.entities)
+    for vendor in vendors:
+        if vendor in known:
+            continue
+        listed = ", ".join(known)
+        if vendor in kb.entities:
+            raise PreferenceError(
+                f"cannot exclude vendor `{vendor}`: it is {kb.entities[vendor].kind} `{vendor}`, not the vendor of "
+                f"any entity; exclude it as an alternative (--exclude / x=) or name a vendor: {listed}"
+            )
+        raise PreferenceError(
+            f"cannot exclude vendor `{vendor}`: no framework or accelerator is made by it; known vendors: {listed}"
+        )
+
+
+def check_slider_ranges(prefs: Preferences) -> Preferences:
+    """Raise :class:`PreferenceError` unless every weight of `prefs` lies in the range of its slider in the app.
+
+    Weights are relative (only their ratios count), so a link with ``performance=500`` means the same as one with
+    every weight divided by 5; the message says so rather than silently clamping, which would change the ranking.
+
+    Parameters
+    ----------
+    prefs
+        Preferences read from a link, a profile or the widgets.
+
+    Returns
+    -------
+    Preferences
+        `prefs` itself.
+    """
+    problems = []
+    for what, weights, (low, high) in (
+        ("dimension weight", prefs.dimension_weights, DIMENSION_WEIGHT_RANGE),
+        ("criterion weight", prefs.criterion_weights, CRITERION_WEIGHT_RANGE),
+    ):
+        problems.extend(
+            f"{what} `{key}` = {value:g} is outside {low:g}-{high:g}, the range of its slider"
+            for key, value in sorted(weights.items())
+            if not low <= value <= high
+        )
+    if problems:
+        raise PreferenceError(
+            "; ".join(problems) + " (weights are relative: divide them all by the same number to bring them in range)"
+        )
+    return prefs
+
+
+def parse_pairs(text: str | None, what: str) -> dict[str, str]:
+    """Parse ``a=1,b=2`` (command line and URL form) into a dict, with a clear error for a malformed pair."""
+    result: dict[str, str] = {}
+    for part in (text or "").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise PreferenceError(f"{what}: `{part}` is not of the form key=value")
+        key = key.strip()
+        if key in result and result[key] != value.strip():
+            # the last one silently winning would rank something the user did not ask for: refused, in the
+            # command line, a link and a profile alike (all read pairs here)
+            raise PreferenceError(
+                f"{what}: `{key}` is given twice (`{result[key]}` and `{value.strip()}`); give each key once"
+            )
+        result[key] = value.strip()
+    return result
+
+
+def parse_weights(text: str | None, what: str) -> dict[str, float]:
+    """Parse ``performance=40,cost=25`` into floats."""
+    weights = {}
+    for key, value in parse_pairs(text, what).items():
+        try:
+            # any finite value: the range a weight may take is checked after, with its own message
+            weights[key] = numbers.parse_number(value, low=-math.inf, high=math.inf)
+        except numbers.NumberRefused as exc:
+            raise PreferenceError(f"{what}: weight `{key}={value}` is not a number ({exc})") from None
+    return _finite_non_negative(weights, what)
+
+
+def _format_number(value: float) -> str:
+    return f"{value:g}"
+
+
+def to_query(prefs: Preferences) -> dict[str, str]:
+    """The preferences as URL query parameters (only what differs from the defaults, so links stay short)."""
+    query = {"group": prefs.group, **_choice_params(prefs), **_method_params(prefs), **_limit_params(prefs)}
+    if prefs.elicitation is not None:
+        query["el"] = prefs.elicitation.to_param()
+    if prefs.requirement is not None and not prefs.requirement.empty:
+        query["req"] = prefs.requirement.to_param()
+    return query
+
+
+def _choice_params(prefs: Preferences) -> dict[str, str]:
+    """The answers and the weights set, as query parameters."""
+    params = {}
+    if prefs.answers:
+        params["answers"] = ",".join(f"{k}={v}" for k, v in sorted(prefs.answers.items()))
+    if prefs.dimension_weights:
+        params["w"] = ",".join(f"{k}={_format_number(v)}" for k, v in sorted(prefs.dimension_weights.items()))
+    if prefs.criterion_weights:
+        params["cw"] = ",".join(f"{k}={_format_number(v)}" for k, v in sorted(prefs.criterion_weights.items()))
+    return params
+
+
+def _method_params(prefs: Preferences) -> dict[str, str]:
+    """The method, scaler, missing-value policy and flagged-claims choice that differ from the defaults."""
+    params = {}
+    if prefs.method != DEFAULT_METHOD:
+        params["method"] = prefs.method
+    if prefs.scaler:
+        params["scaler"] = prefs.scaler
+    if prefs.missing != DEFAULT_MISSING:
+        params["missing"] = prefs.missing
+    if not prefs.use_flagged:
+        params["flagged"] = "exclude"
+    return params
+
+
+def _limit_params(prefs: Preferences) -> dict[str, str]:
+    """The hard constraints, the exclusions and whether unknown values are kept."""
+    params = {}
+    if prefs.constraints:
+        params["must"] = ",".join(prefs.constraints)
+    if prefs.exclude_vendors:
+        params["xv"] = ",".join(prefs.exclude_vendors)
+    if prefs.exclude:
+        params["x"] = ",".join(prefs.exclude)
+    if prefs.keep_unknown:
+        params["unknown"] = "keep"
+    if prefs.workload:
+        params["wl"] = prefs.workload
+    return params
+
+
+def _list(text: str | None) -> tuple[str, ...]:
+    return tuple(p.strip() for p in (text or "").split(",") if p.strip())
+
+
+def from_query(query: Mapping[str, str], default_group: str) -> Preferences:
+    """Rebuild preferences from URL query parameters; raises :class:`PreferenceError` on malformed values."""
+    missing = query.get("missing", DEFAULT_MISSING)
+    if missing not in MISSING_POLICIES:
+        raise PreferenceError(f"missing-value policy `{missing}` unknown; use one of {', '.join(MISSING_POLICIES)}")
+    try:
+        elicited = Elicitation.from_param(query["el"]) if query.get("el") else None
+    except ElicitationError as exc:
+        raise PreferenceError(str(exc)) from None
+    try:
+        requirement = Requirement.from_param(query["req"]) if query.get("req") else None
+    except RequirementError as exc:
+        raise PreferenceError(str(exc)) from None
+    try:
+        return Preferences(
+            group=query.get("group", default_group),
+            answers=parse_pairs(query.get("answers"), "answers"),
+            dimension_weights=parse_weights(query.get("w"), "dimension weights"),
+            criterion_weights=parse_weights(query.get("cw"), "criterion weights"),
+            method=query.get("method", DEFAULT_METHOD),
+            scaler=query.get("scaler") or None,
+            missing=missing,
+            use_flagged=query.get("flagged", "include") != "exclude",
+            constraints=_list(query.get("must")),
+            exclude_vendors=_list(query.get("xv")),
+            exclude=_list(query.get("x")),
+            keep_unknown=query.get("unknown") == "keep",
+            elicitation=elicited,
+            workload=query.get("wl") or None,
+            requirement=requirement,
+        )
+    except ValueError as exc:
+        if isinstance(exc, PreferenceError):
+            raise
+        raise PreferenceError(f"the link's parameters are not valid: {exc}") from None

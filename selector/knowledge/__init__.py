@@ -1,0 +1,1 @@
+"""The knowledge: fields and models, loading and cross-checks, vocabulary, provenance, snapshots."""

@@ -1,0 +1,1 @@
+"""Tests of selector/decision/, module by module."""

@@ -1,0 +1,195 @@
+"""Preferences: weight parsing and checking, defaults, and the URL round trip."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from selector.decision.elicitation import Elicitation, percentages
+from selector.decision.preferences import (
+    MISSING_POLICIES,
+    PreferenceError,
+    Preferences,
+    from_query,
+    parse_pairs,
+    parse_weights,
+    to_query,
+)
+from selector.knowledge import loading as knowledge
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return knowledge.load()
+
+
+def test_default_dimension_weights_come_from_the_knowledge(kb):
+    weights = Preferences(group="training-frameworks").resolved_dimension_weights(kb)
+    assert weights == {"performance": 40, "cost": 25, "ecosystem": 20, "risk": 15}
+
+
+@pytest.mark.parametrize(
+    ("weights", "fragment"),
+    [
+        ({"cost": -1}, "negative"),
+        ({"cost": math.nan}, "finite"),
+        ({"cost": math.inf}, "finite"),
+    ],
+)
+def test_bad_weights_are_refused(weights, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        Preferences(group="training-frameworks", dimension_weights=weights)
+
+
+def test_all_zero_weights_are_refused(kb):
+    zero = {d: 0 for d in kb.dimensions}
+    with pytest.raises(PreferenceError, match="all dimension weights are zero"):
+        Preferences(group="training-frameworks", dimension_weights=zero).check(kb)
+
+
+def test_unknown_ids_are_refused_with_the_known_ones(kb):
+    with pytest.raises(PreferenceError, match="known groups"):
+        Preferences(group="nope").check(kb)
+    with pytest.raises(PreferenceError, match="unknown dimension"):
+        Preferences(group="training-frameworks", dimension_weights={"speed": 1}).check(kb)
+    with pytest.raises(PreferenceError, match="not in group"):
+        Preferences(group="training-frameworks", criterion_weights={"power-w": 1}).check(kb)
+
+
+def test_parse_pairs_and_weights():
+    assert parse_pairs("a=1, b = x ,", "t") == {"a": "1", "b": "x"}
+    assert parse_weights("performance=40,cost=25.5", "w") == {"performance": 40.0, "cost": 25.5}
+    with pytest.raises(PreferenceError, match="not of the form key=value"):
+        parse_pairs("a", "t")
+    with pytest.raises(PreferenceError, match="is not a number"):
+        parse_weights("cost=lots", "w")
+    with pytest.raises(PreferenceError, match="negative"):
+        parse_weights("cost=-3", "w")
+
+
+def test_defaults_give_a_short_link():
+    assert to_query(Preferences(group="training-frameworks")) == {"group": "training-frameworks"}
+
+
+_ids = st.sampled_from(["performance", "cost", "ecosystem", "risk"])
+_weights = st.dictionaries(_ids, st.integers(0, 100).map(float), max_size=4)
+
+
+@given(
+    dims=_weights,
+    method=st.sampled_from(["wsm", "wpm", "topsis"]),
+    missing=st.sampled_from(MISSING_POLICIES),
+    flagged=st.booleans(),
+    goal=st.sampled_from([None, "research", "domestic"]),
+)
+def test_url_round_trip(dims, method, missing, flagged, goal):
+    prefs = Preferences(
+        group="edge-accelerators",
+        answers={"goal": goal} if goal else {},
+        dimension_weights=dims,
+        method=method,
+        missing=missing,
+        use_flagged=flagged,
+    )
+    assert from_query(to_query(prefs), default_group="x") == prefs
+
+
+def test_malformed_link_is_a_clear_error():
+    with pytest.raises(PreferenceError, match="missing-value policy"):
+        from_query({"group": "g", "missing": "guess"}, default_group="g")
+    with pytest.raises(PreferenceError, match="not a number"):
+        from_query({"group": "g", "w": "cost=abc"}, default_group="g")
+
+
+def test_weights_a_slider_cannot_show_are_refused_with_their_range() -> None:
+    from selector.decision.preferences import check_slider_ranges
+
+    ok = Preferences(group="g", dimension_weights={"performance": 100, "cost": 0}, criterion_weights={"c": 5})
+    assert check_slider_ranges(ok) is ok
+    with pytest.raises(PreferenceError) as caught:
+        check_slider_ranges(Preferences(group="g", dimension_weights={"performance": 500}, criterion_weights={"c": 9}))
+    message = str(caught.value)
+    assert "dimension weight `performance` = 500 is outside 0-100" in message
+    assert "criterion weight `c` = 9 is outside 0-5" in message
+
+
+# ----------------------------------------------------------------------------------------------------------
+# The record of how the dimension weights were elicited (selector.decision.elicitation)
+
+SWING = Elicitation(method="swing", answers=("performance=100", "cost=60", "ecosystem=30", "risk=10"))
+
+
+def _elicited(record: Elicitation, kb) -> Preferences:
+    weights = record.result(list(kb.dimensions)).weights
+    return Preferences(group="training-frameworks", dimension_weights=percentages(weights), elicitation=record)
+
+
+def test_a_link_without_elicitation_reads_exactly_as_before(kb):
+    prefs = Preferences(group="training-frameworks", dimension_weights={"cost": 70})
+    assert to_query(prefs) == {"group": "training-frameworks", "w": "cost=70"}
+    assert from_query({"group": "training-frameworks", "w": "cost=70"}, "x") == prefs
+    assert prefs.elicitation is None and prefs.elicited(kb) is None
+
+
+def test_an_elicited_link_carries_the_answers_and_round_trips(kb):
+    prefs = _elicited(SWING, kb)
+    query = to_query(prefs)
+    assert query["el"] == "swing:performance=100,cost=60,ecosystem=30,risk=10"
+    assert query["w"] == "cost=30,ecosystem=15,performance=50,risk=5"
+    again = from_query(query, "x")
+    assert again == prefs
+    assert again.check(kb).elicited(kb).weights == pytest.approx(
+        {"performance": 0.5, "cost": 0.3, "ecosystem": 0.15, "risk": 0.05}
+    )
+
+
+def test_weights_that_the_answers_do_not_give_are_refused(kb):
+    prefs = _elicited(SWING, kb).model_copy(update={"dimension_weights": {"performance": 40}})
+    with pytest.raises(PreferenceError, match=r"not those the recorded swing answers give \(performance 50 %"):
+        prefs.check(kb)
+
+
+@pytest.mark.parametrize(
+    ("el", "message"),
+    [
+        ("swing:performance=100,cost=60", "missing: ecosystem, risk"),
+        ("pairwise:performance/cost=3", "5 comparison(s) missing"),
+        ("swing:performance=100,speed=1,cost=1,ecosystem=1,risk=1", "unknown dimension(s) `speed`"),
+    ],
+)
+def test_an_elicitation_that_does_not_fit_the_dimensions_is_refused(kb, el, message):
+    prefs = from_query({"group": "training-frameworks", "el": el}, "x")
+    with pytest.raises(PreferenceError, match=re.escape(message)):
+        prefs.check(kb)
+
+
+@pytest.mark.parametrize("el", ["ahp:a/b=3", "pairwise:performance/cost=12", "swing:performance=much"])
+def test_a_malformed_elicitation_parameter_is_a_preference_error(el):
+    with pytest.raises(PreferenceError):
+        from_query({"group": "training-frameworks", "el": el}, "x")
+
+
+@pytest.mark.parametrize(("text", "key"), [("performance=40,performance=10", "performance"), ("a=1, a=2", "a")])
+def test_a_key_given_twice_with_different_values_is_refused(text: str, key: str) -> None:
+    with pytest.raises(PreferenceError, match=f"`{key}` is given twice"):
+        parse_pairs(text, "t")
+    assert parse_pairs("a=1,a=1", "t") == {"a": "1"}  # the same value twice says one thing
+
+
+def test_a_weight_that_is_not_a_finite_number_is_refused() -> None:
+    for text in ("cost=1e400", "cost=nan", "cost=1_0", "cost=0x10"):
+        with pytest.raises(PreferenceError, match="cost"):
+            parse_weights(text, "w")
+
+
+def test_an_accelerator_given_as_a_vendor_is_refused_not_ignored() -> None:
+    from selector.knowledge import loading as knowledge
+
+    kb = knowledge.load()
+    with pytest.raises(PreferenceError, match="cannot exclude vendor `h100`: it is accelerator"):
+        Preferences(group="accelerator-datasheets", exclude_vendors=("h100",)).check(kb)
+    Preferences(group="accelerator-datasheets", exclude_vendors=("nvidia",)).check(kb)

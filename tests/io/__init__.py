@@ -1,0 +1,1 @@
+"""Tests of selector/io/, module by module."""

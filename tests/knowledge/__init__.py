@@ -1,0 +1,1 @@
+"""Tests of selector/knowledge/, module by module."""
