@@ -40,7 +40,7 @@ check: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m selector validate
-	PYTHONDONTWRITEBYTECODE= HYPOTHESIS_PROFILE=check $(BIN)/pytest -m "$(FAST_TESTS)" --ignore=tests/app --ignore=tests/e2e
+	PYTHONDONTWRITEBYTECODE= HYPOTHESIS_PROFILE=check $(BIN)/pytest -n auto -m "$(FAST_TESTS)" --ignore=tests/app --ignore=tests/e2e
 
 test: install
 	$(BIN)/ruff check .
