@@ -127,6 +127,7 @@ class Load:
     cpu_s: float
     wall_s: float
     loadavg: float = 0.0  # the machine's 1-minute load average with every session open
+    client_cpu_s: float = 0.0  # this process's CPU: the protocol clients share the server's cores
     witness: _alongside.Witness | None = None  # the real browsers alongside, when any ran
 
 
@@ -160,6 +161,7 @@ async def _drive(
 def measure(served: _serve.Served, count: int, args: argparse.Namespace, limit: str) -> Load:
     """COUNT sessions at once; one session is run ``--baseline`` times in a row, so that its p95 is one of several."""
     cpu_before = sum(_serve.cpu_seconds(p) for p in served.pids)
+    client_before = time.process_time()
     start = time.perf_counter()
     loadavg: list[float] = []
 
@@ -175,6 +177,7 @@ def measure(served: _serve.Served, count: int, args: argparse.Namespace, limit: 
     load = Load(count, [s for one in loads for s in one.steps], max(x.rss_open_mb for x in loads), 0.0, 0.0)
     load.cpu_s = loads[-1].cpu_s - cpu_before
     load.wall_s = time.perf_counter() - start
+    load.client_cpu_s = time.process_time() - client_before
     load.loadavg = max(loadavg)
     return load
 
@@ -195,6 +198,11 @@ def report(title: str, loads: list[Load], baseline_rss: float) -> None:
             f"{load.sessions:4d} sessions: {len(errors)} errors, {len(taken)} steps in {load.wall_s:.0f} s; "
             f"server memory {load.rss_open_mb:.0f} MB with all open ({per_session:+.1f} MB per session); "
             f"server CPU {load.cpu_s / max(len(taken), 1) * 1000:.0f} ms per step; machine load {load.loadavg:.1f}"
+        )
+        busy = (load.cpu_s + load.client_cpu_s) / max(load.wall_s, 1e-9)
+        print(
+            f"      load generator CPU {load.client_cpu_s / max(len(taken), 1) * 1000:.0f} ms per step; server and "
+            f"generator together kept {busy:.2f} of the machine's {os.cpu_count()} cores busy over the round"
         )
         for error in sorted(set(errors))[:5]:
             print(f"      error: {error}")
