@@ -136,7 +136,8 @@ _DRAWING_ALONE = """
 import streamlit as st
 from app_pages._cached import bundled_kb
 from app_pages._widgets import session_figure, untitled_chart
-from selector import recommend, verdict
+from selector import verdict
+from selector.decision import recommend
 from selector.charts.contributions import contribution_bars, restack_contribution_bars
 from selector.views.recommend import BADGE_HELP, contributions_frame, ranking_markdown
 from selector.decision.preferences import Preferences

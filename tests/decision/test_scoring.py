@@ -484,7 +484,7 @@ def _in_a_fresh_process(code: str) -> str:
 @pytest.mark.subprocess
 def test_scoring_leaves_scikit_criteria_plotting_stack_unloaded():
     code = (
-        "import sys; from selector import scoring; from selector.decision.problem import Problem; "
+        "import sys; from selector.decision import scoring; from selector.decision.problem import Problem; "
         "r = scoring.score(Problem.of([[1.0, 2.0], [2.0, 1.0], [3.0, 3.0]], ['max', 'min'], [1, 1], 'topsis')); "
         "assert 'skcriteria' in sys.modules; "
         "[scoring.score(Problem.of([[1.0, 2.0], [2.0, 1.0]], ['max', 'min'], [1, 1], m)) for m in "
@@ -499,7 +499,7 @@ def test_scoring_leaves_scikit_criteria_plotting_stack_unloaded():
 def test_a_deferred_module_loads_when_used():
     # after scoring, the deferred modules still work for anyone who uses them (and become the real modules)
     code = (
-        "import sys; from selector import scoring; from selector.decision.problem import Problem; "
+        "import sys; from selector.decision import scoring; from selector.decision.problem import Problem; "
         "scoring.score(Problem.of([[1.0], [2.0]], ['max'], [1], 'wsm')); "
         "import networkx, seaborn; from scipy.stats import kendalltau; "
         "print(networkx.complete_graph(3).number_of_edges(), bool(seaborn.__version__), "
@@ -514,7 +514,7 @@ def test_the_min_max_scaler_loads_scikit_learn_when_chosen():
     # scikit-learn is deferred with its preprocessing package; choosing min-max scaling loads both, package first
     x = [[1.0, 2.0, 7.0], [2.0, 1.0, 4.0], [3.0, 3.0, 5.0]]
     code = (
-        "import sys; from selector import scoring; from selector.decision.problem import Problem; "
+        "import sys; from selector.decision import scoring; from selector.decision.problem import Problem; "
         f"p = Problem.of({x}, ['max', 'min', 'max'], [2, 1, 1], 'topsis', 'minmax'); "
         "kinds = lambda: [type(sys.modules.get(m)).__name__ for m in ('sklearn', 'sklearn.preprocessing')]; "
         "scoring._skcriteria(); before = kinds(); r = scoring.score(p); "
@@ -572,7 +572,7 @@ def test_a_walk_over_the_modules_leaves_the_deferred_ones_unloaded():
     # Streamlit's first element in a process walks sys.modules with inspect (env_util.is_repl): a server warmed up
     # before its first page must not pay the plotting stack there
     code = (
-        "import inspect, sys; from selector import scoring; scoring._skcriteria(); "
+        "import inspect, sys; from selector.decision import scoring; scoring._skcriteria(); "
         "inspect.stack(); "
         "print([m for m in ('seaborn', 'matplotlib') if type(sys.modules.get(m)).__name__ == 'module'])"
     )
