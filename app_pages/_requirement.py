@@ -51,10 +51,17 @@ def requirement_box(kb: KnowledgeBase, prefs: Preferences, apply: Apply) -> None
         st.error(md(st.session_state[ERROR]))
     if OFFERED in st.session_state:
         _offer(kb, prefs, apply)
-    elif req is not None and not req.empty:
-        notes = requirement.implied(kb, req, prefs.group).notes
-        if notes:
-            st.caption(md("From your requirement: " + "; ".join(notes) + "."))
+
+
+def requirement_notes(kb: KnowledgeBase, prefs: Preferences) -> None:
+    """What the requirement set that its sentence does not say (a price column raised from sub-weight 0), above the
+    weights it changed: above the ranking it pushed the ranking's first row off a phone's first screen."""
+    req = prefs.requirement
+    if OFFERED in st.session_state or req is None or req.empty:
+        return
+    notes = requirement.implied(kb, req, prefs.group).notes
+    if notes:
+        st.caption(md("From your requirement: " + "; ".join(notes) + "."))
 
 
 def _questions(kb: KnowledgeBase, req: Requirement, apply: Apply) -> None:

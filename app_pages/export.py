@@ -143,7 +143,7 @@ with st.container(horizontal=True, gap="large"):
     st.metric(
         "Score leader first in",
         first,
-        help=f"share of {rb.samples} sampled weightings (SMAA) that rank {built.leader} first",
+        help=f"share of {rb.samples:,} sampled weightings (SMAA) that rank {built.leader} first",
         width="content",
     )
     st.metric("Claims cited", len(built.evidence), width="content")

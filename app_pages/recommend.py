@@ -7,7 +7,7 @@ from pydantic import ValidationError
 
 from app_pages._cached import uses_uploads
 from app_pages._limits import must_have_box
-from app_pages._requirement import requirement_box
+from app_pages._requirement import requirement_box, requirement_notes
 from app_pages._session import check_prefs, current_prefs, prefs_in_force, reset_prefs, session_kb, set_prefs
 from app_pages._weigh import elicited_caption, weigh_box
 from app_pages._widgets import (
@@ -338,6 +338,7 @@ def weights_and_ranking() -> None:
     else:
         _ranking(rec, judged, figure)
     st.subheader("What matters to you")
+    requirement_notes(kb, prefs)
     _dimension_sliders(prefs, rec)
     elicited_caption(kb, prefs)
 

@@ -117,7 +117,8 @@ order = [names.index(n) for n in ranked] if sorted(ranked) == sorted(names) else
 in_order = [names[i] for i in order]
 held = figure.level(robust.leader_share)
 (st.success if held == "robust" else st.warning)(
-    md(f"{robust.leader} is {robust.badge}: {held}."), icon=":material/balance:"
+    md(f"{figure.held(robust.leader, robust.leader_share, robust.smaa.n_samples, robust.spread)} ({figure.LEVELS})."),
+    icon=":material/balance:",
 )
 st.caption(md("Sampled: " + sampling_text(robust.smaa, robust.space, robust.spread)))
 

@@ -16,6 +16,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from selector import display
 from selector.errors import SelectorError
 from selector.io import numbers
 from selector.knowledge import facts
@@ -108,18 +109,18 @@ class Requirement(BaseModel):
         if self.task:
             head += " " + TASK_WORDS[self.task]
         if self.model_b is not None:
-            head += f" of {self.model_b:g}B parameters"
+            head += f" of {display.number(self.model_b)}B parameters"
         if self.where:
             head += " " + WHERE_WORDS[self.where]
         if self.platform:
             head += f" on {PLATFORM_WORDS[self.platform]}"
         parts = [head]
         if self.usd_per_mtok is not None:
-            parts.append(f"at most {self.usd_per_mtok:g} USD per million tokens")
+            parts.append(f"at most {display.number(self.usd_per_mtok)} USD per million tokens")
         if self.usd_per_hour is not None:
-            parts.append(f"at most {self.usd_per_hour:g} USD per accelerator-hour")
+            parts.append(f"at most {display.number(self.usd_per_hour)} USD per accelerator-hour")
         if self.memory_gb is not None:
-            parts.append(f"at least {self.memory_gb:g} GB of memory per chip")
+            parts.append(f"at least {display.number(self.memory_gb)} GB of memory per chip")
         if self.avoid_vendors:
             names = [kb.entity_name(v) if kb is not None else v for v in self.avoid_vendors]
             parts.append("avoiding vendors " + ", ".join(names))

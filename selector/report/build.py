@@ -294,10 +294,12 @@ def _settings(kb: KnowledgeBase, prefs: Preferences, rec: Recommendation) -> dic
     from selector.decision.problem import METHODS
 
     method = rec.result.method
+    dimensions = basis.dimension_basis(kb, rec.matrix)
     return {
         "method": method,
         "weight_meaning": SWING_WEIGHT_MEANING if method == "mavt" else "",
-        "dimension_basis": tuple(b.text for b in basis.dimension_basis(kb, rec.matrix)),
+        "dimension_basis": tuple(b.text for b in dimensions),
+        "drivers": decision.drivers(dimensions),
         "group_rationale": kb.groups[rec.matrix.group].rationale_en or "",
         "method_label": METHODS[method].label if method in METHODS else method,
         "scaler": rec.result.scaler,

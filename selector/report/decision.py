@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from selector import adr, display
+from selector.decision import basis
 from selector.decision.preferences import Preferences, to_query
 from selector.decision.recommend import Recommendation
 from selector.knowledge.models import KnowledgeBase
@@ -34,7 +35,7 @@ def requirement_words(
     """
     group = kb.groups[rec.matrix.group]
     if not sentence.strip() and prefs.requirement is not None and not prefs.requirement.empty:
-        sentence = prefs.requirement.words(kb) + "."  # the requirement-first start's own sentence
+        sentence = prefs.requirement.words(kb)  # the requirement-first start's own sentence, its full stop included
     lines = [sentence.strip()] if sentence.strip() else []
     lines.append(f"Choosing among the {len(group.members)} candidates for {group.name_en}.")
     limits = [*prefs.constraints]
@@ -56,6 +57,27 @@ def requirement_words(
         lines.append(f"Scenario answers: {answered}.")
     else:
         lines.append("Scenario answers: the defaults (none was changed).")
+    return tuple(lines)
+
+
+def drivers(dimensions: Sequence[basis.DimensionBasis]) -> tuple[str, ...]:
+    """The decision drivers, short enough for the one- or two-page decision document: what each weighted dimension
+    ranks, one line for the dimensions with nothing to rank, and how many columns are shown at weight 0.
+
+    The full lines (with every weight-0 column by name) are the appendix's (``Report.dimension_basis``).
+    """
+    ranked = [d for d in dimensions if d.criteria]
+    lines = [f"{d.name} ({display.percent(d.share)}) ranks " + d.equals.partition(" = ")[2] for d in ranked]
+    empty = [d.name for d in dimensions if not d.criteria]
+    if empty:
+        names = " and ".join([", ".join(empty[:-1]), empty[-1]] if len(empty) > 1 else empty)
+        lines.append(
+            f"{names} {'have' if len(empty) > 1 else 'has'} no criterion in this group "
+            f"({'their' if len(empty) > 1 else 'its'} weight was shared out proportionally)"
+        )
+    stored = sum(len(d.stored) for d in dimensions)
+    if stored:
+        lines.append(f"{stored} more column(s) shown, not ranked (weight 0): Appendix B")
     return tuple(lines)
 
 

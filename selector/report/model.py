@@ -273,6 +273,7 @@ class Report:
     constraints: tuple[str, ...] = ()  # the hard constraints in force, as the user gave them
     weight_meaning: str = ""  # what a weight means under the method (a swing weight under the value model)
     dimension_basis: tuple[str, ...] = ()  # what each dimension ranks in this group (selector.decision.basis)
+    drivers: tuple[str, ...] = ()  # the same, short, for the decision document (selector.report.decision.drivers)
     group_rationale: str = ""  # why the group ranks on these criteria and sub-weights
     elicited: ElicitedWeights | None = None  # how the dimension weights were elicited; None: set by hand
     # The machine-readable decision record (selector.record.to_text) every format embeds for `recheck`.

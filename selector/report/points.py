@@ -81,7 +81,8 @@ def consequences(
         points.append(
             Point(
                 figure.TONES[figure.level(share)],
-                f"{chosen.name} is {figure.first_in(share, robustness.samples, None)} (SMAA rank acceptability).",
+                f"{figure.held(chosen.name, share, robustness.samples, None)} (SMAA rank acceptability; "
+                f"{figure.LEVELS}).",
             )
         )
     gaps = [c.name for c, cell in zip(criteria, chosen.cells, strict=True) if cell.imputed]

@@ -27,6 +27,9 @@ CLOSE = 0.5
 
 Level = Literal["robust", "fragile", "not robust"]
 
+#: The pair of thresholds in words, printed wherever a level is read from a share (badge help, page, report).
+LEVELS = f"robust at {ROBUST:.0%} or more of first places, fragile from {CLOSE:.0%}, not robust below {CLOSE:.0%}"
+
 
 def level(share: float, *, rests_on_flags: bool = False) -> Level:
     """How far a lead first in `share` of the weightings holds; a lead resting on flagged cells is not robust."""
@@ -50,6 +53,11 @@ def region(spread: float | None) -> str:
 def first_in(share: float, samples: int, spread: float | None) -> str:
     """E.g. "first in 56% of 2,000 weightings within ±10 points of yours"."""
     return f"first in {share:.0%} of {samples:,} weightings {region(spread)}"
+
+
+def held(name: str, share: float, samples: int, spread: float | None) -> str:
+    """E.g. "H200 is first in 91% of 2,000 weightings anywhere on the weight simplex: robust" (the page and report)."""
+    return f"{name} is {first_in(share, samples, spread)}: {level(share)}"
 
 
 def badge(name: str, local: float, samples: int, whole: float | None = None) -> str:

@@ -231,3 +231,11 @@ def test_the_requirement_is_kept_in_a_saved_profile() -> None:
     assert "requirement:" in text
     loaded = profile.load(text.encode(), check_uploads=False)
     assert loaded.to_preferences().requirement == SEVENTY_B
+
+
+def test_words_write_numbers_for_people(kb) -> None:
+    big = Requirement(choosing="accelerator", model_b=1500, usd_per_hour=0.25, memory_gb=1_000_000)
+    text = big.words(kb)
+    for part in ("of 1,500B parameters", "at most 0.25 USD per accelerator-hour", "at least 1,000,000 GB of memory"):
+        assert part in text, text
+    assert "e+" not in text and text.endswith(".") and not text.endswith("..")

@@ -274,3 +274,43 @@ def test_the_sidebar_counts_an_uploaded_files_claims_at_once(page: Page, app_url
     wait_rendered(page)
     assert f"{len(kb.claims)} claims" not in caption.inner_text()
     expect(caption).to_contain_text("your files")
+
+
+def _first_rows(page: Page) -> list[tuple[str, str]]:
+    """(rank, name) of every row of the ranking table as drawn."""
+    table = (
+        page.get_by_test_id("stMain")
+        .locator("[data-testid=stMarkdownContainer] table")
+        .filter(has=page.locator("th", has_text=re.compile(r"^score$")))
+    )
+    rows = [r.locator("td").all_inner_texts() for r in table.locator("tbody tr").all()]
+    return [(cells[0], cells[1]) for cells in rows]
+
+
+def test_a_three_way_tie_is_one_tie_in_one_order_and_no_disagreement(page: Page, app_url: str, kb):
+    # ecosystem alone: the NVIDIA parts share their ratings, and every method ties them
+    _open(page, f"{app_url}/?group=datacenter-accelerators&w=performance%3D0%2Ccost%3D0%2Cecosystem%3D100%2Crisk%3D0")
+    rows = _first_rows(page)
+    tied = [name for rank, name in rows if rank.rstrip("=") == rows[0][0].rstrip("=")]
+    assert len(tied) >= 3, rows
+    main = page.get_by_test_id("stMain")
+    headline = main.locator("h3").filter(has_text=re.compile(r"^Tie for first")).first.inner_text()
+    positions = [headline.find(name) for name in tied]
+    assert all(p >= 0 for p in positions) and positions == sorted(positions), (headline, tied)
+    assert "disagree" not in main.inner_text()
+    _shot(page, "three-way-tie")
+
+
+def test_topsis_with_min_max_names_the_displayed_leader_in_the_agreement_line(page: Page, app_url: str, kb):
+    # client NPUs: min-max and vector TOPSIS crown different leaders
+    _open(page, f"{app_url}/?group=client-npus&method=topsis&scaler=minmax")
+    leader = _first_rows(page)[0][1]
+    default = recommend.recommend(kb, Preferences(group="client-npus", method="topsis"))
+    assert default.ranking[0].name != leader, "the case needs the two scalers to differ"
+    text = page.get_by_test_id("stMain").inner_text()
+    line = next((s for s in text.splitlines() if "The methods disagree" in s), "")
+    # the bug: the agreement ran TOPSIS with its default scaler and said it picks the vector leader; now TOPSIS
+    # picks the displayed leader (here every method does, and no line says they disagree)
+    parts = [p for p in line.split(": ", 1)[-1].split("; ") if "TOPSIS" in p]
+    assert all(p.rstrip(".").endswith(leader) for p in parts), line
+    _shot(page, "topsis-min-max-agreement")

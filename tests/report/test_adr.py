@@ -11,6 +11,7 @@ import pytest
 
 from selector import adr, display
 from selector.decision.preferences import Preferences
+from selector.escape import md_escape
 from selector.report import build, decision, pdf, render
 from selector.report.model import ReportError
 from tests.report.conftest import ADR_HEADINGS, FRONT_MATTER, NOW
@@ -144,8 +145,111 @@ def test_the_requirement_first_start_is_the_first_sentence_of_the_context(kb):
     req = Requirement(choosing="accelerator", memory_gb=141)
     prefs = Preferences(group="llm-inference-accelerators", requirement=req, constraints=("memory-capacity >= 141",))
     built = build.build_report(kb, prefs, samples=200, seed=2, now=NOW)
-    assert built.requirement[0] == req.words(kb) + "."
+    assert built.requirement[0] == req.words(kb) and not built.requirement[0].endswith("..")
     assert req.words(kb) in render.render_markdown(built)
     # settings made by hand: the context starts with the group
     plain = build.build_report(kb, Preferences(group="llm-inference-accelerators"), samples=200, seed=2, now=NOW)
     assert plain.requirement[0].startswith("Choosing among the")
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The decision document is one or two pages (issue 34, point 7), for every group, with the front matter filled in
+
+
+FULL_META = adr.make(
+    title="Which stack do we adopt for the next platform release? (architecture board)",
+    status="accepted",
+    deciders=("Ana Ruiz", "Bo Chen", "Carla Diaz"),
+    consulted=("Platform team", "Security office"),
+    informed=("Finance", "Procurement"),
+    review_by="2025-06-30",
+)
+SENTENCE = "Choosing for the next platform release; at most the budget agreed with finance; no vendor lock-in."
+
+
+def decision_pages(text: str) -> int:
+    """How many pages of pdftotext's `text` come before the contents that open the appendix (on a new page)."""
+    pages = text.split("\f")
+    found = [i for i, page in enumerate(pages) if re.search(r"^Contents\s*$", page, re.M)]
+    assert found, "the PDF has no contents page opening the appendix"
+    return found[0]
+
+
+def _pdf_text(report, tmp_path, decision_only: bool = False) -> str:
+    """pdftotext of the report's PDF; `decision_only` lays out the decision document and the contents page alone.
+
+    The contents start on a new page (report_print.css), so the pages before them are laid out the same without
+    the 10-30 pages of appendix after them: the walk-through test checks that both count the same pages.
+    """
+    page = pdf.print_page(report)
+    if decision_only:
+        page = page[: page.index('<nav class="toc print-toc"')] + (
+            '<nav class="toc print-toc"><h2 class="toc-title">Contents</h2>'
+            '<p id="ranking"></p></nav></main></body></html>'
+        )
+    path = tmp_path / "adr.pdf"
+    path.write_bytes(pdf.page_to_pdf(page))
+    return subprocess.run(["pdftotext", str(path), "-"], check=True, capture_output=True, text=True).stdout
+
+
+def _assert_fits(text: str) -> int:
+    count = decision_pages(text)
+    document = _flat("\f".join(text.split("\f")[:count]))
+    # the whole decision document is on those pages: every heading, to the last line of More Information
+    assert all(h in document for h in ADR_HEADINGS), [h for h in ADR_HEADINGS if h not in document]
+    assert "Its parameters: group" in document
+    return count
+
+
+@needs_pdf
+@pytest.mark.slow
+@pytest.mark.subprocess
+def test_every_groups_decision_document_fits_two_pages(kb, tmp_path):
+    pages = {}
+    for group in sorted(kb.groups):
+        report = build.build_report(kb, Preferences(group=group), now=NOW, meta=FULL_META, requirement=SENTENCE)
+        pages[group] = _assert_fits(_pdf_text(report, tmp_path, decision_only=True))
+    assert all(1 <= n <= 2 for n in pages.values()), pages
+
+
+@needs_pdf
+@pytest.mark.subprocess
+def test_the_walk_through_requirements_decision_document_fits_two_pages(kb, tmp_path):
+    """The new user's walk (tests/e2e/test_walkthrough_browser.py): a requirement, the limits it implies and four
+    options left out by them (their names in one line, the reasons in Appendix C). It took three pages."""
+    from selector.decision import requirement
+    from selector.decision.requirement import Requirement
+
+    req = Requirement(
+        choosing="accelerator", task="serve-llm", where="cloud", model_b=70, usd_per_mtok=2, memory_gb=141
+    )
+    implied = requirement.implied(kb, req, "llm-inference-accelerators")
+    prefs = Preferences(
+        group="llm-inference-accelerators",
+        constraints=implied.constraints,
+        criterion_weights=implied.criterion_weights,
+        requirement=req,
+    )
+    report = build.build_report(kb, prefs, now=NOW, meta=FULL_META)
+    assert len(report.excluded_alternatives) >= 3, "the case needs options left out by the limits"
+    whole = _pdf_text(report, tmp_path)
+    assert _assert_fits(whole) == _assert_fits(_pdf_text(report, tmp_path, decision_only=True)) <= 2
+    text = _flat(whole)
+    assert req.words(kb) in text and req.words(kb) + "." not in text  # one full stop, not two
+    for name, why in report.excluded_alternatives:
+        assert name in text and _flat(why)[:40] in text  # the name up front, the reason in the appendix
+
+
+def test_the_drivers_are_short_and_the_appendix_keeps_every_weight_0_column(kb):
+    report = build.build_report(kb, Preferences(group="llm-inference-accelerators"), samples=0, now=NOW)
+    stored = [line for line in report.dimension_basis if "shown, not ranked (weight 0)" in line]
+    assert stored, "this group shows columns at weight 0"
+    assert not any("shown, not ranked (weight 0): " in line for line in report.drivers[:-1])
+    assert any(line.endswith("shown, not ranked (weight 0): Appendix B") for line in report.drivers)
+    assert sum(1 for line in report.drivers if "no criterion in this group" in line) == 1  # Ecosystem and Risk
+    markdown = render.render_markdown(report)
+    document, _, appendix = markdown.partition("## " + dict(render.SECTIONS)[render.APPENDIX_START])
+    for line in report.drivers:
+        assert md_escape(line) in document
+    for line in stored:
+        assert md_escape(line) in appendix and md_escape(line) not in document

@@ -99,18 +99,22 @@ def test_the_leader_chosen_with_a_strong_first_share_is_good_news():
         ("good", "A has the best score under TOPSIS, vector scaling."),
         (
             "good",
-            "A is first in 80% of 1,000 weightings anywhere on the weight simplex (SMAA rank acceptability).",
+            "A is first in 80% of 1,000 weightings anywhere on the weight simplex: robust (SMAA rank acceptability; "
+            "robust at 75% or more of first places, fragile from 50%, not robust below 50%).",
         ),
         ("good", "all 1 MCDA methods compared agree on the leader."),
     ]
 
 
-@pytest.mark.parametrize(("share", "verdict"), [(0.75, "good"), (0.74, "neutral"), (0.5, "neutral"), (0.49, "bad")])
-def test_the_first_share_sets_the_verdict_at_three_quarters_and_a_half(share, verdict):
+@pytest.mark.parametrize(
+    ("share", "verdict", "level"),
+    [(0.75, "good", "robust"), (0.74, "neutral", "fragile"), (0.5, "neutral", "fragile"), (0.49, "bad", "not robust")],
+)
+def test_the_first_share_sets_the_verdict_at_three_quarters_and_a_half(share, verdict, level):
     robust = RobustnessInfo(samples=10, seed=1, first_share=(share, 1 - share, 0.0))
     second = consequences(OPTIONS, "a", (SPEED, PRICE), robust, "TOPSIS", "none")[1]
     assert second.verdict == verdict
-    assert f"in {share:.0%} of 10" in second.text
+    assert f"in {share:.0%} of 10 weightings anywhere on the weight simplex: {level} (" in second.text
 
 
 def test_a_shortlisted_option_below_the_leader_is_explained_with_its_gaps_and_flags():
@@ -128,7 +132,11 @@ def test_a_shortlisted_option_below_the_leader_is_explained_with_its_gaps_and_fl
             "C is the best-ranked option the decision trees shortlist; A scores higher (rank 1 vs 3) but was not "
             "recommended for this scenario.",
         ),
-        ("bad", "C is first in 10% of 100 weightings anywhere on the weight simplex (SMAA rank acceptability)."),
+        (
+            "bad",
+            "C is first in 10% of 100 weightings anywhere on the weight simplex: not robust (SMAA rank acceptability; "
+            "robust at 75% or more of first places, fragile from 50%, not robust below 50%).",
+        ),
         ("bad", "there is no evidence for C on price; measure it before committing."),
         ("neutral", "Raising price to 60% makes B lead."),
         ("neutral", "two."),
