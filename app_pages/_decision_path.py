@@ -24,12 +24,13 @@ def scenario_questions(
     st.subheader(_("Your scenario"))
     st.caption(_("Answer only what you know: a question left open fires no rule."))
     for question in kb.questions.values():
-        options = {o.id: o for o in question.options}
+        # labels made during the run (a format_func runs again outside it, where the session's language is unknown)
+        options = {o.id: label(_lang.pick(o.label_en, o.label_zh)) for o in question.options}
         sync_widget(f"q-{question.id}", answers.get(question.id))
         st.radio(
             label(_question_text(question)),
             options=list(options),
-            format_func=lambda o, options=options: label(_lang.pick(options[o].label_en, options[o].label_zh)),
+            format_func=options.__getitem__,
             key=f"q-{question.id}",
             index=None,
             on_change=on_setting,

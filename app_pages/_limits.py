@@ -52,7 +52,7 @@ def limits_editor(kb: KnowledgeBase, group: Group, in_force: tuple[str, ...], ap
         chosen = which.selectbox(
             _("Criterion"),
             options=list(by_id),
-            format_func=lambda c: _with_unit(by_id[c]),
+            format_func={c: _with_unit(criterion) for c, criterion in by_id.items()}.__getitem__,
             key="limit-criterion",
         )
         op.selectbox(_("Operator"), options=list(hard.OPERATORS), format_func=_SYMBOLS.get, key="limit-op")

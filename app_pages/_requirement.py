@@ -66,6 +66,7 @@ def requirement_box(kb: KnowledgeBase, prefs: Preferences, apply: Apply) -> None
 def _questions(kb: KnowledgeBase, req: Requirement, apply: Apply) -> None:
     vendors = facts.vendors(kb.entities)
     places = sorted({kb.entities[v].jurisdiction for v in vendors if v in kb.entities and kb.entities[v].jurisdiction})
+    unsure = _("any / not sure")  # made during the run: a format_func also runs outside it (AppTest)
     with st.form("req-form", border=False):
         first, second = st.columns(2)
         for i, (key, (question, words)) in enumerate(_CHOICES.items()):
@@ -73,7 +74,7 @@ def _questions(kb: KnowledgeBase, req: Requirement, apply: Apply) -> None:
             (first if i % 2 == 0 else second).selectbox(
                 _(question),
                 options=[None, *words],
-                format_func=lambda v, words=words: _("any / not sure") if v is None else words[v],
+                format_func=lambda v, words=words: unsure if v is None else words[v],
                 index=[None, *words].index(stated),
                 key=key,
             )
@@ -163,7 +164,7 @@ def _offer(kb: KnowledgeBase, prefs: Preferences, apply: Apply) -> None:
     st.radio(
         _("Rank in"),
         options=list(offered),
-        format_func=lambda g: _lang.pick(kb.groups[g].name_en, kb.groups[g].name_zh),
+        format_func={g: _lang.pick(kb.groups[g].name_en, kb.groups[g].name_zh) for g in offered}.__getitem__,
         key="req-offer",
         horizontal=True,
     )

@@ -55,6 +55,46 @@ def _issue_columns() -> dict[str, str]:
     return {"level": _("level"), "file": _("file"), "line": _("line"), "record": _("record"), "message": _("message")}
 
 
+def grid_headers() -> dict[str, str]:
+    """The column names of the comparison grids (selector.uploads.comparison, selector.measure.compare) as the reader
+    reads them; the cells stay the records' own values."""
+    return {
+        "entity": _("entity"),
+        "subject": _("entity"),
+        "metric": _("metric"),
+        "origin": _("origin"),
+        "tier": _("tier"),
+        "claim": _("claim"),
+        "value": _("value"),
+        "unit": _("unit"),
+        "conditions": _("conditions"),
+        "ranking": _("ranking"),
+        "flagged": _("flagged"),
+        "user_claim": _("your claim"),
+        "other_claim": _("bundled claim"),
+        "other_tier": _("bundled tier"),
+        "user_value": _("your value"),
+        "other_value": _("bundled value"),
+        "user_unit": _("your unit"),
+        "other_unit": _("bundled unit"),
+        "relative_difference": _("relative difference"),
+        "comparable": _("comparable"),
+        "overrides": _("overrides"),
+        "other_flagged": _("bundled claim flagged"),
+        "differing_conditions": _("differing conditions"),
+        "comparison": _("comparison"),
+        "ratio": _("ratio"),
+        "published": _("published"),
+        "published_by": _("published by"),
+        "yours": _("yours"),
+        "conditions (published | yours)": _("conditions (published | yours)"),
+        "warnings": _("warnings"),
+        "in ranking": _("in ranking"),
+        "published claim": _("published claim"),
+        "your claim": _("your claim"),
+    }
+
+
 def issues_table(issues) -> None:  # noqa: ANN001 - iterable of selector.issues.Issue
     """Every issue, its message wrapping (a grid cut a message at its column's edge); a long list scrolls.
 
@@ -176,7 +216,7 @@ entity_col, model_col, count_col = st.columns([2, 2, 1])
 entity = entity_col.selectbox(
     _("Benchmark outputs: hardware the run was on"),
     [None, *(e.id for e in hardware)],
-    format_func=lambda e: _("(detect from the file)") if e is None else f"{kb.entity_name(e)} ({e})",
+    format_func={None: _("(detect from the file)"), **{e.id: f"{e.name} ({e.id})" for e in hardware}}.__getitem__,
     key="my-data-measure-entity",
     help=_("A LoadGen summary does not say; trtexec and llama-bench name their device, which is matched to an entity."),
 )
@@ -240,7 +280,9 @@ if source_ids:
     metrics = "; ".join(f"{m} ({', '.join(g)})" for m, g in feeding.items())
     st.caption(md(_("Metrics that feed a ranking: {metrics}").format(metrics=metrics)))
     rows = comparison.comparison_rows(kb, source_ids)
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="my-data-items")
+    st.dataframe(
+        pd.DataFrame(rows).rename(columns=grid_headers()), hide_index=True, width="stretch", key="my-data-items"
+    )
     new_entities = comparison.user_entities(kb, [u.name for u in ss["uploads"]])
     if new_entities:
         st.caption(_("New entities from your files: ") + md(", ".join(f"{e.name} ({e.id})" for e in new_entities)))
@@ -251,7 +293,7 @@ if source_ids:
         frame["relative_difference"] = frame["relative_difference"].map(
             lambda v: "" if v is None or pd.isna(v) else f"{v:+.0%}"
         )
-        st.dataframe(frame, hide_index=True, width="stretch", key="my-data-conflicts")
+        st.dataframe(frame.rename(columns=grid_headers()), hide_index=True, width="stretch", key="my-data-conflicts")
     else:
         st.caption(_("None of your values has a bundled counterpart (same entity and metric)."))
     side_by_side = compare.comparisons(kb, source_ids)
@@ -277,7 +319,10 @@ if source_ids:
         if len(side_by_side) > 40:
             st.caption(_("{count} more in the table below.").format(count=len(side_by_side) - 40))
         st.dataframe(
-            pd.DataFrame([c.to_dict() for c in side_by_side]), hide_index=True, width="stretch", key="my-data-vs"
+            pd.DataFrame([c.to_dict() for c in side_by_side]).rename(columns=grid_headers()),
+            hide_index=True,
+            width="stretch",
+            key="my-data-vs",
         )
 
 # ----------------------------------------------------------------------------------------------------------

@@ -247,10 +247,11 @@ with st.sidebar:
         help=spec.rationale,
     )
     sync_widget("scaler", prefs.scaler or "default")
+    default_scaler = _("default ({scaler})").format(scaler=spec.default_scaler)
     st.selectbox(
         _("Normalisation (scaler)"),
         options=["default", *spec.scalers],
-        format_func=lambda s: _("default ({scaler})").format(scaler=spec.default_scaler) if s == "default" else s,
+        format_func=lambda s: default_scaler if s == "default" else s,
         key="scaler",
         on_change=on_setting,
         help=_("The normalisation can decide the winner: the result always states which one was used."),
@@ -304,7 +305,8 @@ def _what_is_ranked() -> None:
     st.selectbox(
         _("What are you choosing?"),
         options=list(choices),
-        format_func=lambda g: _group_choice(kb.groups[g], choices[g].pointed_at),
+        # labels made during the run (a format_func runs again outside it, where the session's language is unknown)
+        format_func={g: _group_choice(kb.groups[g], c.pointed_at) for g, c in choices.items()}.__getitem__,
         key="group",
         on_change=on_group,
         help=_("Groups your scenario answers (under the ranking) point at come first."),

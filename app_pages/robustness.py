@@ -87,7 +87,7 @@ with st.expander(_("Sampling settings: how many weightings, which weights, over 
         space = st.radio(
             _("Weights sampled"),
             options=list(SPACE_LABELS),
-            format_func=lambda s: {"dimensions": _("the four dimensions"), "criteria": _("every criterion")}[s],
+            format_func={"dimensions": _("the four dimensions"), "criteria": _("every criterion")}.__getitem__,
             key="rb-space",
             help=_(
                 "Dimensions: the weights people argue about (performance, cost, ecosystem, risk), each spread over "
@@ -102,7 +102,8 @@ with st.expander(_("Sampling settings: how many weightings, which weights, over 
             value=True,
             key="rb-whole",
             help=_(
-                "On: every split of the weights (summing to 100%) is equally likely. Off: only weightings near your current ones."
+                "On: every split of the weights (summing to 100%) is equally likely. Off: only weightings near your "
+                "current ones."
             ),
         )
     with range_col:
@@ -207,7 +208,10 @@ def tipping_points() -> None:
         if "rb-dimension" not in st.session_state or st.session_state["rb-dimension"] not in dimensions:
             st.session_state["rb-dimension"] = (tipping_dimensions or dimensions)[0]
         dimension = st.selectbox(
-            _("Sweep the weight of"), options=dimensions, format_func=_dimension_name, key="rb-dimension"
+            _("Sweep the weight of"),
+            options=dimensions,
+            format_func={d: _dimension_name(d) for d in dimensions}.__getitem__,
+            key="rb-dimension",
         )
         try:
             sweep = weight_sweep(analysis.named_problem(rec), m.hierarchy, dimension)
