@@ -213,28 +213,31 @@ def tipping_points() -> None:
             format_func={d: _dimension_name(d) for d in dimensions}.__getitem__,
             key="rb-dimension",
         )
-        try:
-            sweep = weight_sweep(analysis.named_problem(rec), m.hierarchy, dimension)
-        except ScoringError as exc:
-            st.caption(_("No sweep: {error}").format(error=md(exc)))
-        else:
-            label = _dimension_name(dimension)
-            plotly_chart(
-                weight_sweep_chart(
-                    sweep_frame(names, sweep.grid, sweep.scores),
-                    label,
-                    sweep.current_weight,
-                    [t.weight for t in tips if t.dimension == dimension],
-                    _(
-                        "Scores as the weight of {dimension} goes from 0% to 100% (the others keep their proportions)"
-                    ).format(dimension=label),
-                    score_title=_("score (higher is better)")
-                    if sweep.higher_is_better
-                    else _("score (lower is better)"),
-                ),
-                key="weight-sweep",
-            )
-            st.caption(_("Solid line: your current weight. Dashed red lines: where the leader changes."))
+        _weight_sweep(dimension, [t.weight for t in tips if t.dimension == dimension])
+
+
+def _weight_sweep(dimension: str, tipping_weights: list[float]) -> None:
+    """The scores of every alternative as `dimension`'s weight goes from 0% to 100%, its tipping points marked."""
+    try:
+        sweep = weight_sweep(analysis.named_problem(rec), m.hierarchy, dimension)
+    except ScoringError as exc:
+        st.caption(_("No sweep: {error}").format(error=md(exc)))
+        return
+    label = _dimension_name(dimension)
+    title = _("Scores as the weight of {dimension} goes from 0% to 100% (the others keep their proportions)")
+    better = _("score (higher is better)") if sweep.higher_is_better else _("score (lower is better)")
+    plotly_chart(
+        weight_sweep_chart(
+            sweep_frame(names, sweep.grid, sweep.scores),
+            label,
+            sweep.current_weight,
+            tipping_weights,
+            title.format(dimension=label),
+            score_title=better,
+        ),
+        key="weight-sweep",
+    )
+    st.caption(_("Solid line: your current weight. Dashed red lines: where the leader changes."))
 
 
 def method_agreement() -> None:
