@@ -162,7 +162,8 @@ with st.container(horizontal=True, gap="large"):
         if rec.result.scaler == VALUE_SCALER
         else _("{method}, {scaler} scaling").format(method=method.label, scaler=rec.result.scaler)
     )
-    st.metric(_("Method"), shown, width="content")
+    # the method's short name as the figure: its full name (28 characters at the metric's size) was cut on a phone
+    st.metric(_("Method"), rec.result.method.upper(), help=shown, width="content")
     st.metric(
         _("Score leader first in"),
         first,
