@@ -81,6 +81,14 @@ def test_a_first_visit_follows_a_chinese_browser_and_the_switch_writes_the_link(
     page.context.close()
 
 
+def _whole_page_screenshot(page: Page, size: tuple[int, int], path: Path) -> None:
+    # Streamlit scrolls its main block, not the document: the window grows to the page's height for the picture
+    height = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
+    page.set_viewport_size({"width": size[0], "height": max(size[1], min(int(height), 12_000))})
+    wait_rendered(page)
+    page.screenshot(path=str(path), full_page=True)
+
+
 def _cut(page: Page, desktop: bool) -> list[str]:
     # a phone keeps the sidebar folded away (its hidden links measure as cut in either language): the page is checked
     return page.evaluate(_CUT, "[data-testid=stMain] *" + (", [data-testid=stSidebar] *" if desktop else ""))
@@ -105,7 +113,7 @@ def test_every_page_fits_a_desktop_and_a_phone_in_both_languages(
     if len(section_tabs(page)) > 1:
         open_tab(page, section_tabs(page)[0])  # the screenshot shows the page as it opens
     suffix = "" if desktop else "-phone"
-    page.screenshot(path=str(ARTIFACTS / f"lang-{lang}-{name}{suffix}.png"), full_page=True)
+    _whole_page_screenshot(page, size, ARTIFACTS / f"lang-{lang}-{name}{suffix}.png")
     page.context.close()
 
 
