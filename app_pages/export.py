@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
+from app_pages import _lang
 from app_pages._cached import export_files, report_for
 from app_pages._lang import _
 from app_pages._session import (
@@ -59,6 +60,17 @@ def app_url() -> str:
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "0.0.0.0", None}
 
 
+def status_words() -> dict[str, str]:
+    """MADR's status words as the reader reads them (the record keeps its own word)."""
+    return {
+        "proposed": _("proposed"),
+        "accepted": _("accepted"),
+        "rejected": _("rejected"),
+        "deprecated": _("deprecated"),
+        "superseded": _("superseded"),
+    }
+
+
 def front_matter_fields(meta: adr.DecisionMeta) -> None:
     """The decision's title, status, people and review date; a field that cannot be used says why beside it and
     leaves the previous value in force."""
@@ -70,14 +82,7 @@ def front_matter_fields(meta: adr.DecisionMeta) -> None:
         title = cols[0].text_input(
             _("Title"), value=meta.title, key="export-title", placeholder=_("default: the group and the verdict")
         )
-        # the value stays the record's own word (MADR's status); the reader sees it in their language
-        statuses = {
-            "proposed": _("proposed"),
-            "accepted": _("accepted"),
-            "rejected": _("rejected"),
-            "deprecated": _("deprecated"),
-            "superseded": _("superseded"),
-        }
+        statuses = status_words()
         status = cols[1].selectbox(
             _("Status"),
             adr.STATUSES,
@@ -176,7 +181,10 @@ with st.container(horizontal=True, gap="large"):
 st.caption(
     md(
         _("Status {status} · review by {review} · group {group} · data {data}").format(
-            status=built.status, review=built.review_by, group=built.group_name, data=built.data_hash
+            status=status_words().get(built.status, built.status),
+            review=built.review_by,
+            group=_lang.pick(built.group_name, getattr(kb.groups.get(built.group_id), "name_zh", None)),
+            data=built.data_hash,
         )
     )
     + _(" · [link that reproduces this ranking]({link})").format(link=built.reproduce_url)
