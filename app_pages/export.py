@@ -183,7 +183,7 @@ st.caption(
         _("Status {status} · review by {review} · group {group} · data {data}").format(
             status=status_words().get(built.status, built.status),
             review=built.review_by,
-            group=_lang.pick(built.group_name, getattr(kb.groups.get(built.group_id), "name_zh", None)),
+            group=_lang.pick(built.group_name, built.group_name_zh),
             data=built.data_hash,
         )
     )
