@@ -184,13 +184,20 @@ def rank_acceptability() -> None:
         smaa.criteria,
         [smaa.central_weights[i] for i in order],
         dimension_of=m.dimension_of if robust.space == "dimensions" else None,
-    )
+    ).rename(columns=_names_in_language())
+    central = central.rename_axis(_("alternative"))
     # A column per criterion can be wider than a laptop's page: that table scrolls in a box of its own.
     markdown_table(
         central.astype(object).where(central.notna(), never).reset_index(),
         formats=dict.fromkeys(central.columns, ".1%"),
         height=None if robust.space == "dimensions" else 480,
     )
+
+
+def _names_in_language() -> dict[str, str]:
+    """Each dimension's and criterion's English name -> its name in the session's language (table headers)."""
+    records = (*kb.dimensions.values(), *kb.criteria.values())
+    return {r.name_en: _lang.pick(r.name_en, r.name_zh) for r in records}
 
 
 def tipping_points() -> None:
