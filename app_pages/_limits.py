@@ -8,6 +8,8 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from app_pages import _lang
+from app_pages._lang import _
 from app_pages._widgets import expander_drawn_when_open, sync_widget
 from selector.decision import constraints as hard
 from selector.decision.preferences import Preferences
@@ -26,7 +28,8 @@ def limit_words(kb: KnowledgeBase, text: str) -> str:
     criterion = kb.criteria.get(limit.criterion)
     if criterion is None:
         return text
-    return f"{criterion.name_en} {_SYMBOLS[limit.op]} {limit.value:,.12g} {criterion.unit}"
+    name, unit = _lang.pick(criterion.name_en, criterion.name_zh), _lang.pick(criterion.unit, criterion.unit_zh)
+    return f"{name} {_SYMBOLS[limit.op]} {limit.value:,.12g} {unit}"
 
 
 def limits_editor(kb: KnowledgeBase, group: Group, in_force: tuple[str, ...], apply: Apply) -> None:
@@ -35,40 +38,44 @@ def limits_editor(kb: KnowledgeBase, group: Group, in_force: tuple[str, ...], ap
         shown, remove = st.columns([5, 1], vertical_alignment="center")
         shown.markdown(md(limit_words(kb, text)))
         remaining = tuple(t for t in in_force if t != text)
-        remove.button("Remove", key=f"limit-rm-{i}", on_click=lambda rest=remaining: _removed(rest, apply))
+        remove.button(_("Remove"), key=f"limit-rm-{i}", on_click=lambda rest=remaining: _removed(rest, apply))
     numeric = [
         kb.criteria[gc.criterion] for gc in group.criteria if not kb.criteria[gc.criterion].unit.startswith("rating")
     ]
     numeric = [c for c in numeric if not c.unit.startswith("stars")]
     if not numeric:
-        st.caption("No criterion of this group is a quantity that a limit could bound.")
+        st.caption(_("No criterion of this group is a quantity that a limit could bound."))
         return
     by_id = {c.id: c for c in numeric}
     with st.form("limit-form", border=False):
         which, op, value = st.columns([3, 1, 2], vertical_alignment="bottom")
         chosen = which.selectbox(
-            "Criterion",
+            _("Criterion"),
             options=list(by_id),
-            format_func=lambda c: _with_unit(by_id[c]),
+            format_func={c: _with_unit(criterion) for c, criterion in by_id.items()}.__getitem__,
             key="limit-criterion",
         )
-        op.selectbox("Operator", options=list(hard.OPERATORS), format_func=_SYMBOLS.get, key="limit-op")
-        value.text_input("Limit", key="limit-text", placeholder="e.g. 141 or >= 141 GB")
+        op.selectbox(_("Operator"), options=list(hard.OPERATORS), format_func=_SYMBOLS.get, key="limit-op")
+        value.text_input(_("Limit"), key="limit-text", placeholder=_("e.g. 141 or >= 141 GB"))
         if ERROR in st.session_state:
             st.error(md(st.session_state[ERROR]), icon=":material/error:")
-        st.form_submit_button("Add limit", key="limit-add", on_click=lambda: _added(kb, in_force, apply))
+        st.form_submit_button(_("Add limit"), key="limit-add", on_click=lambda: _added(kb, in_force, apply))
     units = ", ".join(hard.allowed_units(by_id[chosen].unit)) if chosen in by_id else ""
     st.caption(
         md(
-            f"Write a number in the criterion's unit ({units}), optionally with an operator (it overrides the one "
-            "picked)."
+            _(
+                "Write a number in the criterion's unit ({units}), optionally with an operator (it overrides the one "
+                "picked)."
+            ).format(units=units)
         )
     )
 
 
 def _with_unit(criterion) -> str:  # noqa: ANN001 - a Criterion
     """The criterion's name with its unit, once ("On-package memory (GB)", not "... (GB) (GB)")."""
-    name, unit = criterion.name_en, criterion.unit
+    name, unit = _lang.pick(criterion.name_en, criterion.name_zh), criterion.unit
+    if _lang.current() == "zh" and criterion.unit_zh:
+        return f"{name}（{criterion.unit_zh}）"
     return name if f"({unit}" in name or f"{unit})" in name else f"{name} ({unit})"
 
 
@@ -83,12 +90,12 @@ def _added(kb: KnowledgeBase, in_force: tuple[str, ...], apply: Apply) -> None:
     criterion = kb.criteria.get(ss.get("limit-criterion") or "")
     text = ss.get("limit-text") or ""
     if criterion is None:
-        ss[ERROR] = "Pick the criterion to limit."
+        ss[ERROR] = _("Pick the criterion to limit.")
         return
     try:
         limit = hard.parse_limit(text, criterion.id, criterion.unit, ss.get("limit-op") or ">=")
     except hard.ConstraintError as exc:
-        ss[ERROR] = f"Not added, the limits in force stay: {exc}"
+        ss[ERROR] = _("Not added, the limits in force stay: {error}").format(error=exc)
         return
     kept = tuple(t for t in in_force if (lambda p: (p.criterion, p.op))(hard.parse(t)) != (limit.criterion, limit.op))
     if apply((*kept, limit.text)):
@@ -102,7 +109,9 @@ def must_have_box(
     """The hard constraints: applied before any weighting; what they remove is listed under the ranking. Drawn only
     while open (as the sub-criterion weights); open from the start when a constraint is in force."""
     count = len(prefs.constraints) + len(prefs.exclude_vendors) + len(prefs.exclude)
-    title = f"Must have (hard constraints{f': {count}' if count else ''})"
+    title = (
+        _("Must have (hard constraints: {count})").format(count=count) if count else _("Must have (hard constraints)")
+    )
     draw = lambda: _must_have_controls(kb, group, prefs, on_setting, on_limits)  # noqa: E731
     expander_drawn_when_open(title, "must-box", draw, expanded=bool(count))
 
@@ -116,18 +125,18 @@ def _must_have_controls(
     limits_editor(kb, group, prefs.constraints, on_limits)
     sync_widget("must-keep-unknown", prefs.keep_unknown)
     st.toggle(
-        "Keep alternatives whose value is unknown",
+        _("Keep alternatives whose value is unknown"),
         key="must-keep-unknown",
         on_change=on_setting,
-        help="By default an alternative without evidence for a constrained criterion is removed as unknown.",
+        help=_("By default an alternative without evidence for a constrained criterion is removed as unknown."),
     )
     sync_widget("must-vendors", list(prefs.exclude_vendors))
     st.multiselect(
-        "Exclude vendors", options=vendors, format_func=kb.entity_name, key="must-vendors", on_change=on_setting
+        _("Exclude vendors"), options=vendors, format_func=kb.entity_name, key="must-vendors", on_change=on_setting
     )
     sync_widget("must-exclude", [e for e in prefs.exclude if e in members])
     st.multiselect(
-        "Exclude alternatives",
+        _("Exclude alternatives"),
         options=list(members),
         format_func=kb.entity_name,
         key="must-exclude",

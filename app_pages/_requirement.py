@@ -8,12 +8,15 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from app_pages import _lang
+from app_pages._lang import _
 from app_pages._widgets import expander_drawn_when_open
 from selector.decision import requirement
 from selector.decision.preferences import Preferences
 from selector.decision.requirement import Requirement, RequirementError
 from selector.escape import streamlit_label as label
 from selector.escape import streamlit_md as md
+from selector.i18n import N_
 from selector.knowledge import facts
 from selector.knowledge.models import KnowledgeBase
 
@@ -23,16 +26,16 @@ BOX = "req-box"
 OFFERED = "req-offered"  # session_state: (requirement, the two groups offered, why) while the user picks one
 ERROR = "req-error"
 _CHOICES = {
-    "req-choosing": ("You are choosing", requirement.CHOOSING_WORDS),
-    "req-task": ("For what?", requirement.TASK_WORDS),
-    "req-where": ("Where will it run?", requirement.WHERE_WORDS),
-    "req-platform": ("On which platform? (software only)", requirement.PLATFORM_WORDS),
+    "req-choosing": (N_("You are choosing"), requirement.CHOOSING_WORDS),
+    "req-task": (N_("For what?"), requirement.TASK_WORDS),
+    "req-where": (N_("Where will it run?"), requirement.WHERE_WORDS),
+    "req-platform": (N_("On which platform? (software only)"), requirement.PLATFORM_WORDS),
 }
 _NUMBERS = {
-    "req-model": ("Model size (billions of parameters)", "model_b", "e.g. 70"),
-    "req-mtok": ("Budget: at most USD per million tokens", "usd_per_mtok", "e.g. 2"),
-    "req-hour": ("Budget: at most USD per accelerator-hour", "usd_per_hour", "e.g. 3.5"),
-    "req-mem": ("Memory per chip: at least (GB)", "memory_gb", "e.g. 141"),
+    "req-model": (N_("Model size (billions of parameters)"), "model_b", N_("e.g. 70")),
+    "req-mtok": (N_("Budget: at most USD per million tokens"), "usd_per_mtok", N_("e.g. 2")),
+    "req-hour": (N_("Budget: at most USD per accelerator-hour"), "usd_per_hour", N_("e.g. 3.5")),
+    "req-mem": (N_("Memory per chip: at least (GB)"), "memory_gb", N_("e.g. 141")),
 }
 
 
@@ -40,10 +43,13 @@ def requirement_box(kb: KnowledgeBase, prefs: Preferences, apply: Apply) -> None
     """The requirement in words as the box's title (the questions inside, closed once a requirement is in force),
     the group offered when two fit equally well, and what the requirement set or could not set."""
     req = prefs.requirement
+    group = kb.groups[prefs.group]
     title = (
-        f"Your requirement: {req.words(kb)} Ranked in: {kb.groups[prefs.group].name_en}. Change it"
+        _("Your requirement: {requirement} Ranked in: {group}. Change it").format(
+            requirement=req.words(kb), group=_lang.pick(group.name_en, group.name_zh)
+        )
         if req is not None and not req.empty
-        else "Start here: say what you need in plain words (what, for what, where, budget, memory per chip)"
+        else _("Start here: say what you need in plain words (what, for what, where, budget, memory per chip)")
     )
     # Closed until asked for (its questions are drawn only while open): the answer stays on the first screen.
     expander_drawn_when_open(label(title), BOX, lambda: _questions(kb, req or Requirement(), apply))
@@ -61,42 +67,43 @@ def requirement_notes(kb: KnowledgeBase, prefs: Preferences) -> None:
         return
     notes = requirement.implied(kb, req, prefs.group).notes
     if notes:
-        st.caption(md("From your requirement: " + "; ".join(notes) + "."))
+        st.caption(md(_("From your requirement: {notes}.").format(notes="; ".join(notes))))
 
 
 def _questions(kb: KnowledgeBase, req: Requirement, apply: Apply) -> None:
     vendors = facts.vendors(kb.entities)
     places = sorted({kb.entities[v].jurisdiction for v in vendors if v in kb.entities and kb.entities[v].jurisdiction})
+    unsure = _("any / not sure")  # made during the run: a format_func also runs outside it (AppTest)
     with st.form("req-form", border=False):
         first, second = st.columns(2)
         for i, (key, (question, words)) in enumerate(_CHOICES.items()):
             stated = getattr(req, key.removeprefix("req-"))
             (first if i % 2 == 0 else second).selectbox(
-                question,
+                _(question),
                 options=[None, *words],
-                format_func=lambda v, words=words: "any / not sure" if v is None else words[v],
+                format_func=lambda v, words=words: unsure if v is None else words[v],
                 index=[None, *words].index(stated),
                 key=key,
             )
         for i, (key, (question, field, hint)) in enumerate(_NUMBERS.items()):
             (first if i % 2 == 0 else second).number_input(
-                question, min_value=0.0, value=getattr(req, field), placeholder=hint, key=key
+                _(question), min_value=0.0, value=getattr(req, field), placeholder=_(hint), key=key
             )
         first.multiselect(
-            "Vendors to avoid",
+            _("Vendors to avoid"),
             options=list(vendors),
             default=list(req.avoid_vendors),
             format_func=kb.entity_name,
             key="req-avoid",
         )
         second.multiselect(
-            "Avoid vendors based in (country code)",
+            _("Avoid vendors based in (country code)"),
             options=places,
             default=[p for p in req.avoid_jurisdictions if p in places],
             key="req-avoidj",
         )
         st.form_submit_button(
-            "Find the options for this requirement",
+            _("Find the options for this requirement"),
             type="primary",
             key="req-submit",
             on_click=lambda: _submitted(kb, apply),
@@ -105,7 +112,7 @@ def _questions(kb: KnowledgeBase, req: Requirement, apply: Apply) -> None:
 
 def _read() -> Requirement:
     ss = st.session_state
-    numbers = {field: ss.get(key) or None for key, (_, field, _) in _NUMBERS.items()}
+    numbers = {field: ss.get(key) or None for key, (__, field, ___) in _NUMBERS.items()}
     return Requirement(
         choosing=ss.get("req-choosing"),
         task=ss.get("req-task"),
@@ -125,7 +132,7 @@ def _submitted(kb: KnowledgeBase, apply: Apply) -> None:
         requirement.check(kb, req)
         found = requirement.pick(kb, req)
     except (RequirementError, ValueError) as exc:
-        st.session_state[ERROR] = f"This requirement cannot be used: {exc}"
+        st.session_state[ERROR] = _("This requirement cannot be used: {error}").format(error=exc)
         return
     if found.chosen is None:
         st.session_state[OFFERED] = (req, found.offered, found.why)
@@ -151,7 +158,7 @@ def _rank_in(kb: KnowledgeBase, req: Requirement, group: str, apply: Apply) -> N
     try:
         prefs = Preferences.model_validate({**base, **update})
     except ValueError as exc:
-        st.session_state[ERROR] = f"This requirement cannot be ranked: {exc}"
+        st.session_state[ERROR] = _("This requirement cannot be ranked: {error}").format(error=exc)
         return
     if apply(prefs):
         st.session_state[BOX] = False
@@ -160,9 +167,13 @@ def _rank_in(kb: KnowledgeBase, req: Requirement, group: str, apply: Apply) -> N
 def _offer(kb: KnowledgeBase, prefs: Preferences, apply: Apply) -> None:
     """Two groups fit equally well (or none fits every answer): the user picks the one to rank."""
     req, offered, why = st.session_state[OFFERED]
-    st.info(md(f"Two groups could answer this: {why}."), icon=":material/call_split:")
+    st.info(md(_("Two groups could answer this: {why}.").format(why=why)), icon=":material/call_split:")
     st.radio(
-        "Rank in", options=list(offered), format_func=lambda g: kb.groups[g].name_en, key="req-offer", horizontal=True
+        _("Rank in"),
+        options=list(offered),
+        format_func={g: _lang.pick(kb.groups[g].name_en, kb.groups[g].name_zh) for g in offered}.__getitem__,
+        key="req-offer",
+        horizontal=True,
     )
 
     def chosen() -> None:
@@ -170,4 +181,4 @@ def _offer(kb: KnowledgeBase, prefs: Preferences, apply: Apply) -> None:
         st.session_state.pop(OFFERED, None)
         _rank_in(kb, req, st.session_state.get("req-offer") or offered[0], apply)
 
-    st.button("Rank these options", key="req-offer-go", on_click=chosen)
+    st.button(_("Rank these options"), key="req-offer-go", on_click=chosen)

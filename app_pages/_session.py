@@ -9,10 +9,12 @@ from collections.abc import Sequence
 import streamlit as st
 
 from app_pages import _cached, _lang, _link
+from app_pages._lang import _
 from selector import adr, profile
 from selector.decision.preferences import PreferenceError, Preferences, check_slider_ranges
 from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
+from selector.i18n import N_
 from selector.io import limits
 from selector.issues import Issue
 from selector.knowledge import loading as knowledge
@@ -47,7 +49,7 @@ _FILTERS = "ev-filters"  # session_state: the Evidence filters in force (a page 
 _KB = "session-kb"  # session_state: the knowledge app.py settled on for this run (a reference, never a copy)
 _LINK_DATA = "link-data"  # session_state: the last `data` read from or written to the URL
 _LINK_ENCODED = "link-encoded"  # session_state: (digest of the uploads, their `data` or None), encoded once
-TOO_LARGE_FOR_A_LINK = (
+TOO_LARGE_FOR_A_LINK = N_(
     "The link carries your settings but not your files (too large for a link): share the decision profile file instead."
 )
 
@@ -107,7 +109,9 @@ def _merged_with_uploads() -> KnowledgeBase:
     try:
         kb, issues = _cached.merged_kb(uploads_digest(uploads), uploads)
     except limits.Busy as exc:
-        st.warning(f"Your files could not be merged just now: {md(exc)}. Showing the bundled knowledge.")
+        st.warning(
+            _("Your files could not be merged just now: {error}. Showing the bundled knowledge.").format(error=md(exc))
+        )
         return _cached.bundled_kb()
     st.session_state["upload_issues"] = list(issues)
     return kb if kb is not None else _cached.bundled_kb()
@@ -154,7 +158,11 @@ def current_prefs(kb: KnowledgeBase) -> Preferences:
                 raise link_error
             prefs = check_prefs(kb, linked or Preferences(group=default_group))
         except PreferenceError as exc:
-            st.error(f"The settings in this link cannot be used: {md(exc)}. Showing the default settings instead.")
+            st.error(
+                _("The settings in this link cannot be used: {error}. Showing the default settings instead.").format(
+                    error=md(exc)
+                )
+            )
             prefs = default_prefs(kb)
     st.session_state[_PREFS] = prefs
     return prefs
@@ -210,7 +218,7 @@ def set_filters(filters: dict[str, Sequence[str]]) -> None:
 
 def _errors_text(exc: profile.ProfileError, most: int = 5) -> str:
     errors = [str(i) for i in exc.issues if i.level == "ERROR"] or [str(exc)]
-    more = f"; and {len(errors) - most} more" if len(errors) > most else ""
+    more = _("; and {count} more").format(count=len(errors) - most) if len(errors) > most else ""
     return md("; ".join(errors[:most]) + more)
 
 
@@ -221,7 +229,11 @@ def _read_link() -> None:
     try:
         linked_filters = _link.read_filters(default_group)
     except profile.ProfileError as exc:
-        st.error(f"The Evidence filters in this link cannot be used: {_errors_text(exc)}. Showing every claim.")
+        st.error(
+            _("The Evidence filters in this link cannot be used: {errors}. Showing every claim.").format(
+                errors=_errors_text(exc)
+            )
+        )
         linked_filters = {}
     set_filters((st.session_state.get(_FILTERS) or {}) if linked_filters is None else linked_filters)
     _say_when_files_were_not_carried()
@@ -236,8 +248,10 @@ def _read_link() -> None:
         results = profile.check(carrier, DEFAULT_KNOWLEDGE)
     except profile.ProfileError as exc:
         st.error(
-            f"The files in this link were not loaded: {_errors_text(exc)}. The app continues with the bundled "
-            "knowledge; ask for the decision profile file instead."
+            _(
+                "The files in this link were not loaded: {errors}. The app continues with the bundled knowledge; ask "
+                "for the decision profile file instead."
+            ).format(errors=_errors_text(exc))
         )
         return
     st.session_state["uploads"] = [r.upload for r in results]
@@ -267,7 +281,7 @@ def link_data() -> str | None:
 def link_note() -> str | None:
     """The sentence to show when this session has files that the link cannot carry; None when it carries them."""
     if st.session_state.get("uploads") and link_data() is None:
-        return TOO_LARGE_FOR_A_LINK
+        return _(TOO_LARGE_FOR_A_LINK)
     return None
 
 
@@ -290,11 +304,14 @@ def _say_when_files_were_not_carried() -> None:
     if not raw or st.session_state.get("uploads"):
         return
     count = int(raw) if raw.isdigit() and 0 < int(raw) <= 1000 else None
-    files = f"{count} file{'s' if count != 1 else ''}" if count else "files"
+    plural = _("{count} files").format(count=count) if count else _("files")
+    files = _("1 file") if count == 1 else plural
     st.warning(
-        f"This link came from a session with {files} of its own, too large for a link to carry, so they are not "
-        "here (a server restart or a shared link starts a new session): the ranking uses the bundled knowledge. "
-        "Upload the files again on My data, or load the decision profile file.",
+        _(
+            "This link came from a session with {files} of its own, too large for a link to carry, so they are not "
+            "here (a server restart or a shared link starts a new session): the ranking uses the bundled knowledge. "
+            "Upload the files again on My data, or load the decision profile file."
+        ).format(files=files),
         icon=":material/link_off:",
     )
 
@@ -341,7 +358,7 @@ def profile_download(prefs: Preferences, *, label: str, file_name: str, key: str
     try:
         text = profile_text(prefs)
     except (ValueError, UnicodeDecodeError) as exc:
-        st.error(f"This session cannot be saved as a profile: {md(exc)}")
+        st.error(_("This session cannot be saved as a profile: {error}").format(error=md(exc)))
         return
     st.download_button(
         label,
@@ -372,7 +389,9 @@ def current_meta() -> adr.DecisionMeta:
     try:
         linked = adr.from_params(st.query_params.to_dict())
     except adr.MetaError as exc:
-        st.error(f"The decision fields in this link cannot be used: {md(exc)}. Fill them in below.")
+        st.error(
+            _("The decision fields in this link cannot be used: {error}. Fill them in below.").format(error=md(exc))
+        )
         linked = None
     meta = linked or adr.DecisionMeta()
     st.session_state[_META] = meta

@@ -8,6 +8,8 @@ from fractions import Fraction
 
 import streamlit as st
 
+from app_pages import _lang
+from app_pages._lang import _
 from app_pages._widgets import expander_drawn_when_open
 from selector.decision import elicitation, matrix
 from selector.decision.elicitation import ElicitationError
@@ -27,7 +29,7 @@ METHOD_KEY = "weigh-method"
 def weigh_box(kb: KnowledgeBase, prefs: Preferences, apply: Apply) -> None:
     """The box, closed until asked for: its questions (and the group's matrix they show) are computed only while
     it is open."""
-    title = "Help me weigh: swing weighting or pairwise comparisons"
+    title = _("Help me weigh: swing weighting or pairwise comparisons")
     expander_drawn_when_open(title, "weigh-box", lambda: _flows(kb, prefs, apply))
 
 
@@ -40,20 +42,27 @@ def elicited_caption(kb: KnowledgeBase, prefs: Preferences) -> None:
     answers = "; ".join(elicitation.answer_sentences(result, names))
     method = elicitation.METHOD_LABELS[prefs.elicitation.method]
     consistency = elicitation.consistency_sentence(result, names)
-    st.caption(md(f"These weights come from {method}: {answers}. {consistency}".strip()))
+    st.caption(
+        md(
+            _("These weights come from {method}: {answers}. {consistency}")
+            .format(method=method, answers=answers, consistency=consistency)
+            .strip()
+        )
+    )
 
 
 def _names(kb: KnowledgeBase) -> dict[str, str]:
-    return {d: dim.name_en for d, dim in kb.dimensions.items()}
+    return {d: _lang.pick(dim.name_en, dim.name_zh) for d, dim in kb.dimensions.items()}
 
 
 def _flows(kb: KnowledgeBase, prefs: Preferences, apply: Apply) -> None:
     recorded = prefs.elicitation.method if prefs.elicitation else "swing"
     st.session_state.setdefault(METHOD_KEY, recorded)
+    shown = {"swing": _("Swing weighting"), "pairwise": _("Pairwise comparisons (AHP)")}
     method = st.radio(
-        "How would you like to weigh?",
+        _("How would you like to weigh?"),
         options=list(elicitation.METHOD_LABELS),
-        format_func=lambda k: elicitation.METHOD_LABELS[k][0].upper() + elicitation.METHOD_LABELS[k][1:],
+        format_func=lambda k: shown.get(k) or elicitation.METHOD_LABELS[k],
         key=METHOD_KEY,
         horizontal=True,
     )
@@ -85,7 +94,9 @@ def _use(kb: KnowledgeBase, result, apply: Apply) -> None:  # noqa: ANN001
     defaults = {d: dim.weight for d, dim in kb.dimensions.items()}
     moved = {d: v for d, v in shown.items() if v != defaults[d]}
     apply({"dimension_weights": moved, "elicitation": elicitation.from_result(result)})
-    st.session_state["weigh-done"] = f"The sliders now show {weigh.shares_text(result.weights, _names(kb))}."
+    st.session_state["weigh-done"] = _("The sliders now show {shares}.").format(
+        shares=weigh.shares_text(result.weights, _names(kb))
+    )
 
 
 def _done_note() -> None:
@@ -100,39 +111,46 @@ def _done_note() -> None:
 
 def _swing(kb: KnowledgeBase, m: DecisionMatrix | None, weights: dict, recorded, use: Callable) -> None:  # noqa: ANN001
     st.markdown(
-        "Imagine every option at the **worst** end of every dimension below. You may move one dimension from its "
-        "worst to its best end: which swing would you take first? It counts 100. Then rate each other swing from "
-        "0 to 100 for what it is worth beside that one (50: half as much)."
+        _(
+            "Imagine every option at the **worst** end of every dimension below. You may move one dimension from its "
+            "worst to its best end: which swing would you take first? It counts 100. Then rate each other swing from "
+            "0 to 100 for what it is worth beside that one (50: half as much)."
+        )
     )
+    names = _names(kb)
     questions = {q.id: q for q in weigh.swing_questions(kb, m)} if m is not None else {}
-    for dim_id, dim in kb.dimensions.items():
+    for dim_id in kb.dimensions:
         lines = [c.sentence for c in questions[dim_id].criteria] if dim_id in questions else []
         text = (
             "; ".join(lines)
             if lines
-            else "no criterion of it is ranked in this group (its weight passes on to the others)"
+            else _("no criterion of it is ranked in this group (its weight passes on to the others)")
         )
-        st.markdown(f"**{md(dim.name_en)}**, worst to best: {md(text)}")
+        st.markdown(_("**{dimension}**, worst to best: {swing}").format(dimension=md(names[dim_id]), swing=md(text)))
     first, ratings = weigh.starting_ratings(weights)
     if recorded is not None:
         first = max(recorded.ratings, key=lambda d: recorded.ratings[d])
         ratings = {d: round(r) for d, r in recorded.ratings.items()}
     st.session_state.setdefault("swing-first", first)
     chosen = st.selectbox(
-        "Which swing would you take first?",
+        _("Which swing would you take first?"),
         options=list(kb.dimensions),
-        format_func=lambda d: kb.dimensions[d].name_en,
+        format_func=names.__getitem__,
         key="swing-first",
     )
     given = {chosen: 100.0}
     with st.container(horizontal=True, gap="medium"):
-        for dim_id, dim in kb.dimensions.items():
+        for dim_id in kb.dimensions:
             if dim_id == chosen:
                 continue
             st.session_state.setdefault(f"swing-{dim_id}", min(100, ratings.get(dim_id, 50)))
             given[dim_id] = float(
                 st.slider(
-                    label(f"{dim.name_en}'s swing, beside {kb.dimensions[chosen].name_en}'s 100"),
+                    label(
+                        _("{dimension}'s swing, beside {first}'s 100").format(
+                            dimension=names[dim_id], first=names[chosen]
+                        )
+                    ),
                     0,
                     100,
                     key=f"swing-{dim_id}",
@@ -140,8 +158,8 @@ def _swing(kb: KnowledgeBase, m: DecisionMatrix | None, weights: dict, recorded,
                 )
             )
     result = elicitation.swing(list(kb.dimensions), given)
-    st.markdown(f"These ratings give: **{md(weigh.shares_text(result.weights, _names(kb)))}**")
-    st.button("Use these weights", key="swing-apply", on_click=use, args=(result,), icon=":material/tune:")
+    st.markdown(_("These ratings give: **{shares}**").format(shares=md(weigh.shares_text(result.weights, names))))
+    st.button(_("Use these weights"), key="swing-apply", on_click=use, args=(result,), icon=":material/tune:")
     _done_note()
 
 
@@ -151,8 +169,10 @@ def _swing(kb: KnowledgeBase, m: DecisionMatrix | None, weights: dict, recorded,
 
 def _pairwise(kb: KnowledgeBase, weights: dict, recorded, use: Callable) -> None:  # noqa: ANN001
     st.markdown(
-        "For each pair, which dimension matters more to you, and how much more? Saaty's scale: 1 equal, "
-        "3 moderately, 5 strongly, 7 very strongly, 9 extremely more important (2, 4, 6, 8 in between)."
+        _(
+            "For each pair, which dimension matters more to you, and how much more? Saaty's scale: 1 equal, "
+            "3 moderately, 5 strongly, 7 very strongly, 9 extremely more important (2, 4, 6, 8 in between)."
+        )
     )
     pairs = weigh.comparisons(kb)
     start = weigh.starting_judgements(weights, pairs)
@@ -163,7 +183,11 @@ def _pairwise(kb: KnowledgeBase, weights: dict, recorded, use: Callable) -> None
         key = f"ahp-{pair.a}-{pair.b}"
         st.session_state.setdefault(key, start.get(pair.key, "1"))
         value = st.select_slider(
-            label(f"{pair.a_name} (left) or {pair.b_name} (right): which matters more, and how much?"),
+            label(
+                _("{left} (left) or {right} (right): which matters more, and how much?").format(
+                    left=pair.a_name, right=pair.b_name
+                )
+            ),
             options=weigh.choices(),
             format_func=lambda v, p=pair: weigh.choice_label(Fraction(v), p.a_name, p.b_name),
             key=key,
@@ -171,9 +195,9 @@ def _pairwise(kb: KnowledgeBase, weights: dict, recorded, use: Callable) -> None
         answers.append(elicitation.parse_judgement(f"{pair.key}={value}"))
     result = elicitation.pairwise(list(kb.dimensions), answers)
     names = _names(kb)
-    st.markdown(f"These judgements give: **{md(weigh.shares_text(result.weights, names))}**")
+    st.markdown(_("These judgements give: **{shares}**").format(shares=md(weigh.shares_text(result.weights, names))))
     _consistency(result, names)
-    st.button("Use these weights", key="ahp-apply", on_click=use, args=(result,), icon=":material/tune:")
+    st.button(_("Use these weights"), key="ahp-apply", on_click=use, args=(result,), icon=":material/tune:")
     _done_note()
 
 
@@ -188,8 +212,8 @@ def _consistency(result: elicitation.PairwiseResult, names: dict[str, str]) -> N
     if worst is not None:
         key = f"ahp-{worst.given.better}-{worst.given.worse}"
         st.button(
-            label(f"Revise it: {worst.revised_sentence(names)}"),
+            label(_("Revise it: {judgement}").format(judgement=worst.revised_sentence(names))),
             key="ahp-revise",
             on_click=lambda: st.session_state.update({key: elicitation.format_value(worst.suggestion)}),
-            help="Or move its slider yourself: the ratio is recomputed as you go.",
+            help=_("Or move its slider yourself: the ratio is recomputed as you go."),
         )

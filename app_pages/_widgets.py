@@ -102,7 +102,7 @@ def show_claim(kb: KnowledgeBase, claim_id: str) -> None:
     """One claim as evidence: document and section, the Chinese quote, the English text, any flags, and for a
     dataset's number its footnote and snapshot date (marked when ageing)."""
     if claim_id not in kb.claims:
-        st.warning(f"Claim {md(claim_id)} is not in the knowledge base.")
+        st.warning(_("Claim {claim} is not in the knowledge base.").format(claim=md(claim_id)))
         return
     ev = claim_evidence(kb, claim_id, reference_date())
     where = " · ".join(md(p) for p in (ev["document"], ev["section"]) if p)
@@ -110,17 +110,23 @@ def show_claim(kb: KnowledgeBase, claim_id: str) -> None:
     if ev["quote_zh"]:
         st.markdown("> " + md(ev["quote_zh"]))
     st.markdown(md(ev["text_en"]) + (f" — **{md(ev['value'])}**" if ev["value"] else ""))
-    details = [f"conditions: {ev['conditions']}" if ev["conditions"] else "", ev["rationale"], ev["note"]]
+    details = [
+        _("conditions: {conditions}").format(conditions=ev["conditions"]) if ev["conditions"] else "",
+        ev["rationale"],
+        ev["note"],
+    ]
     if ev["rubric"]:
-        details.append(f"rubric: {ev['rubric']}")
+        details.append(_("rubric: {rubric}").format(rubric=ev["rubric"]))
     details = [d for d in details if d]
     if details:
         st.caption(md(" · ".join(details)))
     if ev["footnote"]:
-        st.caption(f"Footnote: {md(ev['footnote'])} · {md(ev['age'])}")
+        st.caption(_("Footnote: {footnote} · {age}").format(footnote=md(ev["footnote"]), age=md(ev["age"])))
     if provenance.AGEING_LABEL in ev["age"]:
         st.warning(
-            f"Ageing number: its snapshot is older than {provenance.AGEING_MONTHS} months ({md(ev['age'])}).",
+            _("Ageing number: its snapshot is older than {months} months ({age}).").format(
+                months=provenance.AGEING_MONTHS, age=md(ev["age"])
+            ),
             icon=":material/history:",
         )
     if ev["flags"]:

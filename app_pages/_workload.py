@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app_pages._lang import _
 from app_pages._session import check_prefs, prefs_in_force, set_prefs
 from app_pages._widgets import markdown_table
 from selector.decision import workload, workload_fit
@@ -28,23 +29,27 @@ def _fields(kb: KnowledgeBase, stated: workload.Workload) -> dict:
     left, right = st.columns(2)
     values = {
         "model": left.selectbox(
-            "Model",
+            _("Model"),
             models,
             index=models.index(stated.model) if stated.model in models else 0,
             format_func=lambda m: kb.llm_models[m].name,
         ),
         "precision": right.selectbox(
-            "Precision", workload.PRECISIONS, index=workload.PRECISIONS.index(stated.precision)
+            _("Precision"), workload.PRECISIONS, index=workload.PRECISIONS.index(stated.precision)
         ),
-        "context": left.number_input("Prompt tokens", 1, 10_000_000, stated.context, step=1024),
-        "output": right.number_input("Output tokens", 1, 1_000_000, stated.output, step=128),
-        "concurrency": left.number_input("Requests at once", 1, 1_000_000, stated.concurrency),
-        "utilisation": right.slider("Utilisation", 0.05, 1.0, float(stated.utilisation), 0.05),
-        "ttft-ms": left.number_input("TTFT limit, ms (0: none)", 0.0, 1e7, float(stated.ttft_ms or 0), step=100.0),
-        "tpot-ms": right.number_input("TPOT limit, ms (0: none)", 0.0, 1e6, float(stated.tpot_ms or 0), step=10.0),
-        "price": left.number_input("Your USD per accelerator-hour (0: list)", 0.0, 1e4, float(stated.price or 0)),
-        "power-price": right.number_input("Electricity USD/kWh (0: none)", 0.0, 100.0, float(stated.power_price or 0)),
-        "api-price": left.number_input("API USD per million tokens (0: none)", 0.0, 1e4, float(stated.api_price or 0)),
+        "context": left.number_input(_("Prompt tokens"), 1, 10_000_000, stated.context, step=1024),
+        "output": right.number_input(_("Output tokens"), 1, 1_000_000, stated.output, step=128),
+        "concurrency": left.number_input(_("Requests at once"), 1, 1_000_000, stated.concurrency),
+        "utilisation": right.slider(_("Utilisation"), 0.05, 1.0, float(stated.utilisation), 0.05),
+        "ttft-ms": left.number_input(_("TTFT limit, ms (0: none)"), 0.0, 1e7, float(stated.ttft_ms or 0), step=100.0),
+        "tpot-ms": right.number_input(_("TPOT limit, ms (0: none)"), 0.0, 1e6, float(stated.tpot_ms or 0), step=10.0),
+        "price": left.number_input(_("Your USD per accelerator-hour (0: list)"), 0.0, 1e4, float(stated.price or 0)),
+        "power-price": right.number_input(
+            _("Electricity USD/kWh (0: none)"), 0.0, 100.0, float(stated.power_price or 0)
+        ),
+        "api-price": left.number_input(
+            _("API USD per million tokens (0: none)"), 0.0, 1e4, float(stated.api_price or 0)
+        ),
     }
     return {k: float(v) if isinstance(v, float) else v for k, v in values.items()}
 
@@ -64,21 +69,22 @@ def _submit(kb: KnowledgeBase, text: str | None) -> None:
 
 def _fit_table(kb: KnowledgeBase, group_id: str, stated: workload.Workload) -> None:
     rows = workload_fit.fit_table(kb, group_id, stated)
-    answer = {True: "yes", False: "no", None: "unknown"}
+    answer = {True: _("yes"), False: _("no"), None: _("unknown")}
     markdown_table(
         {
-            "accelerator": [r.name for r in rows],
-            "runs": [answer[r.runs] for r in rows],
-            "how many": [r.accelerators or "" for r in rows],
-            "tokens/s within limits": [f"{r.throughput:,.0f}" if r.throughput else "none" for r in rows],
-            "cost at your load": ["; ".join(r.cost) for r in rows],
+            _("accelerator"): [r.name for r in rows],
+            _("runs"): [answer[r.runs] for r in rows],
+            _("how many"): [r.accelerators or "" for r in rows],
+            _("tokens/s within limits"): [f"{r.throughput:,.0f}" if r.throughput else _("none") for r in rows],
+            _("cost at your load"): ["; ".join(r.cost) for r in rows],
         }
     )
-    with st.expander("Why: memory, engines and the measurement each figure used"):
+    with st.expander(_("Why: memory, engines and the measurement each figure used")):
         for r in rows:
-            st.markdown(
-                f"**{md(r.name)}**: " + md(f"{r.memory}. Engines: {r.support}. Throughput: {r.throughput_note}.")
+            why = _("{memory}. Engines: {engines}. Throughput: {throughput}.").format(
+                memory=r.memory, engines=r.support, throughput=r.throughput_note
             )
+            st.markdown(f"**{md(r.name)}**: " + md(why))
 
 
 def workload_form(kb: KnowledgeBase, prefs: Preferences) -> None:
@@ -87,15 +93,17 @@ def workload_form(kb: KnowledgeBase, prefs: Preferences) -> None:
         return
     stated = workload.parse(prefs.workload) if prefs.workload else workload.Workload(model="llama-3.1-8b")
     title = (
-        f"Your workload{f': {prefs.workload}' if prefs.workload else ' (ranking on offline peaks until you state one)'}"
+        _("Your workload: {workload}").format(workload=prefs.workload)
+        if prefs.workload
+        else _("Your workload (ranking on offline peaks until you state one)")
     )
     with st.expander(title, expanded=bool(prefs.workload)):
         with st.form("workload-form", border=False):
             values = _fields(kb, stated)
             use, clear = st.columns(2)
-            if use.form_submit_button("Rank for this workload", type="primary"):
+            if use.form_submit_button(_("Rank for this workload"), type="primary"):
                 _submit(kb, _text(values))
-            if clear.form_submit_button("No workload"):
+            if clear.form_submit_button(_("No workload")):
                 _submit(kb, None)
         if "workload-error" in st.session_state:
             st.error(md(st.session_state["workload-error"]))

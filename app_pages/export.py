@@ -8,7 +8,9 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
+from app_pages import _lang
 from app_pages._cached import export_files, report_for
+from app_pages._lang import _
 from app_pages._session import (
     current_meta,
     current_prefs,
@@ -30,7 +32,7 @@ ss = st.session_state
 kb = session_kb()
 prefs = current_prefs(kb)
 if link_note():
-    st.info(link_note())
+    st.info(link_note())  # already in the reader's language (app_pages._session)
 
 
 def app_url() -> str:
@@ -44,7 +46,7 @@ def app_url() -> str:
     try:
         set_url = adr.base_url(configured, os.environ)
     except adr.MetaError as exc:
-        st.warning(f"The app's address setting is not used: {md(exc)}")
+        st.warning(_("The app's address setting is not used: {error}").format(error=md(exc)))
         set_url = ""
     if set_url:
         return set_url
@@ -58,39 +60,59 @@ def app_url() -> str:
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "0.0.0.0", None}
 
 
+def status_words() -> dict[str, str]:
+    """MADR's status words as the reader reads them (the record keeps its own word)."""
+    return {
+        "proposed": _("proposed"),
+        "accepted": _("accepted"),
+        "rejected": _("rejected"),
+        "deprecated": _("deprecated"),
+        "superseded": _("superseded"),
+    }
+
+
 def front_matter_fields(meta: adr.DecisionMeta) -> None:
     """The decision's title, status, people and review date; a field that cannot be used says why beside it and
     leaves the previous value in force."""
     with st.container(border=True):
         st.markdown(
-            "**The decision record's front matter** (kept in the decision profile, and in the link while short)"
+            _("**The decision record's front matter** (kept in the decision profile, and in the link while short)")
         )
         cols = st.columns([3, 1])
         title = cols[0].text_input(
-            "Title", value=meta.title, key="export-title", placeholder="default: the group and the verdict"
+            _("Title"), value=meta.title, key="export-title", placeholder=_("default: the group and the verdict")
         )
-        status = cols[1].selectbox("Status", adr.STATUSES, index=adr.STATUSES.index(meta.status), key="export-status")
+        statuses = status_words()
+        status = cols[1].selectbox(
+            _("Status"),
+            adr.STATUSES,
+            index=adr.STATUSES.index(meta.status),
+            format_func=lambda s: statuses.get(s, s),
+            key="export-status",
+        )
         cols = st.columns(3)
         names = {}
-        for col, field, help_text in (
-            (cols[0], "deciders", "who decides"),
-            (cols[1], "consulted", "whose opinion was sought"),
-            (cols[2], "informed", "who is kept up to date"),
+        for col, field, field_label, help_text in (
+            (cols[0], "deciders", _("Deciders"), _("who decides")),
+            (cols[1], "consulted", _("Consulted"), _("whose opinion was sought")),
+            (cols[2], "informed", _("Informed"), _("who is kept up to date")),
         ):
             names[field] = col.text_input(
-                field.capitalize(),
+                field_label,
                 value=", ".join(getattr(meta, field)),
                 key=f"export-{field}",
-                placeholder="names, separated by commas",
+                placeholder=_("names, separated by commas"),
                 help=help_text,
             )
         today = dt.datetime.now(dt.UTC).date()
         review = st.date_input(
-            "Review by",
+            _("Review by"),
             value=meta.review_date(today),
             min_value=today,
             key="export-review-by",
-            help=f"when to look at this decision again (default: {adr.DEFAULT_REVIEW_MONTHS} months on)",
+            help=_("when to look at this decision again (default: {months} months on)").format(
+                months=adr.DEFAULT_REVIEW_MONTHS
+            ),
         )
         try:
             wanted = adr.make(
@@ -100,17 +122,19 @@ def front_matter_fields(meta: adr.DecisionMeta) -> None:
                 **{k: adr.people(v) for k, v in names.items()},
             )
         except adr.MetaError as exc:
-            st.error(f"{md(exc)}. The report keeps the previous values until these are fixed.")
+            st.error(_("{error}. The report keeps the previous values until these are fixed.").format(error=md(exc)))
             return
         if wanted != meta:
             set_meta(wanted)
             st.rerun()
 
 
-st.title("Export")
+st.title(_("Export"))
 st.caption(
-    "Download the recommendation for the current settings: the decision record with every number cited, the ranking "
-    "as a spreadsheet, and the settings themselves. Change the settings on the Recommend page."
+    _(
+        "Download the recommendation for the current settings: the decision record with every number cited, the "
+        "ranking as a spreadsheet, and the settings themselves. Change the settings on the Recommend page."
+    )
 )
 
 meta = current_meta()
@@ -119,12 +143,12 @@ prefs_json = prefs.model_dump_json()
 meta_json = "" if meta.is_default else meta.model_dump_json()
 base = app_url()
 try:
-    with st.spinner("Building the report..."):
+    with st.spinner(_("Building the report...")):
         built = report_for(kb, kb.data_hash, prefs_json, base, session_upload_files(), meta_json)
         files = export_files(kb, kb.data_hash, prefs_json, base, session_upload_files(), meta_json)
     rec = recommend.recommend(kb, prefs)
 except SelectorError as exc:
-    st.error(f"These settings cannot be reported: {md(exc)}. Change them on the Recommend page.")
+    st.error(_("These settings cannot be reported: {error}. Change them on the Recommend page.").format(error=md(exc)))
     st.stop()
 
 rb = built.robustness
@@ -135,44 +159,60 @@ if built.verdict_details:
 # Each figure at its own width, the row wrapping when they do not fit: in four equal columns a laptop cut the
 # method and the labels short.
 with st.container(horizontal=True, gap="large"):
-    st.metric("Recommended", built.recommended, help=md(f"{built.leader}: {built.verdict_badge}"), width="content")
+    st.metric(_("Recommended"), built.recommended, help=md(f"{built.leader}: {built.verdict_badge}"), width="content")
     # the value model has one scaler, its fixed value scales: the method's name says it all
     method = METHODS[rec.result.method]
-    shown = method.label if rec.result.scaler == VALUE_SCALER else f"{method.label}, {rec.result.scaler} scaling"
-    st.metric("Method", shown, width="content")
+    shown = (
+        method.label
+        if rec.result.scaler == VALUE_SCALER
+        else _("{method}, {scaler} scaling").format(method=method.label, scaler=rec.result.scaler)
+    )
+    # the method's short name as the figure: its full name (28 characters at the metric's size) was cut on a phone
+    st.metric(_("Method"), rec.result.method.upper(), help=shown, width="content")
     st.metric(
-        "Score leader first in",
+        _("Score leader first in"),
         first,
-        help=f"share of {rb.samples:,} sampled weightings (SMAA) that rank {built.leader} first",
+        help=_("share of {samples} sampled weightings (SMAA) that rank {leader} first").format(
+            samples=f"{rb.samples:,}", leader=built.leader
+        ),
         width="content",
     )
-    st.metric("Claims cited", len(built.evidence), width="content")
+    st.metric(_("Claims cited"), len(built.evidence), width="content")
 st.caption(
-    md(f"Status {built.status} · review by {built.review_by} · group {built.group_name} · data {built.data_hash}")
-    + f" · [link that reproduces this ranking]({built.reproduce_url})"
+    md(
+        _("Status {status} · review by {review} · group {group} · data {data}").format(
+            status=status_words().get(built.status, built.status),
+            review=built.review_by,
+            group=_lang.pick(built.group_name, built.group_name_zh),
+            data=built.data_hash,
+        )
+    )
+    + _(" · [link that reproduces this ranking]({link})").format(link=built.reproduce_url)
 )
 
-st.markdown("**What goes into the report:** the requirement, the weights and the limits in force")
+st.markdown(_("**What goes into the report:** the requirement, the weights and the limits in force"))
 st.markdown("\n".join(f"- {md(line)}" for line in (*built.requirement, *built.dimension_basis)))
-st.caption("Change them on the Recommend page; the report, the spreadsheets and the profile follow.")
+st.caption(_("Change them on the Recommend page; the report, the spreadsheets and the profile follow."))
 
 # dated, so that successive records of one decision sort by date and never overwrite each other
 stem = f"ai-stack-{built.group_id}-{built.decided_on}"
 
 # ----------------------------------------------------------------------------------------------------------
-st.subheader("Recommendation report")
+st.subheader(_("Recommendation report"))
 st.caption(
-    "An architecture decision record (MADR 4): status, deciders, dates, context and requirement, drivers, options, "
-    "outcome, consequences, risks and how to re-check, in one or two pages; then the appendix (scenario, weights, "
-    "whole ranking with robustness, pros and cons, every claim quoted in Chinese and English). Each format also "
-    "carries what decided the "
-    "ranking (claims, values, settings, data versions): re-check it later against new evidence on My data "
-    '("Re-check a decision") or with `python -m selector recheck FILE`.'
+    _(
+        "An architecture decision record (MADR 4): status, deciders, dates, context and requirement, drivers, "
+        "options, outcome, consequences, risks and how to re-check, in one or two pages; then the appendix "
+        "(scenario, weights, whole ranking with robustness, pros and cons, every claim quoted in Chinese and "
+        "English). Each format also carries what decided the ranking (claims, values, settings, data versions): "
+        're-check it later against new evidence on My data ("Re-check a decision") or with '
+        "`python -m selector recheck FILE`."
+    )
 )
 md_col = html_col = pdf_col = st.container(horizontal=True)  # buttons at their label's width
 with md_col:
     st.download_button(
-        "Markdown (decision record)",
+        _("Markdown (decision record)"),
         data=files["md"],
         file_name=f"{stem}.md",
         mime="text/markdown",
@@ -182,7 +222,7 @@ with md_col:
     )
 with html_col:
     st.download_button(
-        "HTML (self-contained, works offline)",
+        _("HTML (self-contained, works offline)"),
         data=files["html"],
         file_name=f"{stem}.html",
         mime="text/html",
@@ -195,9 +235,9 @@ with pdf_col:
     pdf_key = (kb.data_hash, prefs_json, meta_json, base)
     ready = ss.get("export-pdf-bytes")
     if ready is None or ready[0] != pdf_key:
-        if st.button("Prepare PDF", icon=":material/picture_as_pdf:", key="export-pdf-build"):
+        if st.button(_("Prepare PDF"), icon=":material/picture_as_pdf:", key="export-pdf-build"):
             try:
-                with st.spinner("Typesetting the PDF..."):
+                with st.spinner(_("Typesetting the PDF...")):
                     ss["export-pdf-bytes"] = (pdf_key, pdf.render_pdf(built))
             except ReportError as exc:
                 st.error(md(exc))
@@ -205,7 +245,7 @@ with pdf_col:
                 st.rerun()
     else:
         st.download_button(
-            "PDF (A4, print)",
+            _("PDF (A4, print)"),
             data=ready[1],
             file_name=f"{stem}.pdf",
             mime="application/pdf",
@@ -215,12 +255,14 @@ with pdf_col:
         )
 
 # ----------------------------------------------------------------------------------------------------------
-st.subheader("Ranking")
+st.subheader(_("Ranking"))
 st.caption(
-    "One row per option: rank, score, shortlisted, each criterion's value and contribution; how the ranking was made "
-    "is in the CSV's # lines and the workbook's About sheet, with the footnote of every benchmarked or datasheet "
-    "number and the licence of every dataset. Text cells that a spreadsheet would run as a formula are prefixed "
-    "with '."
+    _(
+        "One row per option: rank, score, shortlisted, each criterion's value and contribution; how the ranking was "
+        "made is in the CSV's # lines and the workbook's About sheet, with the footnote of every benchmarked or "
+        "datasheet number and the licence of every dataset. Text cells that a spreadsheet would run as a formula are "
+        "prefixed with '."
+    )
 )
 csv_col = xlsx_col = st.container(horizontal=True)
 with csv_col:
@@ -235,7 +277,7 @@ with csv_col:
     )
 with xlsx_col:
     st.download_button(
-        "Excel (XLSX)",
+        _("Excel (XLSX)"),
         data=files["xlsx"],
         file_name=f"{stem}-ranking.xlsx",
         mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
@@ -245,10 +287,12 @@ with xlsx_col:
     )
 
 # ----------------------------------------------------------------------------------------------------------
-st.subheader("Decision profile")
+st.subheader(_("Decision profile"))
 st.caption(
-    "Your group, answers, weights, method, missing-value policy and uploaded files in one YAML file; load it on "
-    "the My data page or with `python -m selector report --profile FILE`. It also keeps the Evidence page's "
-    "filters."
+    _(
+        "Your group, answers, weights, method, missing-value policy and uploaded files in one YAML file; load it on "
+        "the My data page or with `python -m selector report --profile FILE`. It also keeps the Evidence page's "
+        "filters."
+    )
 )
-profile_download(prefs, label="Decision profile (YAML)", file_name=f"{stem}-profile.yaml", key="export-profile")
+profile_download(prefs, label=_("Decision profile (YAML)"), file_name=f"{stem}-profile.yaml", key="export-profile")

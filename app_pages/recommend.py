@@ -5,7 +5,10 @@ from __future__ import annotations
 import streamlit as st
 from pydantic import ValidationError
 
+from app_pages import _lang
 from app_pages._cached import uses_uploads
+from app_pages._decision_path import decision_path, scenario_questions
+from app_pages._lang import _
 from app_pages._limits import must_have_box
 from app_pages._requirement import requirement_box, requirement_notes
 from app_pages._session import check_prefs, current_prefs, prefs_in_force, reset_prefs, session_kb, set_prefs
@@ -74,6 +77,11 @@ def _share_in_dimension(criterion_id: str) -> float:
 
 def _number(value: float) -> float | int:
     return int(value) if float(value).is_integer() else float(value)
+
+
+def _name(record) -> str:  # noqa: ANN001 - a Dimension, Criterion or Group
+    """A record's name in the session's language."""
+    return _lang.pick(record.name_en, record.name_zh)
 
 
 def _dimension_weights_from_widgets() -> dict[str, float]:
@@ -192,20 +200,29 @@ def on_undo_reset() -> None:
 
 def _sub_criterion_sliders() -> None:
     """The relative weight of each criterion of the group inside its dimension, with the share it gives."""
-    st.caption("Relative weights inside each dimension: only their proportions count; 0 leaves a criterion out.")
+    st.caption(_("Relative weights inside each dimension: only their proportions count; 0 leaves a criterion out."))
     for gc in group.criteria:
         criterion = kb.criteria[gc.criterion]
-        dimension = kb.dimensions[criterion.dimension].name_en
+        dimension = _name(kb.dimensions[criterion.dimension])
+        share = f"{_share_in_dimension(gc.criterion):.0%}"
         sync_widget(f"cw-{gc.criterion}", float(criterion_weights[gc.criterion]))
         st.slider(
-            label(f"{criterion.name_en}: relative weight → {_share_in_dimension(gc.criterion):.0%} of {dimension}"),
+            label(
+                _("{criterion}: relative weight → {share} of {dimension}").format(
+                    criterion=_name(criterion), share=share, dimension=dimension
+                )
+            ),
             min_value=CRITERION_WEIGHT_RANGE[0],
             max_value=CRITERION_WEIGHT_RANGE[1],
             value=st.session_state[f"cw-{gc.criterion}"],
             step=0.5,
             key=f"cw-{gc.criterion}",
             on_change=on_setting,
-            help=md(f"{criterion.unit}, {'higher' if criterion.objective == 'max' else 'lower'} is better"),
+            help=md(
+                (
+                    _("{unit}, higher is better") if criterion.objective == "max" else _("{unit}, lower is better")
+                ).format(unit=_lang.pick(criterion.unit, criterion.unit_zh))
+            ),
         )
 
 
@@ -213,14 +230,16 @@ def _sub_criterion_sliders() -> None:
 # Sidebar: sub-criterion weights and how to score (the four dimension weights sit with the ranking they move)
 
 with st.sidebar:
-    st.header("Fine-tune the criteria")
+    st.header(_("Fine-tune the criteria"))
     # Its sliders are drawn only while it is open: drawn closed, they and the must-have controls would slow every
     # visit's first render in the browser (benchmarks/bench_browser.py) for controls most visits never touch.
-    expander_drawn_when_open(label(f"Sub-criterion weights ({group.name_en})"), "cw-box", _sub_criterion_sliders)
-    st.header("How to score")
+    expander_drawn_when_open(
+        label(_("Sub-criterion weights ({group})").format(group=_name(group))), "cw-box", _sub_criterion_sliders
+    )
+    st.header(_("How to score"))
     sync_widget("method", prefs.method)
     st.selectbox(
-        "Method",
+        _("Method"),
         options=list(METHODS),
         format_func=lambda m: METHODS[m].label,
         key="method",
@@ -228,17 +247,18 @@ with st.sidebar:
         help=spec.rationale,
     )
     sync_widget("scaler", prefs.scaler or "default")
+    default_scaler = _("default ({scaler})").format(scaler=spec.default_scaler)
     st.selectbox(
-        "Normalisation (scaler)",
+        _("Normalisation (scaler)"),
         options=["default", *spec.scalers],
-        format_func=lambda s: f"default ({spec.default_scaler})" if s == "default" else s,
+        format_func=lambda s: default_scaler if s == "default" else s,
         key="scaler",
         on_change=on_setting,
-        help="The normalisation can decide the winner: the result always states which one was used.",
+        help=_("The normalisation can decide the winner: the result always states which one was used."),
     )
     sync_widget("missing", prefs.missing)
     st.selectbox(
-        "Missing values",
+        _("Missing values"),
         options=list(MISSING_POLICIES),
         key="missing",
         on_change=on_setting,
@@ -246,27 +266,36 @@ with st.sidebar:
     st.caption(md(MISSING_HELP[prefs.missing]))
     sync_widget("use-flagged", prefs.use_flagged)
     st.toggle(
-        "Use flagged claims",
+        _("Use flagged claims"),
         key="use-flagged",
         on_change=on_setting,
-        help="Flagged claims contradict a datasheet, cannot be verified or look implausible (see Evidence).",
+        help=_("Flagged claims contradict a datasheet, cannot be verified or look implausible (see Evidence)."),
     )
     st.button(
-        "Reset to defaults",
+        _("Reset to defaults"),
         key="reset",
         on_click=on_reset,
         icon=":material/restart_alt:",
-        help="Group, answers, weights, limits, method and policy back to their defaults (undoable).",
+        help=_("Group, answers, weights, limits, method and policy back to their defaults (undoable)."),
     )
     if UNDO_RESET in st.session_state:
-        st.button("Undo the reset", key="undo-reset-button", on_click=on_undo_reset, icon=":material/undo:")
+        st.button(_("Undo the reset"), key="undo-reset-button", on_click=on_undo_reset, icon=":material/undo:")
 
 
-st.title("Recommend an AI stack")
+st.title(_("Recommend an AI stack"))
 # The requirement first (one line until opened), then the answer: the verdict, its reason and the ranking's top on
 # the first screen of a laptop and a phone; the weights, the group and the limits below it.
 requirement_box(kb, prefs, _apply)
 path = decision_tree.evaluate(kb, answers, prefs.use_flagged)
+
+
+def _group_choice(choice, pointed_at: bool) -> str:  # noqa: ANN001 - a Group
+    # English shows the Chinese name beside the English one (as the knowledge's pages do); Chinese shows its own
+    if _lang.current() == "zh":
+        name = choice.name_zh or choice.name_en
+    else:
+        name = choice.name_en + (f" ({choice.name_zh})" if choice.name_zh else "")
+    return name + (_(" ★ your answers point here") if pointed_at else "")
 
 
 def _what_is_ranked() -> None:
@@ -274,22 +303,19 @@ def _what_is_ranked() -> None:
     choices = {c.id: c for c in decision_tree.group_order(kb, answers)}
     sync_widget("group", prefs.group)
     st.selectbox(
-        "What are you choosing?",
+        _("What are you choosing?"),
         options=list(choices),
-        format_func=lambda g: (
-            kb.groups[g].name_en
-            + (f" ({kb.groups[g].name_zh})" if kb.groups[g].name_zh else "")
-            + (" ★ your answers point here" if choices[g].pointed_at else "")
-        ),
+        # labels made during the run (a format_func runs again outside it, where the session's language is unknown)
+        format_func={g: _group_choice(kb.groups[g], c.pointed_at) for g, c in choices.items()}.__getitem__,
         key="group",
         on_change=on_group,
-        help="Groups your scenario answers (under the ranking) point at come first.",
+        help=_("Groups your scenario answers (under the ranking) point at come first."),
     )
     why_group = choices[group.id].reasons
-    reason = f" Offered first because {'; '.join(why_group)}." if why_group else ""
-    st.caption(md((group.description_en or "") + reason))
+    reason = _(" Offered first because {reasons}.").format(reasons="; ".join(why_group)) if why_group else ""
+    st.caption(md(_lang.pick(group.description_en, group.description_zh) + reason))
     if not path.shortlisted(group.id):
-        st.caption(md(f"Decision trees: {path.advice(group.id, kb.entity_name)}."))
+        st.caption(md(_("Decision trees: {advice}.").format(advice=path.advice(group.id, kb.entity_name))))
     must_have_box(kb, group, prefs, on_setting, on_limits)
     workload_form(kb, prefs)
 
@@ -306,8 +332,11 @@ RANKS = {d: b.ranks for d, b in BASIS.items()}
 # A slider's tooltip is the same on every move: written once per page run, not once per move.
 DIMENSION_HELP = {
     dim.id: md(
-        f"{dim.description_en or ''} In this group it {RANKS.get(dim.id, 'ranks nothing')}. Relative weight: only "
-        "the proportions between the four count; the percentage is this dimension's share of the decision."
+        _lang.pick(dim.description_en, dim.description_zh)
+        + _(
+            " In this group it {ranks}. Relative weight: only the proportions between the four count; the percentage "
+            "is this dimension's share of the decision."
+        ).format(ranks=RANKS.get(dim.id) or _("ranks nothing"))
         + (f" {SWING_WEIGHT_MEANING}" if spec.name == "mavt" else "")
     )
     for dim in kb.dimensions.values()
@@ -334,10 +363,10 @@ def weights_and_ranking() -> None:
     if "control-error" in st.session_state:
         st.error(md(st.session_state["control-error"]))
     if rec is None:
-        st.error(f"This combination cannot be ranked: {md(failure)}")
+        st.error(_("This combination cannot be ranked: {error}").format(error=md(failure)))
     else:
         _ranking(rec, judged, figure)
-    st.subheader("What matters to you")
+    st.subheader(_("What matters to you"))
     requirement_notes(kb, prefs)
     _dimension_sliders(prefs, rec)
     elicited_caption(kb, prefs)
@@ -354,8 +383,10 @@ def _ranking(rec: recommend.Recommendation, judged: verdict.Verdict, figure: Kep
         untitled_chart(figure, key="contribution-chart")
         if rec.result.contributions is None:
             st.caption(
-                f"{spec.label} does not add criteria up; the bars show each criterion's weighted min-max "
-                "performance (1 = best in its column, times its weight) as a picture of the profile."
+                _(
+                    "{method} does not add criteria up; the bars show each criterion's weighted min-max "
+                    "performance (1 = best in its column, times its weight) as a picture of the profile."
+                ).format(method=spec.label)
             )
 
 
@@ -379,7 +410,12 @@ def _dimension_sliders(prefs: Preferences, rec: recommend.Recommendation | None)
 
 def _dimension_slider(dim, value: float, shares: dict[str, float]) -> None:  # noqa: ANN001 - a Dimension
     st.slider(
-        label(f"{dim.name_en} ({dim.name_zh}): relative weight → {shares.get(dim.id, 0.0):.0%}"),
+        label(
+            _("{dimension}: relative weight → {share}").format(
+                dimension=dim.name_zh if _lang.current() == "zh" else f"{dim.name_en} ({dim.name_zh})",
+                share=f"{shares.get(dim.id, 0.0):.0%}",
+            )
+        ),
         min_value=DIMENSION_WEIGHT_RANGE[0],
         max_value=DIMENSION_WEIGHT_RANGE[1],
         # the value the state holds, given explicitly: without one, Streamlit copies the whole session state to
@@ -395,10 +431,15 @@ def _dimension_slider(dim, value: float, shares: dict[str, float]) -> None:  # n
 # The contribution chart's title names what it shows: what each criterion adds, for a method whose score is a sum
 # of parts, or the criterion profile behind a score that is not.
 CHART_TITLE = (
-    f"What each criterion adds to the score ({spec.label})"
+    _("What each criterion adds to the score ({method})")
     if spec.contributions
-    else f"The criterion profile behind the {spec.label} score"
-)
+    else _("The criterion profile behind the {method} score")
+).format(method=spec.label)
+CHART_TOGGLE = (
+    _("Show what each criterion adds to the score ({method}) as a chart")
+    if spec.contributions
+    else _("Show the criterion profile behind the {method} score as a chart")
+).format(method=spec.label)
 CHART_KEY = "show-contribution-chart"
 
 
@@ -414,9 +455,9 @@ def _contribution_figure(rec: recommend.Recommendation) -> KeptFigure | None:
         return None
     result, m = rec.result, rec.matrix
     if result.contributions is not None:
-        parts, x_title = result.contributions, "contribution to the score"
+        parts, x_title = result.contributions, _("contribution to the score")
     else:
-        parts, x_title = criterion_profile(m), "weighted min-max performance (not additive)"
+        parts, x_title = criterion_profile(m), _("weighted min-max performance (not additive)")
     order = [r.name for r in rec.ranking]
     # the filled-in cells are part of the figure (hatched): another missing-value policy or flag setting can fill
     # other cells
@@ -443,9 +484,9 @@ def _verdict(prefs: Preferences, rec: recommend.Recommendation) -> verdict.Verdi
 weights_and_ranking()
 weigh_box(kb, prefs, on_weighed)
 st.toggle(
-    label(f"Show {CHART_TITLE[0].lower() + CHART_TITLE[1:]} as a chart"),
+    label(CHART_TOGGLE),
     key=CHART_KEY,
-    help="A stacked bar per option: each criterion's share of its score. It follows the weights.",
+    help=_("A stacked bar per option: each criterion's share of its score. It follows the weights."),
 )
 # What the weights mean and what each ranks here: under the ranking (each slider's tooltip says it too), so that the
 # answer stays on a phone's first two screens.
@@ -453,12 +494,12 @@ if RANKS:
     st.caption(
         md(
             (f"{SWING_WEIGHT_MEANING} " if spec.name == "mavt" else f"{spec.label}: {spec.rationale}. ")
-            + "Here: "
-            + "; ".join(f"{kb.dimensions[d].name_en} {text}" for d, text in RANKS.items())
-            + "."
+            + _("Here: {ranks}.").format(
+                ranks="; ".join(f"{_name(kb.dimensions[d])} {text}" for d, text in RANKS.items())
+            )
         )
     )
-st.subheader("What is ranked, and the limits")
+st.subheader(_("What is ranked, and the limits"))
 _what_is_ranked()
 
 if m is not None:
@@ -466,13 +507,16 @@ if m is not None:
     excluded = exclusions_table(kb, m)
     if len(imputed) or len(excluded):
         with st.expander(
-            f"Filled-in values ({len(imputed)}) and exclusions ({len(excluded)})", expanded=bool(len(imputed))
+            _("Filled-in values ({filled}) and exclusions ({excluded})").format(
+                filled=len(imputed), excluded=len(excluded)
+            ),
+            expanded=bool(len(imputed)),
         ):
             if len(imputed):
-                st.markdown(f"**Cells without evidence**, filled by policy {m.missing_policy}:")
+                st.markdown(_("**Cells without evidence**, filled by policy {policy}:").format(policy=m.missing_policy))
                 markdown_table(imputed)
             if len(excluded):
-                st.markdown("**Left out of the ranking:**")
+                st.markdown(_("**Left out of the ranking:**"))
                 markdown_table(excluded)
 
 # ----------------------------------------------------------------------------------------------------------
@@ -481,75 +525,9 @@ if m is not None:
 st.divider()
 ask, why_path = st.columns([2, 3], gap="large")
 with ask:
-    st.subheader("Your scenario")
-    st.caption("Answer only what you know: a question left open fires no rule.")
-    for question in kb.questions.values():
-        options = {o.id: o for o in question.options}
-        sync_widget(f"q-{question.id}", answers.get(question.id))
-        st.radio(
-            label(f"{question.text_en} {question.text_zh or ''}"),
-            options=list(options),
-            format_func=lambda o, options=options: label(options[o].label_en),
-            key=f"q-{question.id}",
-            index=None,
-            on_change=on_setting,
-        )
-    st.button("Clear my answers", key="clear-answers", on_click=on_clear_answers, disabled=not answers)
-
-
-def _rule_card(rule: decision_tree.FiredRule, elsewhere: bool) -> None:
-    with st.container(border=True):
-        if elsewhere:
-            applies = ", ".join(kb.groups[g].name_en for g in rule.groups) or "no ranked group"
-            st.markdown(f"**Applies to {md(applies)}** (not advice for {md(group.name_en)})")
-            st.caption(md(rule.rationale))
-        else:
-            st.markdown(f"**{md(rule.rationale)}**")
-        matched = ", ".join(
-            next(o.label_en for o in kb.questions[q].options if o.id == a) for q, a in rule.matched.items()
-        )
-        line = f"because: {matched}"
-        effect = next((e for e in path.group_advice(group.id).effects if e.rule == rule.id), None)
-        recommends, excludes = (rule.recommend, rule.exclude) if effect is None else (effect.recommend, effect.exclude)
-        if recommends:
-            line += f" → shortlists {', '.join(kb.entity_name(e) for e in recommends)}"
-        if excludes:
-            line += f"; excludes {', '.join(kb.entity_name(e) for e in excludes)}"
-        st.caption(md(line) + f" · rule `{rule.id}`")
-        with st.expander(f"Sources ({len(rule.claims)})"):
-            for claim_id in rule.claims:
-                show_claim(kb, claim_id)
-
-
+    scenario_questions(kb, answers, on_setting, on_clear_answers)
 with why_path:
-    st.subheader("Decision path")
-    here, elsewhere = path.rules_for(group.id), path.rules_elsewhere(group.id)
-    if not path.fired:
-        st.info("No rule of the articles' decision trees fires for these answers.")
-    elif not here:
-        st.info(md(f"No rule that fired speaks for {group.name_en}."))
-    for rule in here:
-        _rule_card(rule, elsewhere=False)
-    advice = path.group_advice(group.id)
-    if advice.conflict:
-        st.warning(md(advice.conflict[0].upper() + advice.conflict[1:] + "."), icon=":material/call_split:")
-    for note in advice.notes:
-        st.caption(md(f"Rule note: {note}."))
-    if elsewhere:
-        with st.expander(f"Rules for other groups ({len(elsewhere)})"):
-            for rule in elsewhere:
-                _rule_card(rule, elsewhere=True)
-    sharpen = decision_tree.sharpening_questions(kb, answers, group.id)
-    if sharpen:
-        st.caption(
-            md(
-                f"Answering these would sharpen the advice for {group.name_en}: "
-                + "; ".join(kb.questions[q].text_en for q in sharpen)
-            )
-        )
-    if path.other_candidates:
-        names = ", ".join(kb.entity_name(e) for e in path.other_candidates)
-        st.caption(md(f"Also recommended, outside the ranked groups: {names}"))
+    decision_path(kb, path, group, answers)
 
 # ----------------------------------------------------------------------------------------------------------
 # Evidence behind every cell
@@ -557,17 +535,21 @@ with why_path:
 if m is None:
     st.stop()
 st.divider()
-st.subheader("Evidence behind every number")
+st.subheader(_("Evidence behind every number"))
 markdown_table(matrix_display(kb, m).reset_index())
-st.caption(f"{FILLED_MARK}: no evidence, filled in by the missing-value policy. {FLAG_MARK}: rests on a flagged claim.")
+st.caption(
+    _("{filled}: no evidence, filled in by the missing-value policy. {flagged}: rests on a flagged claim.").format(
+        filled=FILLED_MARK, flagged=FLAG_MARK
+    )
+)
 footnotes = cell_footnotes(kb, m, reference_date())
 if len(footnotes):
-    with st.expander(f"Footnotes of the numbers from public datasets ({len(footnotes)})"):
+    with st.expander(_("Footnotes of the numbers from public datasets ({count})").format(count=len(footnotes))):
         markdown_table(footnotes)
 cells = cell_choices(kb, m)
 # one picker per group: a group switch starts on the new group's first cell, never one of the previous group
 # (a browser kept showing the old choice when the same key got new options)
-chosen = st.selectbox("Show the evidence of a cell", options=list(cells), key=f"cell-{m.group}")
+chosen = st.selectbox(_("Show the evidence of a cell"), options=list(cells), key=f"cell-{m.group}")
 row, col = cells[chosen]
 cell = m.cells[row][col]
 criterion = kb.criteria[cell.criterion]
@@ -576,19 +558,25 @@ st.markdown(
     + (f" · {md(cell.note)}" if cell.note else "")
 )
 if not cell.evidence:
-    st.caption("No claim supports this cell; its value comes from the missing-value policy.")
+    st.caption(_("No claim supports this cell; its value comes from the missing-value policy."))
 for claim_id in cell.evidence:
     show_claim(kb, claim_id)
 
 measured = compare.for_entities(compare.comparisons(kb), m.alternatives) if uses_uploads(kb) else []
 yours = [(r, c) for r, row_cells in enumerate(m.cells) for c in row_cells if c.tier == "measured"]
 if measured or yours:
-    st.subheader("Your measurements beside the published figures")
+    st.subheader(_("Your measurements beside the published figures"))
     if yours:
         cells_text = ", ".join(
-            f"{kb.entity_name(c.alternative)} / {kb.criteria[c.criterion].name_en}" for _, c in yours
+            f"{kb.entity_name(c.alternative)} / {_name(kb.criteria[c.criterion])}" for __, c in yours
         )
-        st.caption(md(f"Cells filled by your own measurements (tier measured, ranked first): {cells_text}."))
+        st.caption(
+            md(
+                _("Cells filled by your own measurements (tier measured, ranked first): {cells}.").format(
+                    cells=cells_text
+                )
+            )
+        )
     for item in measured:
         st.markdown(f"- **{md(item.entity_name)}**, {md(f'{item.metric}: {item.sentence}')}")
         for warning in item.warnings:

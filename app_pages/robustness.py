@@ -5,7 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from app_pages import _lang
 from app_pages._cached import PAGE_SAMPLES, SEED, robustness_of
+from app_pages._lang import _
 from app_pages._session import current_prefs, session_kb
 from app_pages._widgets import markdown_table, plotly_chart, section_tabs
 from selector import verdict
@@ -23,11 +25,13 @@ from selector.views.robustness import SPACE_LABELS, central_weights_table, sampl
 kb = session_kb()
 prefs = current_prefs(kb)
 
-st.title("How robust is the ranking?")
+st.title(_("How robust is the ranking?"))
 try:
     rec = recommend.recommend(kb, prefs)
 except SelectorError as exc:
-    st.error(f"The current settings cannot be ranked: {md(exc)}. Change them on the Recommend page.")
+    st.error(
+        _("The current settings cannot be ranked: {error}. Change them on the Recommend page.").format(error=md(exc))
+    )
     st.stop()
 try:
     # the Recommend page's verdict, its share over any weighting read from the same cache
@@ -36,7 +40,11 @@ except (SelectorError, ValueError):
     local = whole = None  # the verdict says it could not compute them
 try:
     judged = verdict.judge(rec, local_share=local, global_share=whole)
-    st.markdown(f"**{md(judged.headline)}** · {md(judged.badge)} (the Recommend page's badge)")
+    st.markdown(
+        _("**{headline}** · {badge} (the Recommend page's badge)").format(
+            headline=md(judged.headline), badge=md(judged.badge)
+        )
+    )
 except SelectorError:
     pass
 
@@ -46,52 +54,61 @@ group = kb.groups[m.group]
 
 
 def _dimension_name(dimension: str) -> str:
-    return kb.dimensions[dimension].name_en if dimension in kb.dimensions else dimension
+    found = kb.dimensions.get(dimension)
+    return _lang.pick(found.name_en, found.name_zh) if found is not None else dimension
 
 
 st.caption(
     md(
-        f"{group.name_en}, {METHODS[method].label} with {formats.scaling(scaler)}, "
-        + ", ".join(f"{_dimension_name(d)} {w:.0%}" for d, w in m.dimension_weights.items())
-        + ". Change these on the Recommend page."
+        _("{group}, {method} with {scaling}, {weights}. Change these on the Recommend page.").format(
+            group=_lang.pick(group.name_en, group.name_zh),
+            method=METHODS[method].label,
+            scaling=formats.scaling(scaler),
+            weights=", ".join(f"{_dimension_name(d)} {w:.0%}" for d, w in m.dimension_weights.items()),
+        )
     )
-    + " The same analysis runs in the report and in `python -m selector sensitivity`."
+    + _(" The same analysis runs in the report and in `python -m selector sensitivity`.")
 )
 if len(m.alternatives) < 2:
-    st.info("Only one alternative is left to rank; there is nothing to compare.")
+    st.info(_("Only one alternative is left to rank; there is nothing to compare."))
     st.stop()
 
 # The sampling settings in a box opened on demand, the results first (closed, its widgets are laid out only when
 # opened); the caption under the verdict says what was sampled.
-with st.expander("Sampling settings: how many weightings, which weights, over what range"):
+with st.expander(_("Sampling settings: how many weightings, which weights, over what range")):
     samples_col, seed_col, space_col = st.columns(3)
     with samples_col:
         n_samples = st.number_input(
-            "Samples", min_value=200, max_value=50_000, value=PAGE_SAMPLES, step=1_000, key="rb-samples"
+            _("Samples"), min_value=200, max_value=50_000, value=PAGE_SAMPLES, step=1_000, key="rb-samples"
         )
     with seed_col:
-        seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=SEED, step=1, key="rb-seed")
+        seed = st.number_input(_("Seed"), min_value=0, max_value=2**31 - 1, value=SEED, step=1, key="rb-seed")
     with space_col:
         space = st.radio(
-            "Weights sampled",
+            _("Weights sampled"),
             options=list(SPACE_LABELS),
-            format_func=lambda s: {"dimensions": "the four dimensions", "criteria": "every criterion"}[s],
+            format_func={"dimensions": _("the four dimensions"), "criteria": _("every criterion")}.__getitem__,
             key="rb-space",
-            help="Dimensions: the weights people argue about (performance, cost, ecosystem, risk), each spread over "
-            "its criteria by the sub-criterion weights. Criteria: every criterion weight sampled freely.",
+            help=_(
+                "Dimensions: the weights people argue about (performance, cost, ecosystem, risk), each spread over "
+                "its criteria by the sub-criterion weights. Criteria: every criterion weight sampled freely."
+            ),
         )
     # the sampled range on a row of its own: in a quarter of a laptop's width its labels were cut short
     whole_col, range_col = st.columns(2)
     with whole_col:
         whole = st.toggle(
-            "Whole simplex (any weights)",
+            _("Whole simplex (any weights)"),
             value=True,
             key="rb-whole",
-            help="On: every split of 100% is equally likely. Off: only weightings near your current ones.",
+            help=_(
+                "On: every split of the weights (summing to 100%) is equally likely. Off: only weightings near your "
+                "current ones."
+            ),
         )
     with range_col:
         spread = st.slider(
-            "Spread around your weights (± percentage points)",
+            _("Spread around your weights (± percentage points)"),
             min_value=2,
             max_value=50,
             value=10,
@@ -100,12 +117,12 @@ with st.expander("Sampling settings: how many weightings, which weights, over wh
             disabled=whole,
         )
 try:
-    with st.spinner("Sampling weightings..."):
+    with st.spinner(_("Sampling weightings...")):
         robust = robustness_of(
             kb, prefs, samples=int(n_samples), seed=int(seed), spread=None if whole else spread / 100, space=space
         )
 except SelectorError as exc:
-    st.error(f"The robustness analyses cannot run with these inputs: {md(exc)}")
+    st.error(_("The robustness analyses cannot run with these inputs: {error}").format(error=md(exc)))
     st.stop()
 
 smaa = robust.smaa
@@ -120,7 +137,7 @@ held = figure.level(robust.leader_share)
     md(f"{figure.held(robust.leader, robust.leader_share, robust.smaa.n_samples, robust.spread)} ({figure.LEVELS})."),
     icon=":material/balance:",
 )
-st.caption(md("Sampled: " + sampling_text(robust.smaa, robust.space, robust.spread)))
+st.caption(md(_("Sampled: {sampling}").format(sampling=sampling_text(robust.smaa, robust.space, robust.spread))))
 
 
 def rank_acceptability() -> None:
@@ -131,47 +148,57 @@ def rank_acceptability() -> None:
         acceptability_heatmap(
             smaa.acceptability[order],
             in_order,
-            f"Rank acceptability: share of {smaa.n_samples:,} sampled weightings",
+            _("Rank acceptability: share of {samples} sampled weightings").format(samples=f"{smaa.n_samples:,}"),
         ),
         key="acceptability",
     )
-    never = "never first"
+    never = _("never first")
+    first, mean, confidence = _("ranked first"), _("mean rank"), _("confidence")
     summary = pd.DataFrame(
         {
-            "alternative": in_order,
-            "ranked first": [smaa.first_rank_acceptability[i] for i in order],
-            "mean rank": [smaa.expected_rank[i] for i in order],
+            _("alternative"): in_order,
+            first: [smaa.first_rank_acceptability[i] for i in order],
+            mean: [smaa.expected_rank[i] for i in order],
             # no confidence: never first, or beyond the alternatives most often first (the only ones it is computed for)
-            "confidence": [
-                (never if smaa.central_weights[i] is None else "not computed")
+            confidence: [
+                (never if smaa.central_weights[i] is None else _("not computed"))
                 if smaa.confidence[i] is None
                 else smaa.confidence[i]
                 for i in order
             ],
         }
     )
-    markdown_table(summary, formats={"ranked first": ".1%", "mean rank": ".2f", "confidence": ".1%"})
+    markdown_table(summary, formats={first: ".1%", mean: ".2f", confidence: ".1%"})
     st.caption(
-        "In the ranking's order. Ranked first: share of the sampled weightings that put it first. Mean rank: its "
-        "average place. Confidence: how often it ranks first under its own central weights (cells without evidence "
-        "resampled), computed for the "
-        f"{CONFIDENCE_LIMIT} alternatives most often first. Never first: no sampled weighting puts it first."
+        _(
+            "In the ranking's order. Ranked first: share of the sampled weightings that put it first. Mean rank: its "
+            "average place. Confidence: how often it ranks first under its own central weights (cells without "
+            "evidence resampled), computed for the {limit} alternatives most often first. Never first: no sampled "
+            "weighting puts it first."
+        ).format(limit=CONFIDENCE_LIMIT)
     )
 
-    st.markdown("**Central weights**: the average weighting under which each alternative ranks first.")
+    st.markdown(_("**Central weights**: the average weighting under which each alternative ranks first."))
     central = central_weights_table(
         kb,
         in_order,
         smaa.criteria,
         [smaa.central_weights[i] for i in order],
         dimension_of=m.dimension_of if robust.space == "dimensions" else None,
-    )
+    ).rename(columns=_names_in_language())
+    central = central.rename_axis(_("alternative"))
     # A column per criterion can be wider than a laptop's page: that table scrolls in a box of its own.
     markdown_table(
         central.astype(object).where(central.notna(), never).reset_index(),
         formats=dict.fromkeys(central.columns, ".1%"),
         height=None if robust.space == "dimensions" else 480,
     )
+
+
+def _names_in_language() -> dict[str, str]:
+    """Each dimension's and criterion's English name -> its name in the session's language (table headers)."""
+    records = (*kb.dimensions.values(), *kb.criteria.values())
+    return {r.name_en: _lang.pick(r.name_en, r.name_zh) for r in records}
 
 
 def tipping_points() -> None:
@@ -181,7 +208,7 @@ def tipping_points() -> None:
         st.markdown("\n".join(f"- {md(t.sentence)}" for t in tips))
     else:
         st.success(
-            "Moving one dimension's weight anywhere between 0% and 100% (others in proportion) keeps the leader."
+            _("Moving one dimension's weight anywhere between 0% and 100% (others in proportion) keeps the leader.")
         )
     dimensions = list(m.dimension_weights)
     if len(dimensions) >= 2:
@@ -189,26 +216,36 @@ def tipping_points() -> None:
         if "rb-dimension" not in st.session_state or st.session_state["rb-dimension"] not in dimensions:
             st.session_state["rb-dimension"] = (tipping_dimensions or dimensions)[0]
         dimension = st.selectbox(
-            "Sweep the weight of", options=dimensions, format_func=_dimension_name, key="rb-dimension"
+            _("Sweep the weight of"),
+            options=dimensions,
+            format_func={d: _dimension_name(d) for d in dimensions}.__getitem__,
+            key="rb-dimension",
         )
-        try:
-            sweep = weight_sweep(analysis.named_problem(rec), m.hierarchy, dimension)
-        except ScoringError as exc:
-            st.caption(f"No sweep: {md(exc)}")
-        else:
-            label = _dimension_name(dimension)
-            plotly_chart(
-                weight_sweep_chart(
-                    sweep_frame(names, sweep.grid, sweep.scores),
-                    label,
-                    sweep.current_weight,
-                    [t.weight for t in tips if t.dimension == dimension],
-                    f"Scores as the weight of {label} goes from 0% to 100% (the others keep their proportions)",
-                    score_title="score (" + ("higher" if sweep.higher_is_better else "lower") + " is better)",
-                ),
-                key="weight-sweep",
-            )
-            st.caption("Solid line: your current weight. Dashed red lines: where the leader changes.")
+        _weight_sweep(dimension, [t.weight for t in tips if t.dimension == dimension])
+
+
+def _weight_sweep(dimension: str, tipping_weights: list[float]) -> None:
+    """The scores of every alternative as `dimension`'s weight goes from 0% to 100%, its tipping points marked."""
+    try:
+        sweep = weight_sweep(analysis.named_problem(rec), m.hierarchy, dimension)
+    except ScoringError as exc:
+        st.caption(_("No sweep: {error}").format(error=md(exc)))
+        return
+    label = _dimension_name(dimension)
+    title = _("Scores as the weight of {dimension} goes from 0% to 100% (the others keep their proportions)")
+    better = _("score (higher is better)") if sweep.higher_is_better else _("score (lower is better)")
+    plotly_chart(
+        weight_sweep_chart(
+            sweep_frame(names, sweep.grid, sweep.scores),
+            label,
+            sweep.current_weight,
+            tipping_weights,
+            title.format(dimension=label),
+            score_title=better,
+        ),
+        key="weight-sweep",
+    )
+    st.caption(_("Solid line: your current weight. Dashed red lines: where the leader changes."))
 
 
 def method_agreement() -> None:
@@ -217,17 +254,17 @@ def method_agreement() -> None:
     st.markdown(md(agreement.summary))
     labels = [f"{k.upper()} / {s}" for k, s in zip(agreement.methods, agreement.scalers, strict=True)]
     named = [f"{k.upper()} = {label}" for k in agreement.methods if (label := METHODS[k].label) != k.upper()]
-    st.caption(md("Each method with its default scaler (method / scaler). " + "; ".join(named) + "."))
-    st.markdown("**Rank under each method**")
+    st.caption(md(_("Each method with its default scaler (method / scaler). {names}.").format(names="; ".join(named))))
+    st.markdown(_("**Rank under each method**"))
     method_ranks = pd.DataFrame(
-        agreement.ranks.T, index=pd.Index(agreement.alternatives, name="alternative"), columns=labels
+        agreement.ranks.T, index=pd.Index(agreement.alternatives, name=_("alternative")), columns=labels
     )
     markdown_table(method_ranks.reindex([n for n in in_order if n in method_ranks.index]).reset_index())
-    st.markdown("**Kendall's tau** between the rankings (1 = same order, -1 = reversed)")
-    tau = pd.DataFrame(agreement.kendall_tau, index=pd.Index(labels, name="method"), columns=labels)
+    st.markdown(_("**Kendall's tau** between the rankings (1 = same order, -1 = reversed)"))
+    tau = pd.DataFrame(agreement.kendall_tau, index=pd.Index(labels, name=_("method")), columns=labels)
     markdown_table(tau.astype(object).where(tau.notna(), "n/a").reset_index(), formats=dict.fromkeys(labels, ".2f"))
     for skipped, why in agreement.skipped.items():
-        st.caption(md(f"{skipped} skipped: {why}"))
+        st.caption(md(_("{method} skipped: {why}").format(method=skipped, why=why)))
 
 
 def rank_reversal() -> None:
@@ -238,10 +275,12 @@ def rank_reversal() -> None:
         pd.DataFrame(
             [
                 {
-                    "change": ("remove " if p.kind == "remove" else "add a copy of ") + p.subject,
-                    "order of the others changed": "yes" if p.changed else "no",
-                    "swapped": "; ".join(f"{a} / {b}" for a, b in p.swapped_pairs),
-                    "ties changed": "; ".join(f"{a} / {b}" for a, b in p.tie_changes),
+                    _("change"): (_("remove {option}") if p.kind == "remove" else _("add a copy of {option}")).format(
+                        option=p.subject
+                    ),
+                    _("order of the others changed"): _("yes") if p.changed else _("no"),
+                    _("swapped"): "; ".join(f"{a} / {b}" for a, b in p.swapped_pairs),
+                    _("ties changed"): "; ".join(f"{a} / {b}" for a, b in p.tie_changes),
                 }
                 for p in reversal.perturbations
             ]
@@ -251,10 +290,10 @@ def rank_reversal() -> None:
 
 section_tabs(
     {
-        "Rank acceptability (SMAA)": rank_acceptability,
-        "Tipping points": tipping_points,
-        "Do the methods agree?": method_agreement,
-        "Rank reversal": rank_reversal,
+        _("Rank acceptability (SMAA)"): rank_acceptability,
+        _("Tipping points"): tipping_points,
+        _("Do the methods agree?"): method_agreement,
+        _("Rank reversal"): rank_reversal,
     },
     key="rb-section",
 )

@@ -61,10 +61,12 @@ def test_export_page_shows_the_reports_figures_and_offers_what_the_builders_make
     metrics = {m.label: m.value for m in at.metric}
     assert metrics == {
         "Recommended": built.recommended,
-        "Method": f"{METHODS['topsis'].label}, vector scaling",
+        "Method": "TOPSIS",
         "Score leader first in": f"{built.robustness.leader_acceptability:.0%}",
         "Claims cited": str(len(built.evidence)),
     }
+    (method,) = [m for m in at.metric if m.label == "Method"]
+    assert method.proto.help == f"{METHODS['topsis'].label}, vector scaling"  # the full name in its tooltip
     link = f"[link that reproduces this ranking]({built.reproduce_url})"
     assert any(link in c.value for c in at.caption)
     assert built.reproduce_url.startswith("?")  # no base address set nor known: a relative link, never localhost
