@@ -13,11 +13,12 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from selector.arrays import read_only
 from selector.decision import constraints as hard
 from selector.decision import decision_tree, workload_fit
 from selector.decision.cells import Cell, Exclusion, impute
-from selector.decision.preferences import PreferenceError, Preferences
-from selector.decision.problem import Problem
+from selector.decision.preferences import Checked, PreferenceError, Preferences
+from selector.decision.problem import Problem, criterion_weights
 from selector.decision.weights import Hierarchy, WeightError
 from selector.knowledge.models import TIERS, Claim, Criterion, KnowledgeBase
 from selector.memo import PerKnowledge, PerObject
@@ -42,7 +43,7 @@ class DecisionMatrix:
     objectives: tuple[str, ...]
     dimension_of: tuple[str, ...]
     cells: tuple[tuple[Cell, ...], ...]
-    weights: np.ndarray  # effective column weights, summing to 1
+    weights: np.ndarray  # effective column weights, checked and normalised to sum 1 (read-only)
     hierarchy: Hierarchy  # how the dimension shares reach the columns (for every other weighting of them)
     sub_weights: np.ndarray  # relative weight of each column inside its dimension
     scales: np.ndarray  # n x 2 fixed value scale per criterion (the value model's bounds; SMAA samples within)
@@ -92,7 +93,7 @@ class DecisionMatrix:
                 value_scales=self.value_scales,
             ),
         )
-        return unweighted.with_weights(self.weights)
+        return unweighted.with_checked_weights(self.weights)
 
     @property
     def value_scales(self) -> ValueScales:
@@ -460,18 +461,31 @@ def _layout(
     )
 
 
+# The matrix of each checked preferences object: a page that lays out the ranking and then draws it, or a report
+# that ranks and then judges, builds it once (the preferences are frozen, the knowledge base immutable).
+_MATRICES = PerObject(64)
+
+
 def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
     """Build the decision matrix of ``prefs.group`` under ``prefs``'s weights and missing-value policy.
+
+    Kept per checked preferences (:meth:`Preferences.checked`): the same preferences object ranked twice on the
+    same knowledge base gets the same matrix.
 
     Raises
     ------
     PreferenceError
         When the preferences do not fit the knowledge, or too little is left to rank.
     """
-    prefs.check(kb)
+    checked = prefs.checked(kb)
+    return _MATRICES.get(checked, None, lambda: _build(kb, checked))
+
+
+def _build(kb: KnowledgeBase, checked: Checked) -> DecisionMatrix:
+    prefs = checked.prefs
     group = kb.groups[prefs.group]
-    dim_weights = prefs.resolved_dimension_weights(kb)
-    sub = prefs.resolved_criterion_weights(kb)
+    dim_weights = checked.dimension_weights
+    sub = checked.criterion_weights
     zero = frozenset(c for c, w in sub.items() if w == 0)
     workload = workload_fit.stated(kb, prefs)
     cannot_run = workload_fit.exclusions(kb, group.id, workload, prefs.keep_unknown)
@@ -489,7 +503,7 @@ def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
     criteria = layout.criteria
     notes: list[str] = [*layout.notes, *workload_notes]
 
-    sub_arr = np.array([sub[c.id] for c in criteria], dtype=float)
+    sub_arr = read_only([sub[c.id] for c in criteria], float, copy=False)
     try:
         hierarchy = Hierarchy.of([c.dimension for c in criteria], dim_weights, sub_arr, [c.id for c in criteria])
     except WeightError as exc:
@@ -507,10 +521,11 @@ def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
         objectives=tuple(c.objective for c in criteria),
         dimension_of=tuple(c.dimension for c in criteria),
         cells=layout.cells,
-        weights=hierarchy.weights,
+        # the columns' weights checked and normalised here, once: the problem each method scores takes them as they are
+        weights=read_only(criterion_weights(hierarchy.weights, [c.id for c in criteria]), copy=False),
         hierarchy=hierarchy,
         sub_weights=sub_arr,
-        scales=np.array([c.scale or (np.nan, np.nan) for c in criteria], dtype=float),
+        scales=read_only([c.scale or (np.nan, np.nan) for c in criteria], float, copy=False),
         shapes=tuple(c.shape for c in criteria),
         missing_policy=prefs.missing,
         excluded_alternatives=layout.excluded_alternatives,

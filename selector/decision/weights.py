@@ -179,15 +179,16 @@ class Hierarchy:
                 )
         dimensions = tuple(d for d in given if d in of)
         live = [given[d] for d in dimensions]
-        if all(w == 0 for w in live):
-            raise WeightError(
-                "every dimension with criteria left in this group has weight zero; raise one of "
-                + ", ".join(sorted(dimensions))
-            )
         try:
             shares = normalise(live, [f"dimension {d}" for d in dimensions])
         except WeightError as exc:
-            raise WeightError(f"dimension_weights: {exc}") from exc
+            if any(w != 0 for w in live):
+                raise WeightError(f"dimension_weights: {exc}") from exc
+            # normalise's own test of all zero, said in terms of dimensions (the one test on the way to a ranking)
+            raise WeightError(
+                "every dimension with criteria left in this group has weight zero; raise one of "
+                + ", ".join(sorted(dimensions))
+            ) from None
         sub = np.ones(n) if sub_weights is None else np.asarray(sub_weights, dtype=float)
         if sub.shape != (n,):
             raise WeightError(f"sub_weights has shape {sub.shape}; give one relative weight per criterion ({n})")

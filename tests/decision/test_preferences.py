@@ -28,7 +28,7 @@ def kb():
 
 
 def test_default_dimension_weights_come_from_the_knowledge(kb):
-    weights = Preferences(group="training-frameworks").resolved_dimension_weights(kb)
+    weights = dict(Preferences(group="training-frameworks").checked(kb).dimension_weights)
     assert weights == {"performance": 40, "cost": 25, "ecosystem": 20, "risk": 15}
 
 
@@ -132,7 +132,7 @@ def test_a_link_without_elicitation_reads_exactly_as_before(kb):
     prefs = Preferences(group="training-frameworks", dimension_weights={"cost": 70})
     assert to_query(prefs) == {"group": "training-frameworks", "w": "cost=70"}
     assert from_query({"group": "training-frameworks", "w": "cost=70"}, "x") == prefs
-    assert prefs.elicitation is None and prefs.elicited(kb) is None
+    assert prefs.elicitation is None and prefs.checked(kb).elicited is None
 
 
 def test_an_elicited_link_carries_the_answers_and_round_trips(kb):
@@ -142,7 +142,7 @@ def test_an_elicited_link_carries_the_answers_and_round_trips(kb):
     assert query["w"] == "cost=30,ecosystem=15,performance=50,risk=5"
     again = from_query(query, "x")
     assert again == prefs
-    assert again.check(kb).elicited(kb).weights == pytest.approx(
+    assert again.checked(kb).elicited.weights == pytest.approx(
         {"performance": 0.5, "cost": 0.3, "ecosystem": 0.15, "risk": 0.05}
     )
 
