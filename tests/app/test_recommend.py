@@ -23,6 +23,7 @@ from tests.app.helpers import (
     shown_badges,
     shown_ranking,
 )
+from tests.hot_path import ONCE, counted_calls
 
 
 def test_default_ranking_is_the_pure_recommendation(app, kb):
@@ -363,3 +364,13 @@ def test_switching_topsis_to_weighted_sum_with_the_sub_criteria_open_ranks_witho
     at = ok(at.selectbox(key="method").set_value("wsm").run())
     assert not at.error, [e.value for e in at.error]
     assert at.session_state["prefs"].method == "wsm" and at.session_state["prefs"].scaler is None
+
+
+def test_a_weight_slider_move_checks_resolves_and_normalises_once(app):
+    """The browser's hot path: the slider's callback checks the new preferences, and the fragment it reruns ranks
+    them, judges the ranking and draws the sliders from the same check (tests/hot_path.py)."""
+    at = ok(app.run())
+    with fragment_rerun.fragment_reruns(at), counted_calls() as calls:
+        ok(at.slider(key="w-risk").set_value(33).run())
+    assert dict(calls) == ONCE
+    assert at.query_params["w"] == "risk=33"
