@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import importlib
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -190,6 +190,66 @@ def load_table(path: Path, knowledge_dir: Path) -> tuple[RawTable, str]:
         return read_table(Path(path), str(path)), relative
     except RawError as exc:
         raise ImportFailure(str(exc)) from None
+
+
+#: A row of a table keyed by name, mapped to its entity: (entity, upstream name, row, position in the file).
+NamedRow = tuple[str, str, Mapping[str, Any], str]
+
+
+def named_rows(
+    raws: Sequence[Path],
+    knowledge_dir: Path,
+    imported: Imported,
+    aliases: Mapping[str, Alias],
+    *,
+    dataset: str,
+    file_name: str,
+    name_column: str,
+    columns: Sequence[str],
+    listed_as: str | None = None,
+    check: Callable[[Mapping[str, Any], str, str], None] | None = None,
+) -> tuple[RawTable, str, list[NamedRow]]:
+    """The opening of an importer whose one raw file is a table with one row per upstream name.
+
+    Reads the one raw file, requires `columns` in every row, refuses a name given twice, runs `check` on each row
+    (the row, its name and where it is: "<file>, <row>") and maps each name to its entity (a name the alias table
+    does not map is recorded in `imported` and left out).
+
+    Parameters
+    ----------
+    listed_as
+        What a row names, for the message on a name given twice ("repository"); None says "duplicate `<column>`".
+
+    Returns
+    -------
+    tuple
+        The table, its path relative to the raw folder, and the mapped rows in the file's order.
+
+    Raises
+    ------
+    ImportFailure
+        Not exactly one raw file, an unreadable file, a missing column, a name given twice, or what `check` refuses.
+    """
+    if len(raws) != 1:
+        raise ImportFailure(f"{dataset} takes one raw file ({file_name}), got {len(raws)}")
+    table, file = load_table(raws[0], knowledge_dir)
+    require_columns(table, [name_column, *columns])
+    seen: dict[str, str] = {}
+    rows = []
+    for row, position in zip(table.rows, table.positions, strict=True):
+        name = str(row[name_column]).strip()
+        if name in seen:
+            twice = (
+                f"duplicate `{name_column}` {name!r}" if listed_as is None else f"{listed_as} {name!r} is listed twice"
+            )
+            raise ImportFailure(f"{table.path}, {position}: {twice} (first at {seen[name]})")
+        seen[name] = position
+        if check is not None:
+            check(row, name, f"{table.path}, {position}")
+        entity = imported.entity(aliases, name)
+        if entity is not None:
+            rows.append((entity, name, row, position))
+    return table, file, rows
 
 
 def _records(knowledge_dir: Path, pattern: str, section: str) -> list:
