@@ -113,6 +113,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "io.parse_cache",
         "io.fileio",
         "io.numbers",
+        "io.pairs",
         "display",
         "io.rawtext",
         "io.outfile",
@@ -389,7 +390,6 @@ OVER_THE_CAP: dict[tuple[str, str], int] = {
     ("selector/verdict.py", "judge"): 23,
     ("selector/views/evidence.py", "filter_claims"): 16,
     ("selector/views/frameworks.py", "feature_matrix"): 26,
-    ("selector/decision/weights.py", "Hierarchy.of"): 21,
     ("selector/io/yamlio.py", "parse_yaml"): 20,
 }
 

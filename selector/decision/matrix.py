@@ -8,7 +8,7 @@ chosen missing-value policy deals with them, and every imputed cell is listed.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -503,26 +503,20 @@ def _build(kb: KnowledgeBase, checked: Checked) -> DecisionMatrix:
     criteria = layout.criteria
     notes: list[str] = [*layout.notes, *workload_notes]
 
-    sub_arr = read_only([sub[c.id] for c in criteria], float, copy=False)
-    try:
-        hierarchy = Hierarchy.of([c.dimension for c in criteria], dim_weights, sub_arr, [c.id for c in criteria])
-    except WeightError as exc:
-        raise PreferenceError(str(exc)) from None
-    notes.extend(
-        f"the {kb.dimensions[d].name_en if d in kb.dimensions else d} dimension has no criterion in this group; "
-        "its weight was shared out proportionally"
-        for d in hierarchy.emptied
-    )
+    names = tuple(c.id for c in criteria)
+    dimension_of = tuple(c.dimension for c in criteria)
+    sub_arr = read_only([sub[c] for c in names], float, copy=False)
+    hierarchy = _hierarchy(kb, dimension_of, dim_weights, sub_arr, names, notes)
 
     return DecisionMatrix(
         group=group.id,
         alternatives=layout.alternatives,
-        criteria=tuple(c.id for c in criteria),
+        criteria=names,
         objectives=tuple(c.objective for c in criteria),
-        dimension_of=tuple(c.dimension for c in criteria),
+        dimension_of=dimension_of,
         cells=layout.cells,
         # the columns' weights checked and normalised here, once: the problem each method scores takes them as they are
-        weights=read_only(criterion_weights(hierarchy.weights, [c.id for c in criteria]), copy=False),
+        weights=read_only(criterion_weights(hierarchy.weights, names), copy=False),
         hierarchy=hierarchy,
         sub_weights=sub_arr,
         scales=read_only([c.scale or (np.nan, np.nan) for c in criteria], float, copy=False),
@@ -532,3 +526,24 @@ def _build(kb: KnowledgeBase, checked: Checked) -> DecisionMatrix:
         excluded_criteria=layout.excluded_criteria,
         notes=tuple(notes),
     )
+
+
+def _hierarchy(
+    kb: KnowledgeBase,
+    dimension_of: tuple[str, ...],
+    dimension_weights: Mapping[str, float],
+    sub_weights: np.ndarray,
+    names: tuple[str, ...],
+    notes: list[str],
+) -> Hierarchy:
+    """The dimension weights shared out to the ranked columns; a dimension left without a column is noted."""
+    try:
+        hierarchy = Hierarchy.of(dimension_of, dimension_weights, sub_weights, names)
+    except WeightError as exc:
+        raise PreferenceError(str(exc)) from None
+    notes.extend(
+        f"the {kb.dimensions[d].name_en if d in kb.dimensions else d} dimension has no criterion in this group; "
+        "its weight was shared out proportionally"
+        for d in hierarchy.emptied
+    )
+    return hierarchy

@@ -16,7 +16,7 @@ from selector.decision.elicitation import Elicitation, ElicitationError, Pairwis
 from selector.decision.problem import DEFAULT_METHOD, ScoringError, resolve_method
 from selector.decision.requirement import Requirement, RequirementError
 from selector.errors import SelectorError
-from selector.io import numbers
+from selector.io import numbers, pairs
 from selector.knowledge import facts
 from selector.knowledge.fields import Id, Number
 from selector.knowledge.models import KnowledgeBase
@@ -311,24 +311,9 @@ def check_slider_ranges(prefs: Preferences) -> Preferences:
 
 
 def parse_pairs(text: str | None, what: str) -> dict[str, str]:
-    """Parse ``a=1,b=2`` (command line and URL form) into a dict, with a clear error for a malformed pair."""
-    result: dict[str, str] = {}
-    for part in (text or "").split(","):
-        part = part.strip()
-        if not part:
-            continue
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip() or not value.strip():
-            raise PreferenceError(f"{what}: `{part}` is not of the form key=value")
-        key = key.strip()
-        if key in result and result[key] != value.strip():
-            # the last one silently winning would rank something the user did not ask for: refused, in the
-            # command line, a link and a profile alike (all read pairs here)
-            raise PreferenceError(
-                f"{what}: `{key}` is given twice (`{result[key]}` and `{value.strip()}`); give each key once"
-            )
-        result[key] = value.strip()
-    return result
+    """Parse ``a=1,b=2`` (command line and URL form) into a dict, with a clear error for a malformed pair; a key given
+    twice with different values is refused, in the command line, a link and a profile alike (all read pairs here)."""
+    return pairs.parse_pairs(text, what, PreferenceError)
 
 
 def parse_weights(text: str | None, what: str) -> dict[str, float]:
