@@ -172,7 +172,7 @@ class Checked:
 
 
 # The check of each preferences object per knowledge base (see Preferences.checked).
-_CHECKED = PerObject(256)
+_CHECKED = PerObject(64)
 
 
 def _check(prefs: Preferences, kb: KnowledgeBase) -> Checked:
