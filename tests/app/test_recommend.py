@@ -374,3 +374,14 @@ def test_a_weight_slider_move_checks_resolves_and_normalises_once(app):
         ok(at.slider(key="w-risk").set_value(33).run())
     assert dict(calls) == ONCE
     assert at.query_params["w"] == "risk=33"
+
+
+def test_a_whole_page_run_after_a_move_reads_the_link_it_wrote_without_checking_again(app, kb):
+    """A run of the whole page (AppTest reruns it all) reads the preferences back from the link the callback wrote:
+    equal to those in force, so the page's layout, the ranking and the sliders use the callback's check."""
+    at = ok(app.run())
+    with counted_calls() as calls:
+        ok(at.slider(key="w-cost").set_value(44).run())
+    assert dict(calls) == ONCE
+    group = at.selectbox(key="group").value
+    same_ranking(shown_ranking(at), expected_ranking(kb, Preferences(group=group, dimension_weights={"cost": 44})))
