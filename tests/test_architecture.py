@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import functools
 import statistics
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -225,16 +226,23 @@ def package_of(module: str) -> str:
     return parts[1] if len(parts) > 1 else module
 
 
-def upward_imports(edges: dict[str, set[str]]) -> list[str]:
-    """Every import from a lower layer into a higher one, as `importer (layer) imports imported (layer)`."""
-    titles = list(LAYERS)
+def imports_against(
+    edges: dict[str, set[str]], rank: Callable[[str], int | None], label: Callable[[str], str]
+) -> list[str]:
+    """Every import of a module RANK puts higher than the importer, as `importer (label) imports imported (label)`;
+    modules RANK does not place (None) are left to the checks that every module is placed."""
     found = []
     for module in sorted(edges):
         for target in sorted(edges[module]):
-            low, high = layer_of(module), layer_of(target)
+            low, high = rank(module), rank(target)
             if low is not None and high is not None and high > low:
-                found.append(f"{module} ({titles[low]}) imports {target} ({titles[high]})")
+                found.append(f"{module} ({label(module)}) imports {target} ({label(target)})")
     return found
+
+
+def upward_imports(edges: dict[str, set[str]]) -> list[str]:
+    """Every import from a lower layer into a higher one, as `importer (layer) imports imported (layer)`."""
+    return imports_against(edges, layer_of, lambda module: list(LAYERS)[layer_of(module)])
 
 
 def test_every_selector_module_has_a_layer():
@@ -254,24 +262,7 @@ def package_cycle(edges: dict[str, set[str]]) -> list[str] | None:
         packages.setdefault(package_of(module), set()).update(package_of(t) for t in targets)
     for package, targets in packages.items():
         targets.discard(package)
-    state: dict[str, int] = {}
-
-    def visit(node: str, path: list[str]) -> list[str] | None:
-        state[node] = 1
-        path.append(node)
-        for target in sorted(packages.get(node, ())):
-            if state.get(target) == 1:
-                return [*path[path.index(target) :], target]
-            if not state.get(target) and (cycle := visit(target, path)):
-                return cycle
-        path.pop()
-        state[node] = 2
-        return None
-
-    for node in sorted(packages):
-        if not state.get(node) and (cycle := visit(node, [])):
-            return cycle
-    return None
+    return module_cycle(packages)
 
 
 def test_packages_import_each_other_without_cycles():
@@ -324,13 +315,7 @@ def package_step(module: str) -> int | None:
 
 def backward_package_imports(edges: dict[str, set[str]]) -> list[str]:
     """Every import of a later package by an earlier one, as `importer (package) imports imported (package)`."""
-    found = []
-    for module in sorted(edges):
-        for target in sorted(edges[module]):
-            step, target_step = package_step(module), package_step(target)
-            if step is not None and target_step is not None and target_step > step:
-                found.append(f"{module} ({package_of(module)}) imports {target} ({package_of(target)})")
-    return found
+    return imports_against(edges, package_step, package_of)
 
 
 def test_every_package_has_a_step_in_the_data_flow():
@@ -432,34 +417,11 @@ def test_the_size_check_counts_methods_and_nested_functions():
 # complex (a single one over 15 when the cap was set); this counts the branching a reader has to follow.
 MAX_COMPLEXITY = 15
 
-# The functions over the cap when it was set (file, qualified name: complexity). The list may only shrink: a function
-# that grows past its figure, or one not listed that passes the cap, fails; so does an entry whose function is now
-# at or under the cap (or gone), so that the list never hides room for a new complex function. Split a function,
-# then delete its line.
-OVER_THE_CAP: dict[tuple[str, str], int] = {
-    ("selector/charts/svg.py", "bars"): 16,
-    ("selector/commands/sensitivity.py", "_table"): 17,
-    ("selector/commands/validate.py", "run"): 26,
-    ("selector/knowledge/conflicts.py", "_derived"): 19,
-    ("selector/knowledge/crosscheck.py", "Checker.decision_data"): 19,
-    ("selector/decision/decision_tree.py", "_evaluate"): 25,
-    ("selector/decision/matrix.py", "_layout"): 18,
-    ("selector/measure/llamabench.py", "read"): 29,
-    ("selector/report/build.py", "_robustness"): 20,
-    ("selector/report/points.py", "consequences"): 22,
-    ("selector/robustness/sampling.py", "resolve_cell_ranges"): 22,
-    ("selector/decision/specs.py", "_compute"): 16,
-    ("selector/uploads/csv_claims.py", "_row"): 18,
-    ("selector/uploads/intake.py", "_check_upload"): 18,
-    ("selector/verdict.py", "judge"): 23,
-    ("selector/views/evidence.py", "filter_claims"): 16,
-    ("selector/views/frameworks.py", "feature_matrix"): 26,
-    ("selector/io/yamlio.py", "parse_yaml"): 20,
-}
-
-
-# OVER_THE_CAP as it stood when the cap was set (after the move into packages); never edited. OVER_THE_CAP may drop
-# entries and lower figures, never add an entry or raise a figure above this.
+# The functions over the cap when it was set (file, qualified name: complexity), after the move into packages; never
+# edited. OVER_THE_CAP, what is allowed today, is this list less the functions split since and with the figures
+# lowered since: it may only shrink. A function that grows past its figure, or one not listed that passes the cap,
+# fails; so does an entry whose function is now at or under the cap (or gone), so that the list never hides room
+# for a new complex function. Split a function, then add it to SPLIT_SINCE (or its new figure to LOWERED_SINCE).
 WHEN_THE_CAP_WAS_SET: dict[tuple[str, str], int] = {
     ("selector/charts/svg.py", "bars"): 16,
     ("selector/commands/sensitivity.py", "_table"): 17,
@@ -480,6 +442,11 @@ WHEN_THE_CAP_WAS_SET: dict[tuple[str, str], int] = {
     ("selector/views/frameworks.py", "feature_matrix"): 26,
     ("selector/decision/weights.py", "Hierarchy.of"): 21,
     ("selector/io/yamlio.py", "parse_yaml"): 20,
+}
+SPLIT_SINCE: frozenset[tuple[str, str]] = frozenset({("selector/decision/weights.py", "Hierarchy.of")})
+LOWERED_SINCE: dict[tuple[str, str], int] = {}
+OVER_THE_CAP: dict[tuple[str, str], int] = {
+    key: LOWERED_SINCE.get(key, figure) for key, figure in WHEN_THE_CAP_WAS_SET.items() if key not in SPLIT_SINCE
 }
 
 

@@ -196,29 +196,40 @@ def load_table(path: Path, knowledge_dir: Path) -> tuple[RawTable, str]:
 NamedRow = tuple[str, str, Mapping[str, Any], str]
 
 
-def named_rows(
-    raws: Sequence[Path],
-    knowledge_dir: Path,
-    imported: Imported,
-    aliases: Mapping[str, Alias],
-    *,
-    dataset: str,
-    file_name: str,
-    name_column: str,
-    columns: Sequence[str],
-    listed_as: str | None = None,
-    check: Callable[[Mapping[str, Any], str, str], None] | None = None,
-) -> tuple[RawTable, str, list[NamedRow]]:
-    """The opening of an importer whose one raw file is a table with one row per upstream name.
+@dataclass(frozen=True)
+class NamedTable:
+    """How an importer's one raw file reads: a table with one row per upstream name.
 
-    Reads the one raw file, requires `columns` in every row, refuses a name given twice, runs `check` on each row
-    (the row, its name and where it is: "<file>, <row>") and maps each name to its entity (a name the alias table
-    does not map is recorded in `imported` and left out).
-
-    Parameters
+    Attributes
     ----------
-    listed_as
+    dataset, file_name : str
+        The dataset's id and its raw file's name, for the messages.
+    name_column : str
+        The column holding each row's upstream name (mapped to an entity by the alias table).
+    columns : tuple of str
+        The other columns every row must have.
+    listed_as : str or None
         What a row names, for the message on a name given twice ("repository"); None says "duplicate `<column>`".
+    check : callable or None
+        Refuses a row (row, name, and where it is: "<file>, <row>") by raising :class:`ImportFailure`.
+    """
+
+    dataset: str
+    file_name: str
+    name_column: str
+    columns: tuple[str, ...]
+    listed_as: str | None = None
+    check: Callable[[Mapping[str, Any], str, str], None] | None = None
+
+
+def named_rows(
+    spec: NamedTable, raws: Sequence[Path], knowledge_dir: Path, imported: Imported, aliases: Mapping[str, Alias]
+) -> tuple[RawTable, str, list[NamedRow]]:
+    """The opening of an importer whose one raw file is a table with one row per upstream name (`spec`).
+
+    Reads the one raw file, requires the columns in every row, refuses a name given twice, runs the spec's check on
+    each row and maps each name to its entity (a name the alias table does not map is recorded in `imported` and
+    left out).
 
     Returns
     -------
@@ -228,24 +239,26 @@ def named_rows(
     Raises
     ------
     ImportFailure
-        Not exactly one raw file, an unreadable file, a missing column, a name given twice, or what `check` refuses.
+        Not exactly one raw file, an unreadable file, a missing column, a name given twice, or what the check refuses.
     """
     if len(raws) != 1:
-        raise ImportFailure(f"{dataset} takes one raw file ({file_name}), got {len(raws)}")
+        raise ImportFailure(f"{spec.dataset} takes one raw file ({spec.file_name}), got {len(raws)}")
     table, file = load_table(raws[0], knowledge_dir)
-    require_columns(table, [name_column, *columns])
+    require_columns(table, [spec.name_column, *spec.columns])
     seen: dict[str, str] = {}
     rows = []
     for row, position in zip(table.rows, table.positions, strict=True):
-        name = str(row[name_column]).strip()
+        name = str(row[spec.name_column]).strip()
         if name in seen:
             twice = (
-                f"duplicate `{name_column}` {name!r}" if listed_as is None else f"{listed_as} {name!r} is listed twice"
+                f"{spec.listed_as} {name!r} is listed twice"
+                if spec.listed_as
+                else f"duplicate `{spec.name_column}` {name!r}"
             )
             raise ImportFailure(f"{table.path}, {position}: {twice} (first at {seen[name]})")
         seen[name] = position
-        if check is not None:
-            check(row, name, f"{table.path}, {position}")
+        if spec.check is not None:
+            spec.check(row, name, f"{table.path}, {position}")
         entity = imported.entity(aliases, name)
         if entity is not None:
             rows.append((entity, name, row, position))

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from selector.knowledge.importers import Alias, Imported, ImportFailure, locator, named_rows, value
+from selector.knowledge.importers import Alias, Imported, ImportFailure, NamedTable, locator, named_rows, value
 
 DATASET = "vendor-datasheets"
 NAME = "Product"
@@ -81,6 +81,11 @@ def _cited_and_one_int8(row: Mapping[str, Any], name: str, where: str) -> None:
         raise ImportFailure(f"{where}: {name!r} gives both `{SPARSE}` and `{DENSE}`; keep one")
 
 
+TABLE = NamedTable(
+    DATASET, "datasheets.csv", NAME, (PAGE, RETRIEVED, QUOTE, BASIS, *COLUMNS), check=_cited_and_one_int8
+)
+
+
 def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapping[str, Alias]) -> Imported:  # noqa: ANN401
     """Claims from ``datasheets.csv`` (exactly one raw file).
 
@@ -91,17 +96,7 @@ def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapp
         row giving both a sparse and a dense INT8 figure (one product has one INT8 peak).
     """
     imported = Imported()
-    table, file, rows = named_rows(
-        raws,
-        knowledge_dir,
-        imported,
-        aliases,
-        dataset=DATASET,
-        file_name="datasheets.csv",
-        name_column=NAME,
-        columns=[PAGE, RETRIEVED, QUOTE, BASIS, *COLUMNS],
-        check=_cited_and_one_int8,
-    )
+    table, file, rows = named_rows(TABLE, raws, knowledge_dir, imported, aliases)
     for entity, name, row, position in sorted(rows, key=lambda r: r[0]):
         for column in COLUMNS:
             if str(row[column]).strip():

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from selector.knowledge.importers import Alias, Imported, locator, named_rows, value
+from selector.knowledge.importers import Alias, Imported, NamedTable, locator, named_rows, value
 
 DATASET = "epoch-ml-hardware"
 NAME = "Hardware name"
@@ -43,6 +43,7 @@ _SLUG = {
     "tdp_w": "tdp",
     "release_price_usd": "price",
 }
+TABLE = NamedTable(DATASET, "ml_hardware.csv", NAME, tuple(COLUMNS))
 
 
 def _number_text(x: float) -> str:
@@ -58,16 +59,7 @@ def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapp
         On a missing column, a non-numeric value, or two rows with the same hardware name.
     """
     imported = Imported()
-    table, file, rows = named_rows(
-        raws,
-        knowledge_dir,
-        imported,
-        aliases,
-        dataset=DATASET,
-        file_name="ml_hardware.csv",
-        name_column=NAME,
-        columns=list(COLUMNS),
-    )
+    table, file, rows = named_rows(TABLE, raws, knowledge_dir, imported, aliases)
     upstream = dataset.upstream[0]
     for entity, name, row, position in sorted(rows, key=lambda r: r[0]):
         for column, (metric, unit, conversion, kind, words) in COLUMNS.items():

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from selector.knowledge.importers import Alias, Imported, locator, named_rows, value
+from selector.knowledge.importers import Alias, Imported, NamedTable, locator, named_rows, value
 
 DATASET = "repo-history"
 NAME = "repository"
@@ -37,6 +37,7 @@ COLUMNS: dict[str, tuple[str, str, str, str, str]] = {
     "age_years": ("repo_age_years", "years", "spec", "age", "years since the first commit"),
 }
 TEXT_COLUMNS = ("commit", "snapshot_date", "window_start", "top_domain", "top_domain_commits", "licence_spdx")
+TABLE = NamedTable(DATASET, "history.csv", NAME, (*COLUMNS, *TEXT_COLUMNS), listed_as="repository")
 
 
 def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapping[str, Alias]) -> Imported:  # noqa: ANN401
@@ -48,17 +49,7 @@ def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapp
         On a missing column, a non-numeric figure, or a repository listed twice.
     """
     imported = Imported()
-    table, file, rows = named_rows(
-        raws,
-        knowledge_dir,
-        imported,
-        aliases,
-        dataset=DATASET,
-        file_name="history.csv",
-        name_column=NAME,
-        columns=[*COLUMNS, *TEXT_COLUMNS],
-        listed_as="repository",
-    )
+    table, file, rows = named_rows(TABLE, raws, knowledge_dir, imported, aliases)
     upstream = dataset.upstream[0]
     for entity, name, row, position in sorted(rows, key=lambda r: (r[0], r[1])):
         for column, (metric, unit, kind, suffix, words) in COLUMNS.items():
