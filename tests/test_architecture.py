@@ -443,7 +443,9 @@ WHEN_THE_CAP_WAS_SET: dict[tuple[str, str], int] = {
     ("selector/decision/weights.py", "Hierarchy.of"): 21,
     ("selector/io/yamlio.py", "parse_yaml"): 20,
 }
-SPLIT_SINCE: frozenset[tuple[str, str]] = frozenset({("selector/decision/weights.py", "Hierarchy.of")})
+SPLIT_SINCE: frozenset[tuple[str, str]] = frozenset(
+    {("selector/decision/weights.py", "Hierarchy.of"), ("selector/decision/matrix.py", "_layout")}
+)
 LOWERED_SINCE: dict[tuple[str, str], int] = {}
 OVER_THE_CAP: dict[tuple[str, str], int] = {
     key: LOWERED_SINCE.get(key, figure) for key, figure in WHEN_THE_CAP_WAS_SET.items() if key not in SPLIT_SINCE

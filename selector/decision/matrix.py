@@ -404,6 +404,30 @@ def _ranked_criteria(
     return criteria, excluded
 
 
+def _exclude_missing(
+    missing: str,
+    grid: dict[str, dict[str, Cell]],
+    alternatives: list[str],
+    criteria: list[Criterion],
+    excluded_alts: list[Exclusion],
+    excluded_crits: list[Exclusion],
+) -> None:
+    """The two exclusion policies: drop each criterion (`exclude-criterion`) or each alternative
+    (`exclude-alternative`) with a missing cell, saying why; the lists are changed in place."""
+    if missing == "exclude-criterion":
+        for crit in list(criteria):
+            lacking = [a for a in alternatives if grid[a][crit.id].value is None]
+            if lacking:
+                criteria.remove(crit)
+                excluded_crits.append(Exclusion(crit.id, f"missing for {', '.join(lacking)}"))
+    elif missing == "exclude-alternative":
+        for alt in list(alternatives):
+            lacking = [c.id for c in criteria if grid[alt][c.id].value is None]
+            if lacking:
+                alternatives.remove(alt)
+                excluded_alts.append(Exclusion(alt, f"no evidence for {', '.join(lacking)}"))
+
+
 def _layout(
     kb: KnowledgeBase,
     group_id: str,
@@ -431,18 +455,7 @@ def _layout(
     pool = group.members if missing == "impute-worst" else alternatives
     criteria, excluded_crits = _ranked_criteria(kb, group_id, grid, pool, zero)
 
-    if missing == "exclude-criterion":
-        for crit in list(criteria):
-            lacking = [a for a in alternatives if grid[a][crit.id].value is None]
-            if lacking:
-                criteria.remove(crit)
-                excluded_crits.append(Exclusion(crit.id, f"missing for {', '.join(lacking)}"))
-    elif missing == "exclude-alternative":
-        for alt in list(alternatives):
-            lacking = [c.id for c in criteria if grid[alt][c.id].value is None]
-            if lacking:
-                alternatives.remove(alt)
-                excluded_alts.append(Exclusion(alt, f"no evidence for {', '.join(lacking)}"))
+    _exclude_missing(missing, grid, alternatives, criteria, excluded_alts, excluded_crits)
     if not criteria:
         raise PreferenceError(
             f"no criterion of group `{group.id}` is left to rank on under policy `{missing}`; "
