@@ -1,4 +1,5 @@
-"""The compact ``key=value,key=value`` form: links, the command line's options and the workload's text read it here."""
+"""The compact ``key=value,key=value`` form, read here for every reader of it: preferences in a link or on the command
+line, the workload, the requirement and swing ratings."""
 
 from __future__ import annotations
 
