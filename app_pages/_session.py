@@ -145,6 +145,8 @@ def current_prefs(kb: KnowledgeBase) -> Preferences:
     except PreferenceError as exc:
         linked, link_error = None, exc
     remembered = st.session_state.get(_PREFS)
+    if linked is not None and linked == remembered:
+        linked = remembered  # the link the session wrote: its preferences are checked already (Preferences.checked)
     if linked is None and link_error is None and remembered is not None:
         # Switching pages clears the URL; carry the session's choice over and put it back in the address.
         try:

@@ -35,7 +35,7 @@ def weigh_box(kb: KnowledgeBase, prefs: Preferences, apply: Apply) -> None:
 
 def elicited_caption(kb: KnowledgeBase, prefs: Preferences) -> None:
     """Under the sliders: where the weights came from, when they were elicited."""
-    result = prefs.elicited(kb)
+    result = prefs.checked(kb).elicited
     if result is None:
         return
     names = _names(kb)
@@ -67,7 +67,7 @@ def _flows(kb: KnowledgeBase, prefs: Preferences, apply: Apply) -> None:
         horizontal=True,
     )
     answers = _recorded_answers(kb, prefs, method)
-    weights = prefs.resolved_dimension_weights(kb)
+    weights = dict(prefs.checked(kb).dimension_weights)
     if method == "swing":
         try:
             m = matrix.build(kb, prefs)

@@ -59,7 +59,7 @@ kb = session_kb()
 prefs = current_prefs(kb)
 group = kb.groups[prefs.group]
 answers = decision_tree.resolve_answers(kb, prefs.answers)
-criterion_weights = prefs.resolved_criterion_weights(kb)
+criterion_weights = prefs.checked(kb).criterion_weights
 spec = METHODS[prefs.method]
 
 
@@ -392,7 +392,7 @@ def _ranking(rec: recommend.Recommendation, judged: verdict.Verdict, figure: Kep
 
 def _dimension_sliders(prefs: Preferences, rec: recommend.Recommendation | None) -> None:
     """The four dimension weights, each label showing the share of the decision it gives."""
-    dimension_weights = prefs.resolved_dimension_weights(kb)
+    dimension_weights = prefs.checked(kb).dimension_weights
     # The share of the decision each slider gives: a dimension with no criterion in this group passes its weight on.
     total = sum(dimension_weights.values())
     shares = rec.matrix.dimension_weights if rec else {d: w / total for d, w in dimension_weights.items() if total}

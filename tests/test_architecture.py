@@ -6,12 +6,17 @@
 - The imports between `selector` modules form no cycle (a cycle is printed as the path that closes it), and no
   module imports upward: `LAYERS` names the layers, lowest first, and a module may import only from its own layer
   or the layers below. Every module belongs to exactly one layer, so a new module must be placed on purpose.
+- The packages follow the data flow (`PACKAGE_ORDER`: io and the helpers -> knowledge -> decision -> analysis ->
+  uploads, views, charts, report -> commands): no package imports one later in the flow, and no two packages import
+  each other (through any of their modules).
 - The command-line modules are reached only through `selector/__main__.py`.
 - Sizes: no Python module of `selector/`, `app_pages/` or `app.py` over 600 lines, no function over 80 lines, and
   the median function at most 15 lines (a function counts from its `def` line to its last line, docstring
   included). The Jinja templates and style sheets are not Python and are not counted.
 - Complexity: no function of those files over cyclomatic complexity 15 (counted as radon counts it), except the
-  offenders of the day the cap was set, listed in `OVER_THE_CAP`; that list may only shrink.
+  offenders of the day the cap was set, listed in `OVER_THE_CAP`; that list may only shrink (it is held to
+  `WHEN_THE_CAP_WAS_SET`, which is never edited).
+- Each rule is also shown to fail on a small synthetic module graph or source.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import ast
 import functools
 import statistics
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -76,14 +82,14 @@ def _internal_edges() -> dict[str, set[str]]:
     }
 
 
-def test_selector_modules_import_each_other_without_cycles():
-    edges = _internal_edges()
+def module_cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    """A cycle among the modules of EDGES (the path that closes it), or None."""
     state: dict[str, int] = {}  # 1 = on the current path, 2 = done
 
     def visit(module: str, path: list[str]) -> list[str] | None:
         state[module] = 1
         path.append(module)
-        for target in sorted(edges[module]):
+        for target in sorted(edges.get(module, ())):
             if state.get(target) == 1:
                 return [*path[path.index(target) :], target]
             if not state.get(target) and (cycle := visit(target, path)):
@@ -93,9 +99,20 @@ def test_selector_modules_import_each_other_without_cycles():
         return None
 
     for module in sorted(edges):
-        if not state.get(module):
-            cycle = visit(module, [])
-            assert cycle is None, "import cycle (some module imports upward): " + " -> ".join(cycle)
+        if not state.get(module) and (cycle := visit(module, [])):
+            return cycle
+    return None
+
+
+def test_selector_modules_import_each_other_without_cycles():
+    cycle = module_cycle(_internal_edges())
+    assert cycle is None, "import cycle (some module imports upward): " + " -> ".join(cycle)
+
+
+def test_the_module_check_sees_a_cycle_of_three():
+    edges = {"selector.a": {"selector.b"}, "selector.b": {"selector.c"}, "selector.c": {"selector.a"}}
+    assert module_cycle(edges) == ["selector.a", "selector.b", "selector.c", "selector.a"]
+    assert module_cycle({"selector.a": {"selector.b"}, "selector.b": set()}) is None
 
 
 # The layers of `selector`, lowest first: a module (or a package, with everything in it) may import from its own
@@ -113,6 +130,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "io.parse_cache",
         "io.fileio",
         "io.numbers",
+        "io.pairs",
         "display",
         "io.rawtext",
         "io.outfile",
@@ -208,16 +226,23 @@ def package_of(module: str) -> str:
     return parts[1] if len(parts) > 1 else module
 
 
-def upward_imports(edges: dict[str, set[str]]) -> list[str]:
-    """Every import from a lower layer into a higher one, as `importer (layer) imports imported (layer)`."""
-    titles = list(LAYERS)
+def imports_against(
+    edges: dict[str, set[str]], rank: Callable[[str], int | None], label: Callable[[str], str]
+) -> list[str]:
+    """Every import of a module RANK puts higher than the importer, as `importer (label) imports imported (label)`;
+    modules RANK does not place (None) are left to the checks that every module is placed."""
     found = []
     for module in sorted(edges):
         for target in sorted(edges[module]):
-            low, high = layer_of(module), layer_of(target)
+            low, high = rank(module), rank(target)
             if low is not None and high is not None and high > low:
-                found.append(f"{module} ({titles[low]}) imports {target} ({titles[high]})")
+                found.append(f"{module} ({label(module)}) imports {target} ({label(target)})")
     return found
+
+
+def upward_imports(edges: dict[str, set[str]]) -> list[str]:
+    """Every import from a lower layer into a higher one, as `importer (layer) imports imported (layer)`."""
+    return imports_against(edges, layer_of, lambda module: list(LAYERS)[layer_of(module)])
 
 
 def test_every_selector_module_has_a_layer():
@@ -237,24 +262,7 @@ def package_cycle(edges: dict[str, set[str]]) -> list[str] | None:
         packages.setdefault(package_of(module), set()).update(package_of(t) for t in targets)
     for package, targets in packages.items():
         targets.discard(package)
-    state: dict[str, int] = {}
-
-    def visit(node: str, path: list[str]) -> list[str] | None:
-        state[node] = 1
-        path.append(node)
-        for target in sorted(packages.get(node, ())):
-            if state.get(target) == 1:
-                return [*path[path.index(target) :], target]
-            if not state.get(target) and (cycle := visit(target, path)):
-                return cycle
-        path.pop()
-        state[node] = 2
-        return None
-
-    for node in sorted(packages):
-        if not state.get(node) and (cycle := visit(node, [])):
-            return cycle
-    return None
+    return module_cycle(packages)
 
 
 def test_packages_import_each_other_without_cycles():
@@ -284,6 +292,48 @@ def test_the_layer_check_sees_an_upward_import():
     assert upward_imports(edges) == [
         f"selector.decision.scoring ({list(LAYERS)[2]}) imports selector.report ({list(LAYERS)[4]})"
     ]
+
+
+# The packages in the order the data flows (README, "Layout"), coarser than LAYERS: a module may import from its own
+# package, from those in the same step and from the steps before, never from a later step. The base step holds io/
+# and the flat helper modules every package uses.
+PACKAGE_ORDER: tuple[tuple[str, ...], ...] = (
+    ("io", "arrays", "deferred", "display", "errors", "escape", "i18n", "issues", "memo", "value"),
+    ("knowledge",),
+    ("decision",),
+    ("robustness", "closeness", "flagged_lead", "verdict", "record"),
+    ("uploads", "measure", "adr", "profile", "recheck", "views", "charts", "report"),
+    ("commands", "__main__"),
+)
+
+
+def package_step(module: str) -> int | None:
+    """The index in PACKAGE_ORDER of the step holding MODULE's package, None when no step names it."""
+    package = package_of(module)
+    return next((i for i, names in enumerate(PACKAGE_ORDER) if package in names), None)
+
+
+def backward_package_imports(edges: dict[str, set[str]]) -> list[str]:
+    """Every import of a later package by an earlier one, as `importer (package) imports imported (package)`."""
+    return imports_against(edges, package_step, package_of)
+
+
+def test_every_package_has_a_step_in_the_data_flow():
+    missing = sorted({package_of(m) for m in MODULES if m != "selector" and package_step(m) is None})
+    assert not missing, f"packages in no step of PACKAGE_ORDER (tests/test_architecture.py): {missing}"
+
+
+def test_packages_import_only_packages_earlier_in_the_data_flow():
+    found = backward_package_imports(_internal_edges())
+    assert not found, "packages importing a package later in the data flow:\n" + "\n".join(found)
+
+
+def test_the_package_order_check_sees_knowledge_importing_the_decision():
+    edges = {"selector.knowledge.models": {"selector.decision.weights", "selector.io.numbers"}}
+    assert backward_package_imports(edges) == [
+        "selector.knowledge.models (knowledge) imports selector.decision.weights (decision)"
+    ]
+    assert backward_package_imports({"selector.decision.matrix": {"selector.knowledge.models"}}) == []
 
 
 def test_commands_are_reached_only_through_main():
@@ -367,11 +417,12 @@ def test_the_size_check_counts_methods_and_nested_functions():
 # complex (a single one over 15 when the cap was set); this counts the branching a reader has to follow.
 MAX_COMPLEXITY = 15
 
-# The functions over the cap when it was set (file, qualified name: complexity). The list may only shrink: a function
-# that grows past its figure, or one not listed that passes the cap, fails; so does an entry whose function is now
-# at or under the cap (or gone), so that the list never hides room for a new complex function. Split a function,
-# then delete its line.
-OVER_THE_CAP: dict[tuple[str, str], int] = {
+# The functions over the cap when it was set (file, qualified name: complexity), after the move into packages; never
+# edited. OVER_THE_CAP, what is allowed today, is this list less the functions split since and with the figures
+# lowered since: it may only shrink. A function that grows past its figure, or one not listed that passes the cap,
+# fails; so does an entry whose function is now at or under the cap (or gone), so that the list never hides room
+# for a new complex function. Split a function, then add it to SPLIT_SINCE (or its new figure to LOWERED_SINCE).
+WHEN_THE_CAP_WAS_SET: dict[tuple[str, str], int] = {
     ("selector/charts/svg.py", "bars"): 16,
     ("selector/commands/sensitivity.py", "_table"): 17,
     ("selector/commands/validate.py", "run"): 26,
@@ -392,6 +443,32 @@ OVER_THE_CAP: dict[tuple[str, str], int] = {
     ("selector/decision/weights.py", "Hierarchy.of"): 21,
     ("selector/io/yamlio.py", "parse_yaml"): 20,
 }
+SPLIT_SINCE: frozenset[tuple[str, str]] = frozenset(
+    {("selector/decision/weights.py", "Hierarchy.of"), ("selector/decision/matrix.py", "_layout")}
+)
+LOWERED_SINCE: dict[tuple[str, str], int] = {}
+OVER_THE_CAP: dict[tuple[str, str], int] = {
+    key: LOWERED_SINCE.get(key, figure) for key, figure in WHEN_THE_CAP_WAS_SET.items() if key not in SPLIT_SINCE
+}
+
+
+def growth(allowed: dict[tuple[str, str], int], first: dict[tuple[str, str], int]) -> list[str]:
+    """Entries of ALLOWED that FIRST (the list of the day the cap was set) does not hold, or holds lower."""
+    return [
+        f"{file} {name}: {value}" + ("" if key not in first else f" (was {first[key]})")
+        for key, value in sorted(allowed.items())
+        for file, name in [key]
+        if value > first.get(key, -1)
+    ]
+
+
+def test_the_allow_list_only_shrinks():
+    grown = growth(OVER_THE_CAP, WHEN_THE_CAP_WAS_SET)
+    assert not grown, "OVER_THE_CAP grew (split the function instead):\n" + "\n".join(grown)
+    assert growth({("a.py", "new"): 16, ("a.py", "f"): 19}, {("a.py", "f"): 18}) == [
+        "a.py f: 19 (was 18)",
+        "a.py new: 16",
+    ]
 
 
 def _decisions(node: ast.AST) -> int:

@@ -387,7 +387,7 @@ def test_a_profile_keeps_how_the_weights_were_elicited() -> None:
     loaded = profile.load(text, check_uploads=False)
     assert loaded.preferences == prefs
     assert profile.dump(loaded) == text
-    assert loaded.preferences.check(kb).elicited(kb).acceptable
+    assert loaded.preferences.checked(kb).elicited.acceptable
 
 
 def test_a_profile_with_a_bad_elicitation_names_its_line() -> None:

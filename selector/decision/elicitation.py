@@ -22,7 +22,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from selector.errors import SelectorError
-from selector.io import textpolicy
+from selector.io import pairs, textpolicy
 
 #: Saaty's random consistency indices (Saaty 1980): the mean CI of random reciprocal matrices of order n.
 RANDOM_INDEX: dict[int, float] = {
@@ -149,23 +149,17 @@ def parse_ratings(texts: Sequence[str]) -> dict[str, float]:
     Raises
     ------
     ElicitationError
-        When a pair is malformed, a rating is not a number or a dimension is rated twice.
+        When a pair is malformed, a rating is not a number or a dimension is given twice.
     """
+    given = pairs.parse_pairs(
+        ",".join(texts), "swing rating", ElicitationError, form="dimension=rating", noun="dimension", strict=True
+    )
     ratings: dict[str, float] = {}
-    for text in texts:
-        for part in text.split(","):
-            if not part.strip():
-                continue
-            key, sep, value = part.partition("=")
-            key = key.strip()
-            if not sep or not key or not value.strip():
-                raise ElicitationError(f"swing rating `{part.strip()}` is not of the form dimension=rating")
-            if key in ratings:
-                raise ElicitationError(f"swing rating: `{key}` is rated twice; rate each dimension once")
-            try:
-                ratings[key] = float(value)
-            except ValueError:
-                raise ElicitationError(f"swing rating `{part.strip()}`: `{value.strip()}` is not a number") from None
+    for key, value in given.items():
+        try:
+            ratings[key] = float(value)
+        except ValueError:
+            raise ElicitationError(f"swing rating `{key}={value}`: `{value}` is not a number") from None
     return ratings
 
 

@@ -8,16 +8,17 @@ chosen missing-value policy deals with them, and every imputed cell is listed.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from selector.arrays import read_only
 from selector.decision import constraints as hard
 from selector.decision import decision_tree, workload_fit
 from selector.decision.cells import Cell, Exclusion, impute
-from selector.decision.preferences import PreferenceError, Preferences
-from selector.decision.problem import Problem
+from selector.decision.preferences import Checked, PreferenceError, Preferences
+from selector.decision.problem import Problem, criterion_weights
 from selector.decision.weights import Hierarchy, WeightError
 from selector.knowledge.models import TIERS, Claim, Criterion, KnowledgeBase
 from selector.memo import PerKnowledge, PerObject
@@ -42,7 +43,7 @@ class DecisionMatrix:
     objectives: tuple[str, ...]
     dimension_of: tuple[str, ...]
     cells: tuple[tuple[Cell, ...], ...]
-    weights: np.ndarray  # effective column weights, summing to 1
+    weights: np.ndarray  # effective column weights, checked and normalised to sum 1 (read-only)
     hierarchy: Hierarchy  # how the dimension shares reach the columns (for every other weighting of them)
     sub_weights: np.ndarray  # relative weight of each column inside its dimension
     scales: np.ndarray  # n x 2 fixed value scale per criterion (the value model's bounds; SMAA samples within)
@@ -92,7 +93,7 @@ class DecisionMatrix:
                 value_scales=self.value_scales,
             ),
         )
-        return unweighted.with_weights(self.weights)
+        return unweighted.with_checked_weights(self.weights)
 
     @property
     def value_scales(self) -> ValueScales:
@@ -403,6 +404,30 @@ def _ranked_criteria(
     return criteria, excluded
 
 
+def _exclude_missing(
+    missing: str,
+    grid: dict[str, dict[str, Cell]],
+    alternatives: list[str],
+    criteria: list[Criterion],
+    excluded_alts: list[Exclusion],
+    excluded_crits: list[Exclusion],
+) -> None:
+    """The two exclusion policies: drop each criterion (`exclude-criterion`) or each alternative
+    (`exclude-alternative`) with a missing cell, saying why; the lists are changed in place."""
+    if missing == "exclude-criterion":
+        for crit in list(criteria):
+            lacking = [a for a in alternatives if grid[a][crit.id].value is None]
+            if lacking:
+                criteria.remove(crit)
+                excluded_crits.append(Exclusion(crit.id, f"missing for {', '.join(lacking)}"))
+    elif missing == "exclude-alternative":
+        for alt in list(alternatives):
+            lacking = [c.id for c in criteria if grid[alt][c.id].value is None]
+            if lacking:
+                alternatives.remove(alt)
+                excluded_alts.append(Exclusion(alt, f"no evidence for {', '.join(lacking)}"))
+
+
 def _layout(
     kb: KnowledgeBase,
     group_id: str,
@@ -430,18 +455,7 @@ def _layout(
     pool = group.members if missing == "impute-worst" else alternatives
     criteria, excluded_crits = _ranked_criteria(kb, group_id, grid, pool, zero)
 
-    if missing == "exclude-criterion":
-        for crit in list(criteria):
-            lacking = [a for a in alternatives if grid[a][crit.id].value is None]
-            if lacking:
-                criteria.remove(crit)
-                excluded_crits.append(Exclusion(crit.id, f"missing for {', '.join(lacking)}"))
-    elif missing == "exclude-alternative":
-        for alt in list(alternatives):
-            lacking = [c.id for c in criteria if grid[alt][c.id].value is None]
-            if lacking:
-                alternatives.remove(alt)
-                excluded_alts.append(Exclusion(alt, f"no evidence for {', '.join(lacking)}"))
+    _exclude_missing(missing, grid, alternatives, criteria, excluded_alts, excluded_crits)
     if not criteria:
         raise PreferenceError(
             f"no criterion of group `{group.id}` is left to rank on under policy `{missing}`; "
@@ -460,18 +474,31 @@ def _layout(
     )
 
 
+# The matrix of each checked preferences object: a page that lays out the ranking and then draws it, or a report
+# that ranks and then judges, builds it once (the preferences are frozen, the knowledge base immutable).
+_MATRICES = PerObject(64)
+
+
 def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
     """Build the decision matrix of ``prefs.group`` under ``prefs``'s weights and missing-value policy.
+
+    Kept per checked preferences (:meth:`Preferences.checked`): the same preferences object ranked twice on the
+    same knowledge base gets the same matrix.
 
     Raises
     ------
     PreferenceError
         When the preferences do not fit the knowledge, or too little is left to rank.
     """
-    prefs.check(kb)
+    checked = prefs.checked(kb)
+    return _MATRICES.get(checked, None, lambda: _build(kb, checked))
+
+
+def _build(kb: KnowledgeBase, checked: Checked) -> DecisionMatrix:
+    prefs = checked.prefs
     group = kb.groups[prefs.group]
-    dim_weights = prefs.resolved_dimension_weights(kb)
-    sub = prefs.resolved_criterion_weights(kb)
+    dim_weights = checked.dimension_weights
+    sub = checked.criterion_weights
     zero = frozenset(c for c, w in sub.items() if w == 0)
     workload = workload_fit.stated(kb, prefs)
     cannot_run = workload_fit.exclusions(kb, group.id, workload, prefs.keep_unknown)
@@ -489,9 +516,42 @@ def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
     criteria = layout.criteria
     notes: list[str] = [*layout.notes, *workload_notes]
 
-    sub_arr = np.array([sub[c.id] for c in criteria], dtype=float)
+    names = tuple(c.id for c in criteria)
+    dimension_of = tuple(c.dimension for c in criteria)
+    sub_arr = read_only([sub[c] for c in names], float, copy=False)
+    hierarchy = _hierarchy(kb, dimension_of, dim_weights, sub_arr, names, notes)
+
+    return DecisionMatrix(
+        group=group.id,
+        alternatives=layout.alternatives,
+        criteria=names,
+        objectives=tuple(c.objective for c in criteria),
+        dimension_of=dimension_of,
+        cells=layout.cells,
+        # the columns' weights checked and normalised here, once: the problem each method scores takes them as they are
+        weights=read_only(criterion_weights(hierarchy.weights, names), copy=False),
+        hierarchy=hierarchy,
+        sub_weights=sub_arr,
+        scales=read_only([c.scale or (np.nan, np.nan) for c in criteria], float, copy=False),
+        shapes=tuple(c.shape for c in criteria),
+        missing_policy=prefs.missing,
+        excluded_alternatives=layout.excluded_alternatives,
+        excluded_criteria=layout.excluded_criteria,
+        notes=tuple(notes),
+    )
+
+
+def _hierarchy(
+    kb: KnowledgeBase,
+    dimension_of: tuple[str, ...],
+    dimension_weights: Mapping[str, float],
+    sub_weights: np.ndarray,
+    names: tuple[str, ...],
+    notes: list[str],
+) -> Hierarchy:
+    """The dimension weights shared out to the ranked columns; a dimension left without a column is noted."""
     try:
-        hierarchy = Hierarchy.of([c.dimension for c in criteria], dim_weights, sub_arr, [c.id for c in criteria])
+        hierarchy = Hierarchy.of(dimension_of, dimension_weights, sub_weights, names)
     except WeightError as exc:
         raise PreferenceError(str(exc)) from None
     notes.extend(
@@ -499,21 +559,4 @@ def build(kb: KnowledgeBase, prefs: Preferences) -> DecisionMatrix:
         "its weight was shared out proportionally"
         for d in hierarchy.emptied
     )
-
-    return DecisionMatrix(
-        group=group.id,
-        alternatives=layout.alternatives,
-        criteria=tuple(c.id for c in criteria),
-        objectives=tuple(c.objective for c in criteria),
-        dimension_of=tuple(c.dimension for c in criteria),
-        cells=layout.cells,
-        weights=hierarchy.weights,
-        hierarchy=hierarchy,
-        sub_weights=sub_arr,
-        scales=np.array([c.scale or (np.nan, np.nan) for c in criteria], dtype=float),
-        shapes=tuple(c.shape for c in criteria),
-        missing_policy=prefs.missing,
-        excluded_alternatives=layout.excluded_alternatives,
-        excluded_criteria=layout.excluded_criteria,
-        notes=tuple(notes),
-    )
+    return hierarchy

@@ -4,20 +4,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from selector.decision import constraints as hard
 from selector.decision import workload as stated_workload
-from selector.decision.elicitation import Elicitation, ElicitationError, matches
+from selector.decision.elicitation import Elicitation, ElicitationError, PairwiseResult, SwingResult, matches
 from selector.decision.problem import DEFAULT_METHOD, ScoringError, resolve_method
 from selector.decision.requirement import Requirement, RequirementError
 from selector.errors import SelectorError
-from selector.io import numbers
+from selector.io import numbers, pairs
 from selector.knowledge import facts
 from selector.knowledge.fields import Id, Number
 from selector.knowledge.models import KnowledgeBase
+from selector.memo import PerObject
 
 MissingPolicy = Literal[
     "impute-worst", "impute-column-worst", "impute-median", "exclude-criterion", "exclude-alternative"
@@ -120,75 +123,128 @@ class Preferences(BaseModel):
             raise PreferenceError(f"{len(v)} exclusions given; at most 200 are accepted")
         return tuple(dict.fromkeys(v))
 
-    def resolved_dimension_weights(self, kb: KnowledgeBase) -> dict[str, float]:
-        """Dimension weights with defaults filled in, in knowledge order; unknown dimensions refused."""
-        unknown = set(self.dimension_weights) - set(kb.dimensions)
-        if unknown:
-            raise PreferenceError(
-                f"unknown dimension(s) {', '.join(sorted(unknown))}; known: {', '.join(kb.dimensions)}"
-            )
-        weights = {d: self.dimension_weights.get(d, dim.weight) for d, dim in kb.dimensions.items()}
-        if not any(w > 0 for w in weights.values()):
-            raise PreferenceError("all dimension weights are zero; give at least one dimension a positive weight")
-        return weights
+    def checked(self, kb: KnowledgeBase) -> Checked:
+        """These preferences checked against `kb`, with the weights the check resolved.
 
-    def elicited(self, kb: KnowledgeBase):  # noqa: ANN201 - SwingResult | PairwiseResult | None
-        """What the recorded elicitation gives over the knowledge's dimensions (None when the weights were set by
-        hand); raises :class:`PreferenceError` when its answers do not fit the dimensions or the dimension weights
-        are not the ones it gives (a record must never claim weights it did not produce)."""
-        weights = self.resolved_dimension_weights(kb)
-        if self.elicitation is None:
-            return None
-        try:
-            result = self.elicitation.result(list(kb.dimensions))
-        except ElicitationError as exc:
-            raise PreferenceError(f"the recorded elicitation cannot be used: {exc}") from None
-        if not matches(result, weights):
-            total = sum(weights.values())
-            given = ", ".join(f"{d} {100 * w / total:.0f} %" for d, w in weights.items())
-            elicited = ", ".join(f"{d} {100 * w:.0f} %" for d, w in result.weights.items())
-            raise PreferenceError(
-                f"the dimension weights ({given}) are not those the recorded {self.elicitation.method} answers give "
-                f"({elicited}); drop the record of the elicitation (`el` in a link, `elicitation` in a profile) or "
-                "give the weights it gives"
-            )
-        return result
+        The one check of a ranking's preferences: the method and scaler, every id, the recorded elicitation, the
+        four dimension weights (defaults filled in, not all zero) and the group's sub-weights. Kept per object and
+        knowledge base, so that a slider's callback that checks its new preferences and the ranking drawn next
+        check them once (the preferences are frozen and the knowledge base immutable).
 
-    def resolved_criterion_weights(self, kb: KnowledgeBase) -> dict[str, float]:
-        """Sub-criterion weights of the group with defaults filled in."""
-        group = kb.groups[self.group]
-        defaults = {gc.criterion: gc.weight for gc in group.criteria}
-        unknown = set(self.criterion_weights) - set(defaults)
-        if unknown:
-            raise PreferenceError(
-                f"criterion weight(s) for {', '.join(sorted(unknown))} not in group `{self.group}`; "
-                f"its criteria: {', '.join(defaults)}"
-            )
-        return {c: self.criterion_weights.get(c, w) for c, w in defaults.items()}
+        Raises
+        ------
+        PreferenceError
+            What does not fit the knowledge, with what to fix.
+        """
+        found = _CHECKED.get(self, id(kb), lambda: _check(self, kb))
+        # the entry keeps its knowledge base alive, so an equal id is the same object; a foreign one is re-checked
+        return found if found.kb is kb else _check(self, kb)
 
     def check(self, kb: KnowledgeBase) -> Preferences:
-        """Raise :class:`PreferenceError` unless the method and scaler are known and allowed together and every id
-        refers to the knowledge base; return self."""
-        try:
-            resolve_method(self.method, self.scaler)
-        except ScoringError as exc:
-            raise PreferenceError(str(exc)) from None
-        if self.group not in kb.groups:
-            raise PreferenceError(f"unknown group `{self.group}`; known groups: {', '.join(kb.groups)}")
-        _check_answers(kb, self.answers)
-        self.elicited(kb)
-        self.resolved_criterion_weights(kb)
-        for text in self.constraints:
-            criterion = hard.parse(text).criterion
-            if criterion not in kb.criteria:
-                raise PreferenceError(
-                    f"constraint `{text}`: unknown criterion `{criterion}`; criteria: {', '.join(kb.criteria)}"
-                )
-        _check_vendors(kb, self.exclude_vendors)
-        for entity_id in self.exclude:
-            if entity_id not in kb.entities:
-                raise PreferenceError(f"cannot exclude `{entity_id}`: no entity has that id")
+        """Raise :class:`PreferenceError` unless these preferences fit `kb` (:meth:`checked`); return self."""
+        self.checked(kb)
         return self
+
+
+@dataclass(frozen=True, eq=False)
+class Checked:
+    """Preferences checked against one knowledge base, carrying what the check resolved; every ranking reads these
+    weights (:func:`selector.decision.matrix.build`, the pages, the report) rather than resolving them again.
+
+    Attributes
+    ----------
+    prefs : Preferences
+    kb : KnowledgeBase
+        The knowledge they were checked against.
+    dimension_weights : Mapping[str, float]
+        Every dimension's relative weight, defaults filled in, in knowledge order; at least one is positive.
+    criterion_weights : Mapping[str, float]
+        The group's sub-criterion weights, defaults filled in, in the group's order.
+    elicited : SwingResult, PairwiseResult or None
+        What the recorded elicitation gives (None when the weights were set by hand); it gives these weights.
+    """
+
+    prefs: Preferences
+    kb: KnowledgeBase
+    dimension_weights: Mapping[str, float]
+    criterion_weights: Mapping[str, float]
+    elicited: SwingResult | PairwiseResult | None
+
+
+# The check of each preferences object per knowledge base (see Preferences.checked).
+_CHECKED = PerObject(64)
+
+
+def _check(prefs: Preferences, kb: KnowledgeBase) -> Checked:
+    """Check `prefs` against `kb` once, resolving their weights (:meth:`Preferences.checked`)."""
+    try:
+        resolve_method(prefs.method, prefs.scaler)
+    except ScoringError as exc:
+        raise PreferenceError(str(exc)) from None
+    if prefs.group not in kb.groups:
+        raise PreferenceError(f"unknown group `{prefs.group}`; known groups: {', '.join(kb.groups)}")
+    _check_answers(kb, prefs.answers)
+    dimension_weights = _dimension_weights(kb, prefs.dimension_weights)
+    elicited = _elicited(kb, prefs.elicitation, dimension_weights)
+    criterion_weights = _criterion_weights(kb, prefs.group, prefs.criterion_weights)
+    for text in prefs.constraints:
+        criterion = hard.parse(text).criterion
+        if criterion not in kb.criteria:
+            raise PreferenceError(
+                f"constraint `{text}`: unknown criterion `{criterion}`; criteria: {', '.join(kb.criteria)}"
+            )
+    _check_vendors(kb, prefs.exclude_vendors)
+    for entity_id in prefs.exclude:
+        if entity_id not in kb.entities:
+            raise PreferenceError(f"cannot exclude `{entity_id}`: no entity has that id")
+    return Checked(prefs, kb, MappingProxyType(dimension_weights), MappingProxyType(criterion_weights), elicited)
+
+
+def _dimension_weights(kb: KnowledgeBase, given: Mapping[str, float]) -> dict[str, float]:
+    """Dimension weights with defaults filled in, in knowledge order; unknown dimensions and all zero refused."""
+    unknown = set(given) - set(kb.dimensions)
+    if unknown:
+        raise PreferenceError(f"unknown dimension(s) {', '.join(sorted(unknown))}; known: {', '.join(kb.dimensions)}")
+    weights = {d: given.get(d, dim.weight) for d, dim in kb.dimensions.items()}
+    if not any(w > 0 for w in weights.values()):
+        raise PreferenceError("all dimension weights are zero; give at least one dimension a positive weight")
+    return weights
+
+
+def _elicited(
+    kb: KnowledgeBase, recorded: Elicitation | None, weights: Mapping[str, float]
+) -> SwingResult | PairwiseResult | None:
+    """What the recorded elicitation gives over the knowledge's dimensions (None when the weights were set by hand);
+    refused when its answers do not fit the dimensions or the weights are not the ones it gives (a record must
+    never claim weights it did not produce)."""
+    if recorded is None:
+        return None
+    try:
+        result = recorded.result(list(kb.dimensions))
+    except ElicitationError as exc:
+        raise PreferenceError(f"the recorded elicitation cannot be used: {exc}") from None
+    if not matches(result, weights):
+        total = sum(weights.values())
+        given = ", ".join(f"{d} {100 * w / total:.0f} %" for d, w in weights.items())
+        elicited = ", ".join(f"{d} {100 * w:.0f} %" for d, w in result.weights.items())
+        raise PreferenceError(
+            f"the dimension weights ({given}) are not those the recorded {recorded.method} answers give "
+            f"({elicited}); drop the record of the elicitation (`el` in a link, `elicitation` in a profile) or "
+            "give the weights it gives"
+        )
+    return result
+
+
+def _criterion_weights(kb: KnowledgeBase, group_id: str, given: Mapping[str, float]) -> dict[str, float]:
+    """Sub-criterion weights of the group with defaults filled in; criteria outside the group refused."""
+    defaults = {gc.criterion: gc.weight for gc in kb.groups[group_id].criteria}
+    unknown = set(given) - set(defaults)
+    if unknown:
+        raise PreferenceError(
+            f"criterion weight(s) for {', '.join(sorted(unknown))} not in group `{group_id}`; "
+            f"its criteria: {', '.join(defaults)}"
+        )
+    return {c: given.get(c, w) for c, w in defaults.items()}
 
 
 def _check_answers(kb: KnowledgeBase, answers: Mapping[str, str]) -> None:
@@ -255,24 +311,9 @@ def check_slider_ranges(prefs: Preferences) -> Preferences:
 
 
 def parse_pairs(text: str | None, what: str) -> dict[str, str]:
-    """Parse ``a=1,b=2`` (command line and URL form) into a dict, with a clear error for a malformed pair."""
-    result: dict[str, str] = {}
-    for part in (text or "").split(","):
-        part = part.strip()
-        if not part:
-            continue
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip() or not value.strip():
-            raise PreferenceError(f"{what}: `{part}` is not of the form key=value")
-        key = key.strip()
-        if key in result and result[key] != value.strip():
-            # the last one silently winning would rank something the user did not ask for: refused, in the
-            # command line, a link and a profile alike (all read pairs here)
-            raise PreferenceError(
-                f"{what}: `{key}` is given twice (`{result[key]}` and `{value.strip()}`); give each key once"
-            )
-        result[key] = value.strip()
-    return result
+    """Parse ``a=1,b=2`` (command line and URL form) into a dict, with a clear error for a malformed pair; a key given
+    twice with different values is refused, in the command line, a link and a profile alike (all read pairs here)."""
+    return pairs.parse_pairs(text, what, PreferenceError)
 
 
 def parse_weights(text: str | None, what: str) -> dict[str, float]:

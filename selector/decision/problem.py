@@ -500,6 +500,13 @@ class Problem:
         """The same problem with these criterion weights (checked and normalised as :meth:`of` does)."""
         return replace(self, weights=read_only(criterion_weights(weights, self.criteria)))
 
+    def with_checked_weights(self, weights: np.ndarray) -> Problem:
+        """The same problem with weights :func:`criterion_weights` has already checked and normalised (a decision
+        matrix's), taken as they are: a ranking normalises its weights once."""
+        if len(weights) != len(self.criteria):
+            raise ScoringError(f"got {len(weights)} weights for {len(self.criteria)} criteria; give one per criterion")
+        return replace(self, weights=read_only(weights, copy=False))
+
     def with_method(self, method: str, scaler: str | None = None) -> Problem:
         """The same problem under another method (its default scaler when ``scaler`` is None), values re-checked."""
         spec, scaler = resolve_method(method, scaler)

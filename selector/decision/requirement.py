@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from selector import display
 from selector.errors import SelectorError
 from selector.io import numbers
+from selector.io.pairs import parse_pairs
 from selector.knowledge import facts
 from selector.knowledge.fact_types import Jurisdiction
 from selector.knowledge.fields import Id
@@ -155,14 +156,12 @@ class Requirement(BaseModel):
         """
         if len(text) > 2_000:
             raise RequirementError("the requirement (`req`) is longer than 2,000 characters")
-        pairs: dict[str, str] = {}
-        for part in filter(None, (p.strip() for p in text.split(","))):
-            key, sep, value = part.partition("=")
-            if not sep or key not in _KEYS:
-                raise RequirementError(f"requirement: `{part}` is not KEY=VALUE with KEY one of {', '.join(_KEYS)}")
-            if key in pairs:
-                raise RequirementError(f"requirement: `{key}` is given twice; give it once")
-            pairs[key] = value.strip()
+        pairs = parse_pairs(
+            text, "requirement", RequirementError, form=f"KEY=VALUE with KEY one of {', '.join(_KEYS)}", strict=True
+        )
+        unknown = next((k for k in pairs if k not in _KEYS), None)
+        if unknown is not None:
+            raise RequirementError(f"requirement: `{unknown}` is not a KEY; give KEY one of {', '.join(_KEYS)}")
         data: dict[str, object] = {k: pairs[k] for k in ("choosing", "task", "where", "platform") if k in pairs}
         for key, name in (
             ("model", "model_b"),

@@ -171,23 +171,8 @@ class Hierarchy:
             raise WeightError(f"dimension_of has {n} entries for {len(names)} criteria; give one per criterion")
         of = [str(d) for d in dimension_of]
         given = {str(k): v for k, v in dimension_weights.items()}
-        for j, d in enumerate(of):
-            if d not in given:
-                raise WeightError(
-                    f"criterion {names[j]!r} belongs to dimension {d!r}, which dimension_weights does not weight; "
-                    f"add it (dimensions weighted: {', '.join(given) or 'none'})"
-                )
-        dimensions = tuple(d for d in given if d in of)
-        live = [given[d] for d in dimensions]
-        if all(w == 0 for w in live):
-            raise WeightError(
-                "every dimension with criteria left in this group has weight zero; raise one of "
-                + ", ".join(sorted(dimensions))
-            )
-        try:
-            shares = normalise(live, [f"dimension {d}" for d in dimensions])
-        except WeightError as exc:
-            raise WeightError(f"dimension_weights: {exc}") from exc
+        dimensions = _weighted_dimensions(of, given, names)
+        shares = _shares(dimensions, [given[d] for d in dimensions])
         sub = np.ones(n) if sub_weights is None else np.asarray(sub_weights, dtype=float)
         if sub.shape != (n,):
             raise WeightError(f"sub_weights has shape {sub.shape}; give one relative weight per criterion ({n})")
@@ -242,6 +227,32 @@ class Hierarchy:
         shares = (1.0 - t)[:, None] * others[None, :]
         shares[:, d] = t
         return self._columns(shares)
+
+
+def _weighted_dimensions(of: Sequence[str], given: Mapping[str, float], names: Sequence[str]) -> tuple[str, ...]:
+    """The dimensions that hold a criterion, in the order `given` weights them; a criterion's unweighted dimension
+    refused."""
+    for j, d in enumerate(of):
+        if d not in given:
+            raise WeightError(
+                f"criterion {names[j]!r} belongs to dimension {d!r}, which dimension_weights does not weight; "
+                f"add it (dimensions weighted: {', '.join(given) or 'none'})"
+            )
+    return tuple(d for d in given if d in of)
+
+
+def _shares(dimensions: tuple[str, ...], live: list[float]) -> np.ndarray:
+    """The shares of the dimensions that hold criteria (`live`: their weights), normalised once."""
+    try:
+        return normalise(live, [f"dimension {d}" for d in dimensions])
+    except WeightError as exc:
+        if any(w != 0 for w in live):
+            raise WeightError(f"dimension_weights: {exc}") from exc
+        # normalise's own test of all zero, said in terms of dimensions (the one test on the way to a ranking)
+        raise WeightError(
+            "every dimension with criteria left in this group has weight zero; raise one of "
+            + ", ".join(sorted(dimensions))
+        ) from None
 
 
 @functools.lru_cache(maxsize=256)

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 from selector.errors import SelectorError
-from selector.io import numbers
+from selector.io import numbers, pairs
 from selector.io.fileio import read_bytes
 from selector.io.yamlio import parse_yaml
 
@@ -227,19 +227,16 @@ def parse(text: str) -> Workload:
     """
     if len(text or "") > MAX_TEXT:
         raise WorkloadError(f"workload: {len(text):,} characters; at most {MAX_TEXT:,} are accepted")
-    pairs: dict[str, str] = {}
-    for part in (text or "").split(","):
-        part = part.strip()
-        if not part:
-            continue
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip() or not value.strip():
-            raise WorkloadError(f"workload: `{part}` is not of the form field=value (e.g. model=llama-3.1-8b)")
-        name = key.strip().lower().replace("_", "-")
-        if name in pairs:
-            raise WorkloadError(f"workload: `{name}` is given twice; give each field once")
-        pairs[name] = value.strip()
-    return of(pairs)
+    given = pairs.parse_pairs(
+        text,
+        "workload",
+        WorkloadError,
+        form="field=value (e.g. model=llama-3.1-8b)",
+        noun="field",
+        strict=True,
+        key=lambda name: name.lower().replace("_", "-"),
+    )
+    return of(given)
 
 
 def load(path: Path) -> Workload:

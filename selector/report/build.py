@@ -99,7 +99,7 @@ def _rules(kb: KnowledgeBase, rec: Recommendation) -> tuple[RuleInfo, ...]:
 
 
 def _dimensions(kb: KnowledgeBase, prefs: Preferences, rec: Recommendation) -> tuple[DimensionWeight, ...]:
-    given = prefs.resolved_dimension_weights(kb)
+    given = prefs.checked(kb).dimension_weights
     return tuple(
         DimensionWeight(
             id=d,
@@ -124,7 +124,7 @@ def _scale_text(criterion: Criterion) -> str:
 
 def _elicited(kb: KnowledgeBase, prefs: Preferences) -> ElicitedWeights | None:
     """The record of how the weights were elicited, in words; None when they were set by hand."""
-    result = prefs.elicited(kb)
+    result = prefs.checked(kb).elicited
     if result is None:
         return None
     names = {d: dim.name_en for d, dim in kb.dimensions.items()}

@@ -23,6 +23,7 @@ from tests.app.helpers import (
     shown_badges,
     shown_ranking,
 )
+from tests.hot_path import ONCE, counted_calls
 
 
 def test_default_ranking_is_the_pure_recommendation(app, kb):
@@ -363,3 +364,24 @@ def test_switching_topsis_to_weighted_sum_with_the_sub_criteria_open_ranks_witho
     at = ok(at.selectbox(key="method").set_value("wsm").run())
     assert not at.error, [e.value for e in at.error]
     assert at.session_state["prefs"].method == "wsm" and at.session_state["prefs"].scaler is None
+
+
+def test_a_weight_slider_move_checks_resolves_and_normalises_once(app):
+    """The browser's hot path: the slider's callback checks the new preferences, and the fragment it reruns ranks
+    them, judges the ranking and draws the sliders from the same check (tests/hot_path.py)."""
+    at = ok(app.run())
+    with fragment_rerun.fragment_reruns(at), counted_calls() as calls:
+        ok(at.slider(key="w-risk").set_value(33).run())
+    assert dict(calls) == ONCE
+    assert at.query_params["w"] == "risk=33"
+
+
+def test_a_whole_page_run_after_a_move_reads_the_link_it_wrote_without_checking_again(app, kb):
+    """A run of the whole page (AppTest reruns it all) reads the preferences back from the link the callback wrote:
+    equal to those in force, so the page's layout, the ranking and the sliders use the callback's check."""
+    at = ok(app.run())
+    with counted_calls() as calls:
+        ok(at.slider(key="w-cost").set_value(44).run())
+    assert dict(calls) == ONCE
+    group = at.selectbox(key="group").value
+    same_ranking(shown_ranking(at), expected_ranking(kb, Preferences(group=group, dimension_weights={"cost": 44})))

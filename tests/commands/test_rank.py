@@ -21,6 +21,7 @@ from selector.knowledge import loading as knowledge
 from selector.report import spreadsheet
 from selector.uploads import intake
 from tests.conftest import FIXTURES, KNOWLEDGE, ROOT
+from tests.hot_path import ONCE, counted_calls
 
 # Left to `make test` (marked slow: tests/conftest.py): the command end to end, the whole knowledge per call.
 pytestmark = pytest.mark.slow
@@ -360,3 +361,11 @@ def test_a_workload_ranks_on_its_columns_and_prints_each_members_fit(capsys: pyt
     assert "renting is cheaper than the API" in out or "renting costs more than the API" in out
     code, out, err = rank(capsys, "--group", group, "--workload", "model=llama-3.1-8b,utilisation=2")
     assert code == 2 and "`utilisation`" in err
+
+
+@pytest.mark.parametrize("fmt", ["table", "json"])
+def test_one_rank_checks_the_preferences_resolves_and_normalises_the_weights_once(capsys, fmt) -> None:
+    with counted_calls() as calls:
+        code, out, _ = rank(capsys, "--group", "training-frameworks", "--weights", "performance=55", "--format", fmt)
+    assert code == 0 and out
+    assert dict(calls) == ONCE

@@ -299,7 +299,7 @@ def test_bad_swing_ratings_are_refused(ratings, message):
 
 def test_swing_ratings_parse_from_one_or_several_texts():
     assert el.parse_ratings(["a=100,b=60", "c=5"]) == {"a": 100.0, "b": 60.0, "c": 5.0}
-    with pytest.raises(ElicitationError, match="rated twice"):
+    with pytest.raises(ElicitationError, match="`a` is given twice"):
         el.parse_ratings(["a=100", "a=50"])
     with pytest.raises(ElicitationError, match="not a number"):
         el.parse_ratings(["a=lots"])

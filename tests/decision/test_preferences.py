@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 import re
 
@@ -9,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from selector.decision import preferences
 from selector.decision.elicitation import Elicitation, percentages
 from selector.decision.preferences import (
     MISSING_POLICIES,
@@ -20,6 +22,7 @@ from selector.decision.preferences import (
     to_query,
 )
 from selector.knowledge import loading as knowledge
+from tests.hot_path import counted_calls
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +31,7 @@ def kb():
 
 
 def test_default_dimension_weights_come_from_the_knowledge(kb):
-    weights = Preferences(group="training-frameworks").resolved_dimension_weights(kb)
+    weights = dict(Preferences(group="training-frameworks").checked(kb).dimension_weights)
     assert weights == {"performance": 40, "cost": 25, "ecosystem": 20, "risk": 15}
 
 
@@ -58,6 +61,62 @@ def test_unknown_ids_are_refused_with_the_known_ones(kb):
         Preferences(group="training-frameworks", dimension_weights={"speed": 1}).check(kb)
     with pytest.raises(PreferenceError, match="not in group"):
         Preferences(group="training-frameworks", criterion_weights={"power-w": 1}).check(kb)
+
+
+def test_checked_preferences_carry_the_weights_resolved_by_hand(kb):
+    """Independent reference: the knowledge's defaults, overridden by what the preferences give."""
+    group = "datacenter-accelerators"
+    first = kb.groups[group].criteria[0].criterion
+    prefs = Preferences(group=group, dimension_weights={"cost": 70, "risk": 0}, criterion_weights={first: 2.5})
+    checked = prefs.checked(kb)
+    assert checked.prefs is prefs and checked.kb is kb
+    expected = {d: dim.weight for d, dim in kb.dimensions.items()} | {"cost": 70, "risk": 0}
+    assert list(checked.dimension_weights.items()) == list(expected.items())  # knowledge order
+    assert dict(checked.criterion_weights) == {gc.criterion: gc.weight for gc in kb.groups[group].criteria} | {
+        first: 2.5
+    }
+    assert checked.elicited is None
+    with pytest.raises(TypeError):
+        checked.dimension_weights["cost"] = 1  # shared by every reader: read-only
+
+
+def test_preferences_are_checked_once_per_object_and_knowledge_base(kb):
+    prefs = Preferences(group="training-frameworks", dimension_weights={"performance": 61})
+    with counted_calls() as calls:
+        first = prefs.checked(kb)
+        assert prefs.check(kb) is prefs
+        assert prefs.checked(kb) is first
+    assert calls["check"] == 1
+    # a copy with other weights is other preferences (a slider move): checked afresh, with its own weights
+    moved = prefs.model_copy(update={"dimension_weights": {"performance": 62}})
+    with counted_calls() as calls:
+        assert moved.checked(kb).dimension_weights["performance"] == 62
+    assert calls["check"] == 1
+    # another knowledge base (an upload merged in) is checked afresh, against itself
+    other = copy.copy(kb)
+    with counted_calls() as calls:
+        assert prefs.checked(other).kb is other
+    assert calls["check"] == 1
+
+
+def test_a_kept_check_is_a_fresh_check_and_a_refusal_is_never_kept(kb):
+    for prefs in (
+        Preferences(group="training-frameworks"),
+        Preferences(group="edge-accelerators", dimension_weights={"cost": 0, "risk": 3}, method="topsis"),
+        _elicited(SWING, kb),
+    ):
+        kept, fresh = prefs.checked(kb), preferences._check(prefs, kb)
+        assert kept is not fresh
+        assert (dict(kept.dimension_weights), dict(kept.criterion_weights), kept.elicited) == (
+            dict(fresh.dimension_weights),
+            dict(fresh.criterion_weights),
+            fresh.elicited,
+        )
+    refused = Preferences(group="training-frameworks", dimension_weights=dict.fromkeys(kb.dimensions, 0))
+    for _ in range(2):
+        with counted_calls() as calls, pytest.raises(PreferenceError, match="all dimension weights are zero"):
+            refused.checked(kb)
+        assert calls["check"] == 1
 
 
 def test_parse_pairs_and_weights():
@@ -132,7 +191,7 @@ def test_a_link_without_elicitation_reads_exactly_as_before(kb):
     prefs = Preferences(group="training-frameworks", dimension_weights={"cost": 70})
     assert to_query(prefs) == {"group": "training-frameworks", "w": "cost=70"}
     assert from_query({"group": "training-frameworks", "w": "cost=70"}, "x") == prefs
-    assert prefs.elicitation is None and prefs.elicited(kb) is None
+    assert prefs.elicitation is None and prefs.checked(kb).elicited is None
 
 
 def test_an_elicited_link_carries_the_answers_and_round_trips(kb):
@@ -142,7 +201,7 @@ def test_an_elicited_link_carries_the_answers_and_round_trips(kb):
     assert query["w"] == "cost=30,ecosystem=15,performance=50,risk=5"
     again = from_query(query, "x")
     assert again == prefs
-    assert again.check(kb).elicited(kb).weights == pytest.approx(
+    assert again.checked(kb).elicited.weights == pytest.approx(
         {"performance": 0.5, "cost": 0.3, "ecosystem": 0.15, "risk": 0.05}
     )
 

@@ -7,10 +7,14 @@ import json
 import numpy as np
 import pytest
 
-from selector.decision import recommend, scoring
+from selector import verdict
+from selector.decision import matrix, recommend, scoring
 from selector.decision.preferences import Preferences
 from selector.decision.problem import Problem
+from selector.decision.weights import Hierarchy
+from selector.errors import SelectorError
 from selector.knowledge import loading as knowledge
+from tests.hot_path import ONCE, counted_calls
 
 
 @pytest.fixture(scope="module")
@@ -69,3 +73,50 @@ def test_to_dict_is_json_and_carries_provenance(kb):
     contributions = np.array(out["contributions"])
     scores = [next(r["score"] for r in out["ranking"] if r["id"] == alt) for alt in rec.matrix.alternatives]
     assert np.allclose(contributions.sum(axis=1), scores)
+
+
+def test_one_ranking_checks_resolves_and_normalises_once(kb):
+    """What a slider move asks of the core: the new preferences checked (the page's callback), ranked, the
+    verdict's local share and the sliders' weights read; each step once (tests/hot_path.py)."""
+    prefs = Preferences(group="training-frameworks", dimension_weights={"performance": 57, "cost": 31})
+    with counted_calls() as calls:
+        prefs.check(kb)
+        rec = recommend.recommend(kb, prefs)
+        verdict.local_share(rec)
+        assert rec.matrix is matrix.build(kb, prefs)  # the page lays out the same ranking: built once
+        assert prefs.checked(kb).dimension_weights["performance"] == 57
+    assert dict(calls) == ONCE
+
+
+def _reference_ranking(kb, prefs: Preferences) -> scoring.ScoreResult:
+    """The ranking resolved by hand from the knowledge's defaults and scored through a freshly checked problem."""
+    dm = recommend.recommend(kb, prefs).matrix
+    dims = {d: prefs.dimension_weights.get(d, dim.weight) for d, dim in kb.dimensions.items()}
+    defaults = {gc.criterion: gc.weight for gc in kb.groups[prefs.group].criteria}
+    sub = [prefs.criterion_weights.get(c, defaults[c]) for c in dm.criteria]
+    hierarchy = Hierarchy.of(dm.dimension_of, dims, sub, dm.criteria)
+    problem = Problem.of(
+        dm.values,
+        dm.objectives,
+        hierarchy.weights,
+        prefs.method,
+        prefs.scaler,
+        dm.alternatives,
+        dm.criteria,
+        value_scales=dm.value_scales,
+    )
+    return scoring.score(problem)
+
+
+@pytest.mark.parametrize("method", ["mavt", "topsis", "wsm", "vikor", "moora"])
+def test_the_ranking_is_bit_for_bit_the_reference_path(kb, method):
+    for group in kb.groups:
+        for weights in ({}, {"performance": 90, "risk": 3}, {"cost": 80, "ecosystem": 0}):
+            prefs = Preferences(group=group, dimension_weights=weights, method=method)
+            try:
+                rec = recommend.recommend(kb, prefs)
+            except SelectorError:
+                continue  # a combination the method cannot rank is refused alike either way
+            reference = _reference_ranking(kb, prefs)
+            assert rec.result.ranks.tolist() == reference.ranks.tolist()
+            assert rec.result.scores.tolist() == reference.scores.tolist()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import importlib
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -190,6 +190,79 @@ def load_table(path: Path, knowledge_dir: Path) -> tuple[RawTable, str]:
         return read_table(Path(path), str(path)), relative
     except RawError as exc:
         raise ImportFailure(str(exc)) from None
+
+
+#: A row of a table keyed by name, mapped to its entity: (entity, upstream name, row, position in the file).
+NamedRow = tuple[str, str, Mapping[str, Any], str]
+
+
+@dataclass(frozen=True)
+class NamedTable:
+    """How an importer's one raw file reads: a table with one row per upstream name.
+
+    Attributes
+    ----------
+    dataset, file_name : str
+        The dataset's id and its raw file's name, for the messages.
+    name_column : str
+        The column holding each row's upstream name (mapped to an entity by the alias table).
+    columns : tuple of str
+        The other columns every row must have.
+    listed_as : str or None
+        What a row names, for the message on a name given twice ("repository"); None says "duplicate `<column>`".
+    check : callable or None
+        Refuses a row (row, name, and where it is: "<file>, <row>") by raising :class:`ImportFailure`.
+    """
+
+    dataset: str
+    file_name: str
+    name_column: str
+    columns: tuple[str, ...]
+    listed_as: str | None = None
+    check: Callable[[Mapping[str, Any], str, str], None] | None = None
+
+
+def named_rows(
+    spec: NamedTable, raws: Sequence[Path], knowledge_dir: Path, imported: Imported, aliases: Mapping[str, Alias]
+) -> tuple[RawTable, str, list[NamedRow]]:
+    """The opening of an importer whose one raw file is a table with one row per upstream name (`spec`).
+
+    Reads the one raw file, requires the columns in every row, refuses a name given twice, runs the spec's check on
+    each row and maps each name to its entity (a name the alias table does not map is recorded in `imported` and
+    left out).
+
+    Returns
+    -------
+    tuple
+        The table, its path relative to the raw folder, and the mapped rows in the file's order.
+
+    Raises
+    ------
+    ImportFailure
+        Not exactly one raw file, an unreadable file, a missing column, a name given twice, or what the check refuses.
+    """
+    if len(raws) != 1:
+        raise ImportFailure(f"{spec.dataset} takes one raw file ({spec.file_name}), got {len(raws)}")
+    table, file = load_table(raws[0], knowledge_dir)
+    require_columns(table, [spec.name_column, *spec.columns])
+    seen: dict[str, str] = {}
+    rows = []
+    for row, position in zip(table.rows, table.positions, strict=True):
+        name = str(row[spec.name_column]).strip()
+        if name in seen:
+            twice = (
+                f"{spec.listed_as} {name!r} is listed twice"
+                if spec.listed_as
+                else f"duplicate `{spec.name_column}` {name!r}"
+            )
+            raise ImportFailure(f"{table.path}, {position}: {twice} (first at {seen[name]})")
+        seen[name] = position
+        if spec.check is not None:
+            spec.check(row, name, f"{table.path}, {position}")
+        entity = imported.entity(aliases, name)
+        if entity is not None:
+            rows.append((entity, name, row, position))
+    return table, file, rows
 
 
 def _records(knowledge_dir: Path, pattern: str, section: str) -> list:

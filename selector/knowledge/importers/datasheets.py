@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from selector.knowledge.importers import Alias, Imported, ImportFailure, load_table, locator, require_columns, value
+from selector.knowledge.importers import Alias, Imported, ImportFailure, NamedTable, locator, named_rows, value
 
 DATASET = "vendor-datasheets"
 NAME = "Product"
@@ -72,6 +72,20 @@ def _claim(dataset: Any, file: str, entity: str, name: str, row: Mapping[str, An
     return claim
 
 
+def _cited_and_one_int8(row: Mapping[str, Any], name: str, where: str) -> None:
+    """A row cites its page, date and quote, and gives one INT8 peak (sparse or dense)."""
+    lacking = [c for c in (PAGE, RETRIEVED, QUOTE) if not str(row[c]).strip()]
+    if lacking:
+        raise ImportFailure(f"{where}: {name!r} lacks {', '.join(lacking)} (every figure cites it)")
+    if str(row[SPARSE]).strip() and str(row[DENSE]).strip():
+        raise ImportFailure(f"{where}: {name!r} gives both `{SPARSE}` and `{DENSE}`; keep one")
+
+
+TABLE = NamedTable(
+    DATASET, "datasheets.csv", NAME, (PAGE, RETRIEVED, QUOTE, BASIS, *COLUMNS), check=_cited_and_one_int8
+)
+
+
 def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapping[str, Alias]) -> Imported:  # noqa: ANN401
     """Claims from ``datasheets.csv`` (exactly one raw file).
 
@@ -81,28 +95,8 @@ def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapp
         On a missing column, a non-numeric value, a duplicate product, a row without its page, date or quote, or a
         row giving both a sparse and a dense INT8 figure (one product has one INT8 peak).
     """
-    if len(raws) != 1:
-        raise ImportFailure(f"{DATASET} takes one raw file (datasheets.csv), got {len(raws)}")
-    table, file = load_table(raws[0], knowledge_dir)
-    require_columns(table, [NAME, PAGE, RETRIEVED, QUOTE, BASIS, *COLUMNS])
     imported = Imported()
-    seen: dict[str, str] = {}
-    rows = []
-    for row, position in zip(table.rows, table.positions, strict=True):
-        name = str(row[NAME]).strip()
-        if name in seen:
-            raise ImportFailure(f"{table.path}, {position}: duplicate `{NAME}` {name!r} (first at {seen[name]})")
-        seen[name] = position
-        lacking = [c for c in (PAGE, RETRIEVED, QUOTE) if not str(row[c]).strip()]
-        if lacking:
-            raise ImportFailure(
-                f"{table.path}, {position}: {name!r} lacks {', '.join(lacking)} (every figure cites it)"
-            )
-        if str(row[SPARSE]).strip() and str(row[DENSE]).strip():
-            raise ImportFailure(f"{table.path}, {position}: {name!r} gives both `{SPARSE}` and `{DENSE}`; keep one")
-        entity = imported.entity(aliases, name)
-        if entity is not None:
-            rows.append((entity, name, row, position))
+    table, file, rows = named_rows(TABLE, raws, knowledge_dir, imported, aliases)
     for entity, name, row, position in sorted(rows, key=lambda r: r[0]):
         for column in COLUMNS:
             if str(row[column]).strip():

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from selector.knowledge.importers import Alias, Imported, ImportFailure, load_table, locator, require_columns, value
+from selector.knowledge.importers import Alias, Imported, NamedTable, locator, named_rows, value
 
 DATASET = "epoch-ml-hardware"
 NAME = "Hardware name"
@@ -43,6 +43,7 @@ _SLUG = {
     "tdp_w": "tdp",
     "release_price_usd": "price",
 }
+TABLE = NamedTable(DATASET, "ml_hardware.csv", NAME, tuple(COLUMNS))
 
 
 def _number_text(x: float) -> str:
@@ -57,23 +58,9 @@ def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapp
     ImportFailure
         On a missing column, a non-numeric value, or two rows with the same hardware name.
     """
-    if len(raws) != 1:
-        raise ImportFailure(f"{DATASET} takes one raw file (ml_hardware.csv), got {len(raws)}")
-    table, file = load_table(raws[0], knowledge_dir)
-    require_columns(table, [NAME, *COLUMNS])
-    upstream = dataset.upstream[0]
     imported = Imported()
-    seen: dict[str, str] = {}
-    rows = []
-    for row, position in zip(table.rows, table.positions, strict=True):
-        name = str(row[NAME]).strip()
-        if name in seen:
-            raise ImportFailure(f"{table.path}, {position}: duplicate `{NAME}` {name!r} (first at {seen[name]})")
-        seen[name] = position
-        entity = imported.entity(aliases, name)
-        if entity is None:
-            continue
-        rows.append((entity, name, row, position))
+    table, file, rows = named_rows(TABLE, raws, knowledge_dir, imported, aliases)
+    upstream = dataset.upstream[0]
     for entity, name, row, position in sorted(rows, key=lambda r: r[0]):
         for column, (metric, unit, conversion, kind, words) in COLUMNS.items():
             if not str(row[column]).strip():

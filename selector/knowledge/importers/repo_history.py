@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from selector.knowledge.importers import Alias, Imported, ImportFailure, load_table, locator, require_columns, value
+from selector.knowledge.importers import Alias, Imported, NamedTable, locator, named_rows, value
 
 DATASET = "repo-history"
 NAME = "repository"
@@ -37,6 +37,7 @@ COLUMNS: dict[str, tuple[str, str, str, str, str]] = {
     "age_years": ("repo_age_years", "years", "spec", "age", "years since the first commit"),
 }
 TEXT_COLUMNS = ("commit", "snapshot_date", "window_start", "top_domain", "top_domain_commits", "licence_spdx")
+TABLE = NamedTable(DATASET, "history.csv", NAME, (*COLUMNS, *TEXT_COLUMNS), listed_as="repository")
 
 
 def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapping[str, Alias]) -> Imported:  # noqa: ANN401
@@ -47,23 +48,8 @@ def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapp
     ImportFailure
         On a missing column, a non-numeric figure, or a repository listed twice.
     """
-    if len(raws) != 1:
-        raise ImportFailure(f"{DATASET} takes one raw file (history.csv), got {len(raws)}")
-    table, file = load_table(raws[0], knowledge_dir)
-    require_columns(table, [NAME, *COLUMNS, *TEXT_COLUMNS])
     imported = Imported()
-    seen: dict[str, str] = {}
-    rows = []
-    for row, position in zip(table.rows, table.positions, strict=True):
-        name = str(row[NAME]).strip()
-        if name in seen:
-            raise ImportFailure(
-                f"{table.path}, {position}: repository {name!r} is listed twice (first at {seen[name]})"
-            )
-        seen[name] = position
-        entity = imported.entity(aliases, name)
-        if entity is not None:
-            rows.append((entity, name, row, position))
+    table, file, rows = named_rows(TABLE, raws, knowledge_dir, imported, aliases)
     upstream = dataset.upstream[0]
     for entity, name, row, position in sorted(rows, key=lambda r: (r[0], r[1])):
         for column, (metric, unit, kind, suffix, words) in COLUMNS.items():
