@@ -216,7 +216,7 @@ def test_empty_directory_is_an_issue(tmp_path: Path) -> None:
 def test_alias_expansion_under_the_alias_cap_is_refused_quickly() -> None:
     # In a child process with a deadline: a loader that walks the expansion would otherwise stall the test run.
     code = (
-        "import sys; from pathlib import Path; from selector import knowledge; "
+        "import sys; from pathlib import Path; from selector.knowledge import loading as knowledge; "
         "kb, issues = knowledge.collect(Path(sys.argv[1]), extra=[Path(sys.argv[2])]); "
         "print(kb is None, len([i for i in issues if i.level == 'ERROR']))"
     )
