@@ -144,3 +144,33 @@ def test_weasyprint_missing_in_the_worker_says_what_to_install(built, monkeypatc
 
     with pytest.raises(ReportError, match="WeasyPrint and its system libraries"):
         pdf.render_pdf(built, Missing())
+
+
+# The contents' page numbers as report_print.css placed them before they were positioned instead of floated: the
+# reference the positioned numbers must match pixel for pixel.
+FLOATED_NUMBERS = '.print-toc li a::after { content: leader(" ") target-counter(attr(href), page); float: right; }'
+POSITIONED_NUMBERS = (
+    ".print-toc li { position: relative; }\n"
+    ".print-toc li a::after { content: target-counter(attr(href), page); position: absolute; right: 0; }"
+)
+
+
+@pytest.mark.subprocess
+@pytest.mark.slow
+@needs_pdf
+def test_positioned_contents_numbers_look_exactly_like_the_floated_ones(built, tmp_path):
+    from PIL import Image, ImageChops
+
+    page = pdf.print_page(built)
+    assert POSITIONED_NUMBERS in page, "report_print.css places the contents' numbers as this test expects"
+    pages = {}
+    for name, html in (("positioned", page), ("floated", page.replace(POSITIONED_NUMBERS, FLOATED_NUMBERS))):
+        path = tmp_path / f"{name}.pdf"
+        path.write_bytes(pdf.page_to_pdf(html))
+        subprocess.run(["pdftoppm", "-r", "100", "-png", str(path), str(tmp_path / name)], check=True)
+        pages[name] = sorted(tmp_path.glob(f"{name}-*.png"))
+    assert len(pages["positioned"]) == len(pages["floated"]) >= 3
+    for positioned, floated in zip(pages["positioned"], pages["floated"], strict=True):
+        difference = ImageChops.difference(Image.open(positioned).convert("RGB"), Image.open(floated).convert("RGB"))
+        assert difference.getbbox() is None, f"{positioned.name} differs from the floated layout"
+    assert "Contents" in _pdftotext(tmp_path / "positioned.pdf")
