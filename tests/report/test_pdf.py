@@ -7,6 +7,7 @@ import io
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ import pytest
 from selector.report import pdf
 from selector.report.model import ReportError, RobustnessInfo
 from tests.report.conftest import ADR_HEADINGS
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _weasyprint_missing() -> str | None:
@@ -120,6 +123,24 @@ def test_a_worker_lays_out_the_same_pdf(built, pdf_file, tmp_path):
         path.write_bytes(pdf.render_pdf(built, worker))
         assert worker._pool is not None, "the worker process ran"
     assert _pdftotext(path, "-layout") == _pdftotext(pdf_file, "-layout")
+
+
+@pytest.mark.subprocess
+@needs_pdf
+def test_a_worker_imports_what_page_to_pdf_imports_before_the_page_arrives():
+    # what page_to_pdf imports in a fresh interpreter: each is imported by the worker's start, off the critical path
+    probe = (
+        "import sys; from selector.report import pdf; before = set(sys.modules); "
+        "pdf.page_to_pdf('<p>x</p>'); print(' '.join(sorted(m for m in set(sys.modules) - before "
+        "if m.startswith(('selector', 'weasyprint')))))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    needed = set(done.stdout.split())
+    assert {"weasyprint", "selector.record"} <= needed
+    with pdf.PdfWorker() as worker:
+        worker._warm.result()
+        loaded = worker._pool.submit(eval, "set(__import__('sys').modules)").result()
+    assert needed <= loaded, f"imported only once a page arrives: {sorted(needed - loaded)}"
 
 
 @pytest.mark.subprocess
