@@ -1,9 +1,9 @@
 """The report model as an A4 PDF through WeasyPrint, its charts drawn as SVG images.
 
-A script that writes a PDF (``python -m selector report -o r.pdf``) spends about a second importing WeasyPrint and
-its Pango bindings, and about as long importing scikit-criteria to rank: :class:`PdfWorker` imports WeasyPrint in a
-second process while the caller ranks, then lays the page out there. The app renders in its own process
-(:func:`render_pdf` without a worker).
+A script that writes a PDF (``python -m selector report -o r.pdf``) must import WeasyPrint with its Pango bindings
+and the decision record's reader, and, to rank, scikit-criteria: :class:`PdfWorker` does the first imports in a
+second process while the caller ranks, then lays the page out there (benchmarks/bench_cold.py measures the whole
+process). The app renders in its own process (:func:`render_pdf` without a worker).
 """
 
 from __future__ import annotations
