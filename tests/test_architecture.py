@@ -139,6 +139,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "errors",
         "issues",
         "knowledge.releases",
+        "knowledge.resolved",
         "knowledge.locators",
         "decision.constraints",
         "value",

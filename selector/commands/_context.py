@@ -148,6 +148,8 @@ def fail(message: str) -> int:
 
 
 def _uploads(args: argparse.Namespace, directory: Path, embedded: list) -> list:  # noqa: ANN001
+    if not args.extra:
+        return list(embedded)  # nothing to check: the upload checks are not even imported
     from selector.uploads import intake
 
     accepted, issues = intake.check_files(args.extra, directory, others=embedded)
@@ -224,8 +226,6 @@ def load(args: argparse.Namespace):  # noqa: ANN201 - (KnowledgeBase, Preference
     """
     from pydantic import ValidationError
 
-    from selector import profile
-    from selector.io import fileio
     from selector.knowledge import loading as knowledge
 
     directory = args.knowledge if args.knowledge is not None else knowledge.DEFAULT_KNOWLEDGE
@@ -235,6 +235,10 @@ def load(args: argparse.Namespace):  # noqa: ANN201 - (KnowledgeBase, Preference
         saved = None
         embedded = []
         if args.profile is not None:
+            # imported only for a profile: a command without one never needs the profile's schema
+            from selector import profile
+            from selector.io import fileio
+
             text, problem = fileio.read_bytes(args.profile, profile.MAX_PROFILE_BYTES)
             if problem is not None:
                 raise Refused(f"cannot read --profile {args.profile}: {problem.message}")

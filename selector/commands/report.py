@@ -100,17 +100,20 @@ def _format(args: argparse.Namespace) -> str:
 def _upload_files(args: argparse.Namespace) -> list[tuple[str, bytes]]:
     """The user's files the knowledge was merged with (the profile's, then --extra), for the decision record's
     digest; read again after :func:`_context.load` checked them, as `recheck` reads them."""
-    from selector import profile
     from selector.io import fileio
-    from selector.uploads.intake import MAX_UPLOAD_BYTES
 
     files: list[tuple[str, bytes]] = []
     if args.profile is not None:
+        from selector import profile
+
         text, _ = fileio.read_bytes(args.profile, profile.MAX_PROFILE_BYTES)
         files += profile.upload_files(profile.load(text or b"", check_uploads=False, name=str(args.profile)))
-    for path in args.extra:
-        data, _ = fileio.read_bytes(path, MAX_UPLOAD_BYTES)
-        files.append((path.name, data or b""))
+    if args.extra:
+        from selector.uploads.intake import MAX_UPLOAD_BYTES
+
+        for path in args.extra:
+            data, _ = fileio.read_bytes(path, MAX_UPLOAD_BYTES)
+            files.append((path.name, data or b""))
     return files
 
 

@@ -69,28 +69,47 @@ def load(name: str, raw: bytes, max_bytes: int, max_nodes: int) -> Parsed | None
     max_bytes, max_nodes
         The limits it was parsed under.
     """
-    entry = _entry(name)
-    if entry is None:
+    kept = read_entry(name)
+    if kept is None or kept.get("key") != _key(raw, max_bytes, max_nodes):
         return None
     try:
-        kept = json.loads(entry.read_text(encoding="utf-8"))
-        if kept.get("key") != _key(raw, max_bytes, max_nodes):
-            return None
         return Parsed(kept["data"], {tuple(path): line for path, line in kept["lines"]})
-    except (OSError, ValueError, KeyError, TypeError):
+    except (KeyError, TypeError, ValueError):
         return None
 
 
 def store(name: str, raw: bytes, max_bytes: int, max_nodes: int, parsed: Parsed) -> None:
     """Keep the parse of these bytes of `name` for the next process (atomically; silently skipped on any error)."""
+    write_entry(
+        name,
+        {
+            "key": _key(raw, max_bytes, max_nodes),
+            "data": parsed.data,
+            "lines": [[list(path), line] for path, line in parsed.lines.items()],
+        },
+    )
+
+
+def read_entry(name: str) -> dict | None:
+    """The JSON object kept under `name` in the cache folder, or None (none kept, unreadable, switched off).
+
+    Each kept object carries its own ``key`` (what decided it); the caller compares it before using the rest.
+    """
+    entry = _entry(name)
+    if entry is None:
+        return None
+    try:
+        kept = json.loads(entry.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return kept if isinstance(kept, dict) else None
+
+
+def write_entry(name: str, kept: dict) -> None:
+    """Keep the JSON object `kept` under `name`, atomically (a reader sees the old or the new one); errors skip it."""
     entry = _entry(name)
     if entry is None:
         return
-    kept = {
-        "key": _key(raw, max_bytes, max_nodes),
-        "data": parsed.data,
-        "lines": [[list(path), line] for path, line in parsed.lines.items()],
-    }
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps(kept, ensure_ascii=False)

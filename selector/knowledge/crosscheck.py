@@ -16,7 +16,7 @@ from selector import value as value_scale
 from selector.io.yamlio import Parsed
 from selector.issues import Issue
 from selector.knowledge import bilingual, facts, vocabulary, workload_facts
-from selector.knowledge.locators import RawError, Snapshots, convert
+from selector.knowledge.locators import RawError, Snapshots
 from selector.knowledge.models import SECTIONS, Claim, KnowledgeFile
 
 _SINGULAR = {"entities": "entity", "criteria": "criterion", "llm_models": "LLM model", "support": "support row"}
@@ -295,8 +295,7 @@ class Checker:
                 folder = locator.file.rsplit("/", 2)[-2] if locator.file.count("/") >= 1 else ""
                 if locator.row != folder:
                     raise RawError(f"{locator.file}: row must be the file's folder `{folder}`, not {locator.row!r}")
-            row = self.snapshots.row(locator.file, locator.row, spec.key)
-            raw_value = convert(row, locator.column, locator.conversion, f"{locator.file} row {locator.row!r}")
+            raw_value = self.snapshots.resolve(locator.file, locator.row, spec.key, locator.column, locator.conversion)
         except RawError as exc:
             self.error(loaded, section, index, record_id, f"locator does not resolve: {exc}", "locator")
             return

@@ -203,7 +203,9 @@ def collect(
         if loaded is not None:
             files.append(loaded)
     texts = _read_texts(directory, files, issues)
-    issues.extend(crosscheck.Checker(files, texts, Snapshots(directory)).run())
+    snapshots = Snapshots(directory)
+    issues.extend(crosscheck.Checker(files, texts, snapshots).run())
+    snapshots.save()
     issues = limits.capped(issues)
     if any(i.level == "ERROR" for i in issues):
         return None, issues

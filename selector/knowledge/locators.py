@@ -17,7 +17,7 @@ from typing import Any
 
 from selector.errors import SelectorError
 from selector.io import fileio, numbers, rawtext
-from selector.knowledge import releases
+from selector.knowledge import releases, resolved
 
 # Bundled raw files live here, one folder per dataset id, beside the licence files they came with.
 RAW_DIR = "imports/raw"
@@ -295,6 +295,7 @@ class Snapshots:
         self.root = Path(knowledge_dir) / RAW_DIR
         self._tables: dict[str, RawTable | RawError] = {}
         self._indexes: dict[tuple[str, tuple[str, ...]], dict[str, list[int]]] = {}
+        self._kept: dict[str, resolved.Kept | None] = {}
 
     def table(self, file: str, key_of_entries: bool = False) -> RawTable:
         """The rows of bundled raw `file` (a path relative to ``imports/raw/``).
@@ -305,10 +306,8 @@ class Snapshots:
             When the file is missing, outside the raw folder or unreadable.
         """
         if file not in self._tables:
-            path = (self.root / file).resolve()
-            try:
-                path.relative_to(self.root.resolve())
-            except ValueError:
+            path = self._path(file)
+            if path is None:
                 self._tables[file] = RawError(f"{file}: outside {RAW_DIR}/")
             else:
                 try:
@@ -319,6 +318,59 @@ class Snapshots:
         if isinstance(found, RawError):
             raise found
         return found
+
+    def _path(self, file: str) -> Path | None:
+        """`file` under the raw folder, or None when it lies outside."""
+        path = (self.root / file).resolve()
+        try:
+            path.relative_to(self.root.resolve())
+        except ValueError:
+            return None
+        return path
+
+    def resolve(self, file: str, key: str, key_columns: tuple[str, ...], column: str, conversion: str) -> float:
+        """:func:`convert` of `column` in the row of `file` whose key is `key`: the value a locator names.
+
+        The answer (or the refusal) is kept per snapshot content (:mod:`selector.knowledge.resolved`), so a later
+        process reads it back instead of parsing the snapshot; :meth:`save` writes what was resolved afresh.
+
+        Raises
+        ------
+        RawError
+            As :meth:`row` and :func:`convert` do.
+        """
+        kept = self._kept_for(file)
+        name = resolved.entry(key, key_columns, column, conversion)
+        answer = None if kept is None else kept.get(name)
+        if answer is None:
+            try:
+                answer = convert(self.row(file, key, key_columns), column, conversion, f"{file} row {key!r}")
+            except RawError as exc:
+                if kept is None:
+                    raise
+                answer = str(exc)
+            if kept is not None:
+                kept.put(name, answer)
+        if isinstance(answer, str):
+            raise RawError(answer)
+        return answer
+
+    def _kept_for(self, file: str) -> resolved.Kept | None:
+        """The kept answers for `file`'s bytes; None when it cannot be read (then nothing is kept for it)."""
+        if file not in self._kept:
+            path = self._path(file)
+            data = None
+            if path is not None:
+                data, problem = fileio.read_bytes(path, MAX_RAW_BYTES, f"{RAW_DIR}/{file}")
+                data = None if problem is not None else data
+            self._kept[file] = None if data is None else resolved.Kept(f"{RAW_DIR}/{file}", data)
+        return self._kept[file]
+
+    def save(self) -> None:
+        """Keep what :meth:`resolve` found afresh for the next process."""
+        for kept in self._kept.values():
+            if kept is not None:
+                kept.save()
 
     def row(self, file: str, key: str, key_columns: tuple[str, ...]) -> Mapping[str, Any]:
         """The one row of `file` whose key is `key` (a single-object file is its own one row).

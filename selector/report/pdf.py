@@ -1,9 +1,9 @@
 """The report model as an A4 PDF through WeasyPrint, its charts drawn as SVG images.
 
-A script that writes a PDF (``python -m selector report -o r.pdf``) spends about a second importing WeasyPrint and
-its Pango bindings, and about as long importing scikit-criteria to rank: :class:`PdfWorker` imports WeasyPrint in a
-second process while the caller ranks, then lays the page out there. The app renders in its own process
-(:func:`render_pdf` without a worker).
+A script that writes a PDF (``python -m selector report -o r.pdf``) must import WeasyPrint with its Pango bindings
+and the decision record's reader, and, to rank, scikit-criteria: :class:`PdfWorker` does the first imports in a
+second process while the caller ranks, then lays the page out there (benchmarks/bench_cold.py measures the whole
+process). The app renders in its own process (:func:`render_pdf` without a worker).
 """
 
 from __future__ import annotations
@@ -84,7 +84,11 @@ def page_to_pdf(page: str) -> bytes:
 
 
 def _import_weasyprint() -> None:
-    import weasyprint  # noqa: F401 - imported now, so that the page is laid out as soon as it arrives
+    # Imported now, so that the page is laid out as soon as it arrives: WeasyPrint, and the decision record's
+    # reader that page_to_pdf needs for the attachment (it would otherwise be imported once the page has come).
+    import weasyprint  # noqa: F401
+
+    from selector import record  # noqa: F401
 
 
 def _end_with_parent(parent: int) -> None:
@@ -102,7 +106,8 @@ def _end_with_parent(parent: int) -> None:
 
 
 class PdfWorker:
-    """One worker process that imports WeasyPrint as soon as it starts, and then lays out one page at a time.
+    """One worker process that imports WeasyPrint (and whatever else :func:`page_to_pdf` imports) as soon as it
+    starts, and then lays out one page at a time.
 
     Started by a caller that will need a PDF before it ranks, so that the two imports run side by side on two
     cores. A worker that cannot start or that stops is replaced by this process: the PDF is then drawn here, as

@@ -7,6 +7,7 @@ import io
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ import pytest
 from selector.report import pdf
 from selector.report.model import ReportError, RobustnessInfo
 from tests.report.conftest import ADR_HEADINGS
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _weasyprint_missing() -> str | None:
@@ -124,6 +127,24 @@ def test_a_worker_lays_out_the_same_pdf(built, pdf_file, tmp_path):
 
 @pytest.mark.subprocess
 @needs_pdf
+def test_a_worker_imports_what_page_to_pdf_imports_before_the_page_arrives():
+    # what page_to_pdf imports in a fresh interpreter: each is imported by the worker's start, off the critical path
+    probe = (
+        "import sys; from selector.report import pdf; before = set(sys.modules); "
+        "pdf.page_to_pdf('<p>x</p>'); print(' '.join(sorted(m for m in set(sys.modules) - before "
+        "if m.startswith(('selector', 'weasyprint')))))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    needed = set(done.stdout.split())
+    assert {"weasyprint", "selector.record"} <= needed
+    with pdf.PdfWorker() as worker:
+        worker._warm.result()
+        loaded = worker._pool.submit(eval, "set(__import__('sys').modules)").result()
+    assert needed <= loaded, f"imported only once a page arrives: {sorted(needed - loaded)}"
+
+
+@pytest.mark.subprocess
+@needs_pdf
 def test_a_worker_that_stops_leaves_the_pdf_to_this_process(built, monkeypatch):
     from concurrent.futures.process import BrokenProcessPool
 
@@ -144,3 +165,33 @@ def test_weasyprint_missing_in_the_worker_says_what_to_install(built, monkeypatc
 
     with pytest.raises(ReportError, match="WeasyPrint and its system libraries"):
         pdf.render_pdf(built, Missing())
+
+
+# The contents' page numbers as report_print.css placed them before they were positioned instead of floated: the
+# reference the positioned numbers must match pixel for pixel.
+FLOATED_NUMBERS = '.print-toc li a::after { content: leader(" ") target-counter(attr(href), page); float: right; }'
+POSITIONED_NUMBERS = (
+    ".print-toc li { position: relative; }\n"
+    ".print-toc li a::after { content: target-counter(attr(href), page); position: absolute; right: 0; }"
+)
+
+
+@pytest.mark.subprocess
+@pytest.mark.slow
+@needs_pdf
+def test_positioned_contents_numbers_look_exactly_like_the_floated_ones(built, tmp_path):
+    from PIL import Image, ImageChops
+
+    page = pdf.print_page(built)
+    assert POSITIONED_NUMBERS in page, "report_print.css places the contents' numbers as this test expects"
+    pages = {}
+    for name, html in (("positioned", page), ("floated", page.replace(POSITIONED_NUMBERS, FLOATED_NUMBERS))):
+        path = tmp_path / f"{name}.pdf"
+        path.write_bytes(pdf.page_to_pdf(html))
+        subprocess.run(["pdftoppm", "-r", "100", "-png", str(path), str(tmp_path / name)], check=True)
+        pages[name] = sorted(tmp_path.glob(f"{name}-*.png"))
+    assert len(pages["positioned"]) == len(pages["floated"]) >= 3
+    for positioned, floated in zip(pages["positioned"], pages["floated"], strict=True):
+        difference = ImageChops.difference(Image.open(positioned).convert("RGB"), Image.open(floated).convert("RGB"))
+        assert difference.getbbox() is None, f"{positioned.name} differs from the floated layout"
+    assert "Contents" in _pdftotext(tmp_path / "positioned.pdf")
