@@ -82,3 +82,21 @@ def test_no_cell_is_imputed_where_a_bundled_snapshot_has_the_value(kb) -> None:
                 and matrix._conditions_match(criterion, c)
             ]
             assert not hits, f"{group}: {cell.alternative}/{cell.criterion} imputed although {hits} exist"
+
+
+def test_rating_groups_are_those_with_a_criterion_our_ratings_fill(kb) -> None:
+    found = set(shares.rating_groups(kb))
+    by_hand = {g.id for g in kb.groups.values() for c in g.criteria if kb.criteria[c.criterion].unit == "rating 1-5"}
+    assert found == by_hand
+    assert {"training-frameworks", "edge-accelerators", "mobile-runtimes"} <= found  # stored at weight 0 counts too
+    assert "llm-inference-accelerators" not in found
+
+
+def test_pooled_share_and_misses_against_hand_figures() -> None:
+    weighted = {"a": {"assessed": 0.5, "imputed": 0.0}, "b": {"assessed": 0.2, "imputed": 0.06}, "c": {}}
+    measured = shares.Shares(("a", "b", "c"), {"assessed": 1}, {}, weighted)
+    assert measured.pooled(("a", "b", "c")) == pytest.approx(0.7 / 3)
+    assert measured.pooled(("a", "b", "zz")) == pytest.approx(0.35)  # an unmeasured group is not counted
+    assert measured.rating_group_misses(("a", "b")) == ["a assessed 50%", "b filled in 6%", "pooled assessed 35%"]
+    assert measured.rating_group_misses(("c",)) == []
+    assert "MISSES" in measured.pooled_line(("a",)) and "meets" in measured.pooled_line(("c",))
