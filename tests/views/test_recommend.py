@@ -20,6 +20,7 @@ from selector.views.recommend import (
     cell_footnotes,
     contributions_frame,
     criterion_profile,
+    exclusions_table,
     matrix_display,
     matrix_table,
     ranking_markdown,
@@ -208,3 +209,21 @@ def test_ranking_markdown_escapes_what_it_is_given(kb):
     text = ranking_markdown(rec, judged, "*bold* [link](x)")
     assert "**\\*bold\\* \\[link\\]\\(x\\)**" in text
     assert "flagged claims left out." in text
+
+
+def test_the_left_out_table_shows_a_discontinued_member_with_its_successor(kb):
+    """As a hard constraint shows its reason, the page's left-out table says why PyTorch Mobile is not ranked."""
+    m = matrix.build(kb, Preferences(group="mobile-runtimes"))
+    table = exclusions_table(kb, m)
+    row = table[table["name"] == "PyTorch Mobile"].iloc[0]
+    assert row["what"] == "alternative"
+    assert (
+        row["why"]
+        == "discontinued, not ranked: deprecated since 2024-10; its successor is ExecuTorch (ranked in this group)"
+    )
+    # a group without a discontinued member shows no such row
+    assert (
+        not exclusions_table(kb, matrix.build(kb, Preferences(group="ios-runtimes")))["why"]
+        .str.startswith("discontinued")
+        .any()
+    )
