@@ -126,6 +126,33 @@ def test_every_new_edge_module_has_its_facts_sourced(kb) -> None:
     assert kb.entities["hailo"].jurisdiction == "IL"
 
 
+LAPTOP_NPUS = {"amd-xdna": 16, "amd-ryzen-ai-300": 50, "intel-core-ultra-200v": 48, "snapdragon-x-elite": 45}
+
+
+def test_laptop_npus_rank_on_their_makers_npu_tops_and_the_article_keeps_its_xdna(kb) -> None:
+    """client-npus keeps its id (links, profiles) and holds laptop NPUs only, each on a datasheet NPU cell."""
+    group = kb.groups["client-npus"]
+    assert set(group.members) == set(LAPTOP_NPUS)
+    assert {kb.entities[m].form_factor for m in group.members} == {"laptop"}
+    grid = cells(kb, "client-npus")
+    for member, tops in LAPTOP_NPUS.items():
+        cell = grid[member]["npu-tops-int8"]
+        assert (cell.value, cell.tier, cell.imputed) == (tops, "reference", False), member
+        assert all(kb.claims[c].source == "vendor-datasheets" for c in cell.evidence)
+    # article 004's XDNA keeps its claims; its flagged TOPS/W is stored, not ranked
+    assert any(c.source == "004" and "amd-xdna" in c.about for c in kb.claims.values())
+    assert "efficiency-tops-per-w" not in matrix.build(kb, Preferences(group="client-npus")).criteria
+    assert not any(row["npu-tops-int8"].flagged for row in grid.values())
+
+
+def test_the_phone_npu_is_listed_not_ranked_and_says_why(kb) -> None:
+    hexagon = kb.entities["qualcomm-hexagon"]
+    assert hexagon.form_factor == "phone" and not any("qualcomm-hexagon" in g.members for g in kb.groups.values())
+    assert "Listed, not ranked" in hexagon.description_en and "no NPU TOPS" in hexagon.description_en
+    assert any(c.source in ("000", "004") and "qualcomm-hexagon" in c.about for c in kb.claims.values())
+    assert "Phone NPUs are listed, not ranked" in kb.groups["client-npus"].description_en
+
+
 @pytest.fixture(scope="module")
 def printed_shares() -> dict[str, dict[str, float]]:
     """Per group, the weighted shares `python -m selector validate --format json` prints."""
@@ -142,8 +169,9 @@ ACCELERATOR_GROUPS = [
         "client-npus",
         marks=pytest.mark.xfail(
             strict=True,
-            reason="no vendor publishes a figure for the phone NPU (Qualcomm Hexagon) the group ranks beside AMD XDNA, "
-            "so it still ranks mostly on our ratings (issue 32 report)",
+            reason="split into laptop NPUs, which rank on their makers' NPU TOPS; model coverage, ecosystem, lock-in "
+            "and roadmap risk have no public dataset, so our four ratings still carry 73 % of the weight (issue 32 "
+            "report)",
         ),
     ),
     "llm-inference-accelerators",

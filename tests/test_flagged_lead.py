@@ -15,18 +15,23 @@ from selector.views.recommend import _verdict_text
 
 KB = knowledge.load()
 PERFORMANCE = {"performance": 100, "cost": 0, "ecosystem": 0, "risk": 0}
+# The laptop NPUs store article 004's flagged 30 TOPS/W for XDNA at weight 0; a user who ranks it (sub-weight 1)
+# gets a lead that rests on that one flagged cell.
+ON_EFFICIENCY = {"efficiency-tops-per-w": 1}
 
 
 @pytest.fixture(scope="module")
 def xdna():
-    return recommend.recommend(KB, Preferences(group="client-npus", dimension_weights=PERFORMANCE))
+    return recommend.recommend(
+        KB, Preferences(group="client-npus", dimension_weights=PERFORMANCE, criterion_weights=ON_EFFICIENCY)
+    )
 
 
 def test_xdna_s_lead_rests_on_its_flagged_efficiency_figure(xdna):
     assert xdna.leader.id == xdna.recommended == "amd-xdna"
     found = flagged_lead.check(xdna, KB)
     assert found is not None and found.decides
-    assert found.leader_without == "Qualcomm Hexagon processor"
+    assert found.leader_without == "AMD Ryzen AI 300 NPU (XDNA 2)"
     flagged_claims = {
         c
         for row in xdna.matrix.cells
@@ -38,7 +43,10 @@ def test_xdna_s_lead_rests_on_its_flagged_efficiency_figure(xdna):
     assert flagged_claims and all(any(c in text for text in found.cells) for c in flagged_claims)
     # independently: leave the flagged claims out (the cell is filled in at the column's worst) and rank again
     without = recommend.recommend(
-        KB, Preferences(group="client-npus", dimension_weights=PERFORMANCE, use_flagged=False)
+        KB,
+        Preferences(
+            group="client-npus", dimension_weights=PERFORMANCE, criterion_weights=ON_EFFICIENCY, use_flagged=False
+        ),
     )
     assert without.leader.id != "amd-xdna"
 
@@ -63,7 +71,9 @@ def test_no_flagged_cell_no_flag_note():
 
 
 def test_a_recommended_option_that_does_not_lead_is_not_judged_on_flags(xdna):
-    other = dataclasses.replace(xdna, recommended="qualcomm-hexagon")
+    other = dataclasses.replace(xdna, recommended="snapdragon-x-elite")
     assert flagged_lead.check(other, KB) is None
     judged = verdict.judge(other, local_share=0.0, global_share=0.0, leaders={})
-    assert judged.badge.startswith("Qualcomm Hexagon processor: ")  # the badge names the option it describes
+    assert judged.badge.startswith(
+        "Qualcomm Snapdragon X Elite NPU (Hexagon): "
+    )  # the badge names the option it describes

@@ -11,6 +11,7 @@ from selector.commands import _context
 from selector.escape import printable
 
 if TYPE_CHECKING:
+    from selector.decision.shares import Shares
     from selector.knowledge.models import KnowledgeBase
 
 NAME = "validate"
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     findings = []
     shares = None
     if kb is not None:
-        from selector.decision.shares import cell_shares
+        from selector.decision.shares import cell_shares, rating_groups
         from selector.knowledge import conflicts
 
         findings = conflicts.detect(kb)
@@ -71,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
             "data_hash": kb.data_hash if kb is not None else None,
             "conflicts": [f.to_dict() for f in findings],
             "cell_shares": shares.to_dict() if shares is not None else None,
+            "rating_groups": _rating_groups(kb, shares),
             "issues": [
                 {"level": i.level, "file": i.file, "line": i.line, "record": i.record, "message": i.message}
                 for i in issues
@@ -91,8 +93,24 @@ def run(args: argparse.Namespace) -> int:
         if shares is not None:
             print(shares.summary())
             print("\n".join(shares.weighted_lines()))
+            print(shares.pooled_line(rating_groups(kb)))
         print(_summary(kb, counts, errors, warnings))
     return 0 if kb is not None else EXIT_INVALID
+
+
+def _rating_groups(kb: KnowledgeBase | None, shares: Shares | None) -> dict | None:
+    """Issue 32's pooled figure over the groups that rank or store our ratings, for the JSON report."""
+    if kb is None or shares is None:
+        return None
+    from selector.decision.shares import rating_groups
+
+    groups = tuple(g for g in rating_groups(kb) if g in shares.weighted)
+    return {
+        "groups": list(groups),
+        "pooled_assessed": shares.pooled(groups),
+        "pooled_imputed": shares.pooled(groups, "imputed"),
+        "misses": shares.rating_group_misses(groups),
+    }
 
 
 def _summary(kb: KnowledgeBase | None, counts: dict[str, int] | None, errors: int, warnings: int) -> str:

@@ -20,6 +20,7 @@ from selector.decision.cells import Cell, Exclusion, impute
 from selector.decision.preferences import Checked, PreferenceError, Preferences
 from selector.decision.problem import Problem, criterion_weights
 from selector.decision.weights import Hierarchy, WeightError
+from selector.knowledge import facts
 from selector.knowledge.models import TIERS, Claim, Criterion, KnowledgeBase
 from selector.memo import PerKnowledge, PerObject
 from selector.value import ValueScales
@@ -337,9 +338,13 @@ def apply_limits(
 
 
 def _exclusion_reasons(kb: KnowledgeBase, members: tuple[str, ...], limits: Limits) -> dict[str, list[str]]:
-    """Member -> why it is excluded before any constraint (its vendor, you, a rule your answers fire); [] if not."""
+    """Member -> why it is excluded before any constraint (discontinued, its vendor, you, a rule your answers fire);
+    [] if not."""
     reasons: dict[str, list[str]] = {a: [] for a in members}
     for alt in members:
+        discontinued = facts.discontinued_reason(kb.entities, alt, members)
+        if discontinued is not None:
+            reasons[alt].append(discontinued)
         vendor = kb.entities[alt].vendor
         if vendor and vendor in limits.exclude_vendors:
             reasons[alt].append(f"vendor {kb.entity_name(vendor)} is excluded")

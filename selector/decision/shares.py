@@ -16,6 +16,13 @@ from selector.knowledge.models import TIERS, KnowledgeBase
 
 MAX_ASSESSED = 0.25
 MAX_IMPUTED = 0.05
+# Issue 32's targets, by weight, for the groups whose criteria include one of our assessed ratings (ranked or
+# stored): the groups that come from the articles, where our ratings stood in for evidence. Each such group at
+# most 40 % assessed and 5 % filled in; pooled over them (each group counting once) at most 30 % assessed. The
+# evidence-rich groups that never had ratings are left out of the pool, so they cannot dilute it.
+MAX_ASSESSED_GROUP = 0.40
+MAX_IMPUTED_GROUP = 0.05
+MAX_ASSESSED_POOLED = 0.30
 
 
 @dataclass(frozen=True)
@@ -58,6 +65,35 @@ class Shares:
             for group, w in self.weighted.items()
         ]
 
+    def pooled(self, groups: tuple[str, ...], key: str = "assessed") -> float:
+        """The mean over `groups` (each measured group counting once) of the weight resting on `key` cells."""
+        measured = [g for g in groups if g in self.weighted]
+        return sum(self.weighted[g].get(key, 0.0) for g in measured) / len(measured) if measured else 0.0
+
+    def rating_group_misses(self, groups: tuple[str, ...]) -> list[str]:
+        """Each way the groups in `groups` miss issue 32's targets (empty when every target holds)."""
+        misses = []
+        for g in (g for g in groups if g in self.weighted):
+            if self.weighted[g].get("assessed", 0.0) > MAX_ASSESSED_GROUP:
+                misses.append(f"{g} assessed {self.weighted[g]['assessed']:.0%}")
+            if self.weighted[g].get("imputed", 0.0) > MAX_IMPUTED_GROUP:
+                misses.append(f"{g} filled in {self.weighted[g]['imputed']:.0%}")
+        if self.pooled(groups) > MAX_ASSESSED_POOLED:
+            misses.append(f"pooled assessed {self.pooled(groups):.0%}")
+        return misses
+
+    def pooled_line(self, groups: tuple[str, ...]) -> str:
+        """One line: the pooled shares over the groups that rank or store our ratings, and whether the targets hold."""
+        measured = tuple(g for g in groups if g in self.weighted)
+        misses = self.rating_group_misses(measured)
+        verdict = "meets" if not misses else f"MISSES ({'; '.join(misses)})"
+        return (
+            f"groups that rank or store our assessed ratings ({len(measured)}: {', '.join(measured)}): pooled "
+            f"{self.pooled(measured):.0%} of the weight on assessed cells, {self.pooled(measured, 'imputed'):.0%} "
+            f"on filled-in cells; {verdict} the targets per group assessed <= {MAX_ASSESSED_GROUP:.0%}, filled in "
+            f"<= {MAX_IMPUTED_GROUP:.0%}, pooled assessed <= {MAX_ASSESSED_POOLED:.0%}"
+        )
+
     def to_dict(self) -> dict:
         return {
             "groups": list(self.groups),
@@ -69,6 +105,11 @@ class Shares:
             "targets": {"assessed": MAX_ASSESSED, "imputed": MAX_IMPUTED},
             "meets_targets": self.meets_targets,
         }
+
+
+def rating_groups(kb: KnowledgeBase) -> tuple[str, ...]:
+    """The groups with a criterion our assessed ratings fill (it has a rubric), ranked or stored at weight 0."""
+    return tuple(g.id for g in kb.groups.values() if any(kb.criteria[c.criterion].rubric for c in g.criteria))
 
 
 def cell_shares(kb: KnowledgeBase, groups: tuple[str, ...] | None = None) -> Shares:

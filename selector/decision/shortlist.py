@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from selector.knowledge import facts
-from selector.knowledge.models import Entity, KnowledgeBase
+from selector.knowledge.models import KnowledgeBase
 
 
 @dataclass(frozen=True)
@@ -79,12 +79,6 @@ def _names(kb: KnowledgeBase, ids: Sequence[str]) -> str:
     return ", ".join(kb.entity_name(e) for e in ids)
 
 
-def _successor_text(kb: KnowledgeBase, entity: Entity, members: Sequence[str]) -> str:
-    successor = kb.entity_name(entity.successor or "")
-    where = "ranked in this group" if entity.successor in members else "not ranked in this group"
-    return f"deprecated since {entity.lifecycle_since}; its successor is {successor} ({where})"
-
-
 def effect(kb: KnowledgeBase, rule, group: str, use_flagged: bool) -> RuleEffect:  # noqa: ANN001 - FiredRule
     """What `rule` does in `group`: its ids and fact selections among the members, less what it cannot advise."""
     members = kb.groups[group].members
@@ -100,9 +94,9 @@ def effect(kb: KnowledgeBase, rule, group: str, use_flagged: bool) -> RuleEffect
     exclude = _members_chosen(kb, members, rule.exclude, rule.exclude_where)
     kept = []
     for e in recommend:
-        entity = kb.entities[e]
-        if entity.lifecycle == "deprecated":
-            notes.append(f"rule {rule.id} names {entity.name}, {_successor_text(kb, entity, members)}: not shortlisted")
+        successor = facts.successor_text(kb.entities, e, members)
+        if successor is not None:
+            notes.append(f"rule {rule.id} names {kb.entities[e].name}, {successor}: not shortlisted")
         else:
             kept.append(e)
     return RuleEffect(rule.id, tuple(kept), tuple(exclude), tuple(notes), acts=bool(kept or exclude))

@@ -68,6 +68,29 @@ def describe(where: Mapping[str, Sequence[str]]) -> str:
     return " and ".join(f"{FACT_LABELS[k]} is {' or '.join(v)}" for k, v in where.items())
 
 
+def successor_text(entities: Mapping[str, Entity], entity_id: str, members: Sequence[str]) -> str | None:
+    """``deprecated since 2024-10; its successor is ExecuTorch (ranked in this group)``, or None for an entity
+    that is not deprecated (its `lifecycle` fact, sourced by its fact claims)."""
+    entity = entities.get(entity_id)
+    if entity is None or entity.lifecycle != "deprecated":
+        return None
+    successor = entities.get(entity.successor or "")
+    name = successor.name if successor is not None else entity.successor
+    where = "ranked in this group" if entity.successor in members else "not ranked in this group"
+    return f"deprecated since {entity.lifecycle_since}; its successor is {name} ({where})"
+
+
+def discontinued_reason(entities: Mapping[str, Entity], entity_id: str, members: Sequence[str]) -> str | None:
+    """Why a group's member is not ranked on its lifecycle fact, or None when it may be ranked.
+
+    The one place the rule lives (the brief: no recommendation of a discontinued product): a deprecated member
+    stays listed with its claims, but no ranking, shortlist or score offers it."""
+    successor = successor_text(entities, entity_id, members)
+    if successor is None:
+        return None
+    return f"discontinued, not ranked: {successor}"
+
+
 def vendors(entities: Mapping[str, Entity]) -> tuple[str, ...]:
     """The ids of the organizations that make some framework or accelerator, sorted."""
     return tuple(

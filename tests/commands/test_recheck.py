@@ -46,8 +46,8 @@ def _set_claim_value(knowledge_dir: Path, claim_id: str, old: str, new: str) -> 
     raw = knowledge_dir / "imports" / "raw" / "vendor-datasheets" / "datasheets.csv"
     text = raw.read_text(encoding="utf-8")
     row = next(line for line in text.splitlines() if line.startswith("Google Coral USB Accelerator,"))
-    assert row.endswith(f",{old},2,0,,")
-    raw.write_text(text.replace(row, row[: -len(f"{old},2,0,,")] + f"{new},2,0,,"), encoding="utf-8")
+    assert row.endswith(f",{old},2,0,,,")  # INT8 (dense), power, memory, price, basis, NPU INT8
+    raw.write_text(text.replace(row, row[: -len(f"{old},2,0,,,")] + f"{new},2,0,,,"), encoding="utf-8")
     yaml_text, _ = importers.run("vendor-datasheets", [raw], knowledge_dir)
     (knowledge_dir / importers.OUTPUTS["vendor-datasheets"]).write_text(yaml_text, encoding="utf-8")
 

@@ -213,3 +213,19 @@ def test_validate_lists_disagreeing_claims_without_failing(tmp_path: Path) -> No
     assert "CONFLICT disagreement: TensorRT, throughput: comparable claims disagree by 20%" in done.stdout
     report = json.loads(selector("validate", "--extra", str(extra), "--format", "json").stdout)
     assert any(c["kind"] == "disagreement" and "u-trt" in c["claims"] for c in report["conflicts"])
+
+
+def test_validate_prints_the_pooled_share_over_the_groups_that_rank_or_store_our_ratings(capsys) -> None:
+    """Issue 32: the pooled figure is printed (text and JSON) and equals the mean of the per-group shares."""
+    assert main(["validate", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    pooled = report["rating_groups"]
+    weighted = report["cell_shares"]["weighted_per_group"]
+    assert {"training-frameworks", "datacenter-accelerators", "client-npus"} <= set(pooled["groups"])
+    assert "llm-serving-engines" not in pooled["groups"]  # no rating criterion: it cannot dilute the pool
+    by_hand = sum(weighted[g].get("assessed", 0.0) for g in pooled["groups"]) / len(pooled["groups"])
+    assert pooled["pooled_assessed"] == pytest.approx(by_hand)
+    assert main(["validate"]) == 0
+    (line,) = [x for x in capsys.readouterr().out.splitlines() if x.startswith("groups that rank or store")]
+    assert f"pooled {by_hand:.0%} of the weight on assessed cells" in line
+    assert ("MISSES" in line) == bool(pooled["misses"])

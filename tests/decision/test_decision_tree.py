@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from selector.decision import decision_tree
-from selector.decision.preferences import PreferenceError
+from selector.decision import decision_tree, matrix
+from selector.decision.preferences import PreferenceError, Preferences
 from selector.knowledge import loading as knowledge
 
 
@@ -100,12 +100,23 @@ def test_a_rule_naming_ids_absent_from_a_group_says_so(kb):
 
 
 def test_answering_mobile_removes_laptop_npus(kb):
+    """Since issue 32's split the client NPUs are laptop parts: on phones the rule removes every one of them, and
+    the ranking refuses with the rule's reason (a phone's NPU is not a ranked choice; the phone Hexagon is listed)."""
     path = decision_tree.evaluate(kb, {"target": "mobile"})
     out = set(path.excluded_from("client-npus"))
     assert out == {m for m in kb.groups["client-npus"].members if kb.entities[m].form_factor != "phone"}
-    assert "amd-xdna" in out and "qualcomm-hexagon" not in out
-    vendor = decision_tree.evaluate(kb, {"target": "mobile", "organisation": "edge-vendor"})
-    assert vendor.shortlisted("client-npus") == ("qualcomm-hexagon",)
+    assert out == set(kb.groups["client-npus"].members) and "amd-xdna" in out
+    assert "qualcomm-hexagon" not in kb.groups["client-npus"].members
+    # the phone answer no longer points at the laptop group
+    (target,) = [q for q in kb.questions.values() if q.id == "target"]
+    assert "client-npus" not in next(o for o in target.options if o.id == "mobile").groups
+    with pytest.raises(PreferenceError, match="form-factor-mobile"):
+        matrix.build(kb, Preferences(group="client-npus", answers={"target": "mobile"}))
+    vendor = decision_tree.evaluate(kb, {"organisation": "edge-vendor"})
+    assert vendor.shortlisted("client-npus") == ("amd-xdna",)  # article 004's advice; Hexagon is not a member
+    assert any(
+        "names Qualcomm Hexagon processor, which is not a member" in n for n in vendor.group_advice("client-npus").notes
+    )
 
 
 def test_conflicting_answers_are_stated_not_united(kb):

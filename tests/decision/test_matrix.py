@@ -134,10 +134,12 @@ def test_a_dimension_left_without_weight_is_refused(kb):
 
 
 def test_excluding_flagged_claims_empties_their_cells(kb):
-    with_flags = matrix.build(kb, Preferences(group="client-npus"))
+    # the laptop NPUs store article 004's flagged TOPS/W at weight 0: a user who ranks it gets the flagged cell
+    ranked = {"efficiency-tops-per-w": 1}
+    with_flags = matrix.build(kb, Preferences(group="client-npus", criterion_weights=ranked))
     assert _cell(with_flags, "amd-xdna", "efficiency-tops-per-w").flagged
-    without = matrix.build(kb, Preferences(group="client-npus", use_flagged=False))
-    # Both NPU figures are flagged, so without them no member has evidence and the column leaves the ranking.
+    without = matrix.build(kb, Preferences(group="client-npus", criterion_weights=ranked, use_flagged=False))
+    # XDNA's is the group's only NPU figure and flagged, so without it no member has evidence and the column leaves.
     assert "efficiency-tops-per-w" not in without.criteria
     assert "efficiency-tops-per-w" in with_flags.criteria
     assert "efficiency-tops-per-w" in {e.id for e in without.excluded_criteria}

@@ -20,6 +20,7 @@ from selector.views.recommend import (
     cell_footnotes,
     contributions_frame,
     criterion_profile,
+    exclusions_table,
     matrix_display,
     matrix_table,
     ranking_markdown,
@@ -128,10 +129,14 @@ def test_cell_footnotes_list_every_dataset_claim_behind_the_matrix(kb):
         assert row["footnote"] == claim.locator.footnote()
         assert bool(row["ageing"]) == provenance.is_ageing(claim, kb, OLD)
     assert table["footnote"].str.contains("derived").any()
-    # Client NPUs rank on the articles' claims and our ratings only (the edge modules have the vendors' datasheets
-    # since issue 32, the software groups PyPI's release history).
-    articles = matrix.build(kb, Preferences(group="client-npus"))
-    assert cell_footnotes(kb, articles).empty
+    # The GPU inference engines rank on article 004's table and our ratings, and on PyPI's release history: only
+    # the dataset cells have footnotes (the client NPUs have the vendors' datasheets since issue 32's split).
+    engines = matrix.build(kb, Preferences(group="gpu-inference-runtimes"))
+    notes = cell_footnotes(kb, engines)
+    dataset_cells = [c for row in engines.cells for c in row if any(kb.claims[e].locator for e in c.evidence)]
+    article_cells = [c for row in engines.cells for c in row if c.tier == "claimed"]
+    assert dataset_cells and article_cells
+    assert set(notes["claim"]) == {e for c in dataset_cells for e in c.evidence if kb.claims[e].locator}
 
 
 def test_ranking_table_counts_each_options_filled_in_cells(kb):
@@ -204,3 +209,21 @@ def test_ranking_markdown_escapes_what_it_is_given(kb):
     text = ranking_markdown(rec, judged, "*bold* [link](x)")
     assert "**\\*bold\\* \\[link\\]\\(x\\)**" in text
     assert "flagged claims left out." in text
+
+
+def test_the_left_out_table_shows_a_discontinued_member_with_its_successor(kb):
+    """As a hard constraint shows its reason, the page's left-out table says why PyTorch Mobile is not ranked."""
+    m = matrix.build(kb, Preferences(group="mobile-runtimes"))
+    table = exclusions_table(kb, m)
+    row = table[table["name"] == "PyTorch Mobile"].iloc[0]
+    assert row["what"] == "alternative"
+    assert (
+        row["why"]
+        == "discontinued, not ranked: deprecated since 2024-10; its successor is ExecuTorch (ranked in this group)"
+    )
+    # a group without a discontinued member shows no such row
+    assert (
+        not exclusions_table(kb, matrix.build(kb, Preferences(group="ios-runtimes")))["why"]
+        .str.startswith("discontinued")
+        .any()
+    )

@@ -1,9 +1,10 @@
 """Vendor datasheet figures (a bundled transcription, one row per product) -> ``reference`` spec claims.
 
-Edge modules and cards have no spec database like Epoch AI's, so their makers' pages are transcribed into one CSV
-with the page, the day it was recorded and the words quoted. One claim per mapped product and filled column:
-dense INT8 TOPS (NVIDIA's 2:4-sparse rating halved, or a rating without sparsity as it stands), the top of the
-power range, the module's memory and the list price (its basis said in the claim).
+Edge modules, cards and laptop NPUs have no spec database like Epoch AI's, so their makers' pages are transcribed
+into one CSV with the page, the day it was recorded and the words quoted. One claim per mapped product and filled
+column: dense INT8 TOPS (NVIDIA's 2:4-sparse rating halved, a rating without sparsity as it stands, or a laptop
+processor's NPU block on its own), the top of the power range, the module's memory and the list price (its basis
+said in the claim).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from selector.knowledge.importers import Alias, Imported, ImportFailure, NamedTa
 DATASET = "vendor-datasheets"
 NAME = "Product"
 PAGE, RETRIEVED, QUOTE, BASIS = "Page", "Retrieved", "Quote", "Price basis"
-SPARSE, DENSE = "INT8 TOPS (2:4 sparse)", "INT8 TOPS (dense)"
+SPARSE, DENSE, NPU = "INT8 TOPS (2:4 sparse)", "INT8 TOPS (dense)", "NPU INT8 TOPS (dense)"
 # raw column -> (metric, unit, conversion, kind, claim id suffix, what the number is, conditions)
 _TOPS_CONDITIONS = {"precision": "int8", "sparsity": "dense", "scenario": "edge", "scope": "module"}
 COLUMNS: dict[str, tuple[str, str, str, str, str, str, dict[str, str]]] = {
@@ -31,6 +32,17 @@ COLUMNS: dict[str, tuple[str, str, str, str, str, str, dict[str, str]]] = {
         _TOPS_CONDITIONS,
     ),
     DENSE: ("tops_int8", "TOPS", "none", "spec", "int8", "INT8 peak (no sparsity)", _TOPS_CONDITIONS),
+    # The NPU block of a laptop processor, as its maker rates it (AMD's "NPU TOPS", Intel's "NPU Peak TOPS (Int8)",
+    # Qualcomm's Hexagon NPU TOPS): the NPU alone, not the processor's CPU + GPU + NPU "overall" figure.
+    NPU: (
+        "tops_int8",
+        "TOPS",
+        "none",
+        "spec",
+        "npu-int8",
+        "NPU INT8 peak (the NPU block alone)",
+        {"precision": "int8", "sparsity": "dense", "scenario": "client", "scope": "npu-block"},
+    ),
     "Power max (W)": (
         "power_w",
         "W",
@@ -73,12 +85,13 @@ def _claim(dataset: Any, file: str, entity: str, name: str, row: Mapping[str, An
 
 
 def _cited_and_one_int8(row: Mapping[str, Any], name: str, where: str) -> None:
-    """A row cites its page, date and quote, and gives one INT8 peak (sparse or dense)."""
+    """A row cites its page, date and quote, and gives one INT8 peak (sparse, dense or NPU)."""
     lacking = [c for c in (PAGE, RETRIEVED, QUOTE) if not str(row[c]).strip()]
     if lacking:
         raise ImportFailure(f"{where}: {name!r} lacks {', '.join(lacking)} (every figure cites it)")
-    if str(row[SPARSE]).strip() and str(row[DENSE]).strip():
-        raise ImportFailure(f"{where}: {name!r} gives both `{SPARSE}` and `{DENSE}`; keep one")
+    peaks = [c for c in (SPARSE, DENSE, NPU) if str(row[c]).strip()]
+    if len(peaks) > 1:
+        raise ImportFailure(f"{where}: {name!r} gives both {' and '.join(f'`{c}`' for c in peaks)}; keep one")
 
 
 TABLE = NamedTable(
@@ -93,7 +106,7 @@ def build(raws: Sequence[Path], knowledge_dir: Path, dataset: Any, aliases: Mapp
     ------
     ImportFailure
         On a missing column, a non-numeric value, a duplicate product, a row without its page, date or quote, or a
-        row giving both a sparse and a dense INT8 figure (one product has one INT8 peak).
+        row giving two INT8 figures (sparse, dense or NPU: one product has one INT8 peak).
     """
     imported = Imported()
     table, file, rows = named_rows(TABLE, raws, knowledge_dir, imported, aliases)

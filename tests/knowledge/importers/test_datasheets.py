@@ -38,7 +38,21 @@ def test_nvidia_sparse_ratings_become_dense_and_share_a_basis_with_hailo_and_cor
     )
     assert claims["datasheet-edge-tpu-int8"]["value"] == 4
     conditions = {tuple(sorted(c["conditions"].items())) for c in imported.claims if c["metric"] == "tops_int8"}
-    assert conditions == {(("precision", "int8"), ("scenario", "edge"), ("scope", "module"), ("sparsity", "dense"))}
+    assert conditions == {
+        (("precision", "int8"), ("scenario", "edge"), ("scope", "module"), ("sparsity", "dense")),
+        # a laptop processor's NPU block on its own (issue 32's laptop NPUs), never in the modules' column
+        (("precision", "int8"), ("scenario", "client"), ("scope", "npu-block"), ("sparsity", "dense")),
+    }
+
+
+def test_laptop_npus_get_their_makers_npu_rating_not_the_processors_overall_tops(imported) -> None:
+    claims = by_id(imported)
+    npu = {c["about"][0]: c["value"] for c in imported.claims if c["id"].endswith("-npu-int8")}
+    assert npu == {"amd-xdna": 16, "amd-ryzen-ai-300": 50, "intel-core-ultra-200v": 48, "snapdragon-x-elite": 45}
+    # AMD's page gives both: the NPU's 50 TOPS is imported, the processor's overall 80 is not
+    hx370 = claims["datasheet-amd-ryzen-ai-300-npu-int8"]
+    assert "Overall TOPS: Up to 80" in hx370["text_en"] and hx370["value"] == 50
+    assert hx370["locator"]["column"] == "NPU INT8 TOPS (dense)"
 
 
 def test_a_figure_the_page_does_not_give_is_left_out_not_guessed(imported) -> None:
@@ -64,6 +78,7 @@ def test_each_claim_quotes_its_page_and_rereads_from_the_raw_table(imported) -> 
     ("edit", "message"),
     [
         ((",275,,60,", ",275,137.5,60,"), "gives both"),
+        (('Up to 80",,,,,,,50', 'Up to 80",,50,,,,,50'), r"gives both `INT8 TOPS \(dense\)` and `NPU INT8"),
         (("https://hailo.ai/products/ai-accelerators/hailo-8-ai-accelerator/", ""), "lacks Page"),
         ((",26,2.5,", ",26 TOPS,2.5,"), "row 9: `26 TOPS` is not a number"),
     ],
