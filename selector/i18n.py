@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import gettext
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -80,3 +80,13 @@ def format_date(day: dt.date, lang: Language) -> str:
 def N_(message: str) -> str:
     """Mark `message` for the catalogs without translating it here: a constant translated where it is shown."""
     return message
+
+
+def join_names(items: Sequence[str], *, lang: Language = "en") -> str:
+    """Names in running text: ``"A, B and C"``, in Chinese ``"A、B 和 C"``."""
+    items = list(items)
+    if len(items) < 2:
+        return "".join(items)
+    if lang == "zh":
+        return "、".join(items[:-1]) + " 和 " + items[-1]
+    return ", ".join(items[:-1]) + " and " + items[-1]

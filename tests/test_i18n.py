@@ -19,27 +19,52 @@ ROOT = Path(__file__).resolve().parent.parent
 PO = i18n.LOCALE_DIR / "zh" / "LC_MESSAGES" / "messages.po"
 MO = PO.with_suffix(".mo")
 KEYWORDS = {"_": None, "N_": None}
-# babel.cfg's sections: (directory, pattern)
-SOURCES = [("app.py", "app.py"), ("app_pages", "**.py"), ("selector", "**.py")]
+# babel.cfg's sections: (directory, pattern, extractor)
+SOURCES = [
+    ("app.py", "app.py", "python"),
+    ("app_pages", "**.py", "python"),
+    ("selector", "**.py", "python"),
+    ("selector/report/templates", "**.j2", "jinja2"),
+]
 
 
 def extracted() -> set[str]:
     """Every message the code marks, as `make i18n` extracts it (same keywords and files as babel.cfg)."""
     config = (ROOT / "babel.cfg").read_text()
-    assert (
-        "[python: app.py]" in config and "[python: app_pages/**.py]" in config and "[python: selector/**.py]" in config
-    )
+    for folder, pattern, method in SOURCES:
+        section = f"[{method}: {folder if folder.endswith('.py') else folder + '/' + pattern}]"
+        assert section in config, f"babel.cfg lacks {section}"
     found: set[str] = set()
-    for folder, pattern in SOURCES:
+    for folder, pattern, method in SOURCES:
         if folder.endswith(".py"):
-            base, method_map = ROOT, [(folder, "python")]
+            base, method_map = ROOT, [(folder, method)]
         else:
-            base, method_map = ROOT / folder, [(pattern, "python")]
+            base, method_map = ROOT / folder, [(pattern, method)]
         for _file, _line, message, _comments, _context in extract_from_dir(
             base, method_map, keywords=KEYWORDS, comment_tags=()
         ):
             found.add(message)
     return found
+
+
+def test_the_report_templates_messages_are_extracted():
+    # the report's headings live in its templates: the catalog must hold them, or a Chinese report keeps English
+    found = extracted()
+    assert {"Decision matrix and its evidence", "Chosen option:", "Context and Problem Statement"} <= found
+
+
+def test_every_translation_call_is_one_the_extractor_sees():
+    # `i18n.translator(lang)("text")` translates at run time but pybabel only extracts `_("text")` and
+    # `N_("text")`: such a message would never reach the catalog and stay English in every language
+    called = re.compile(r"translator\([^)]*\)\(\s*[\"']")
+    offenders = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for folder in ("selector", "app_pages")
+        for path in (ROOT / folder).rglob("*.py")
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if called.search(line)
+    ]
+    assert not offenders, f"bind `_ = i18n.translator(lang)` and call `_(...)`: {offenders}"
 
 
 def catalog():

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from selector import i18n
 from selector.decision import decision_tree, matrix, scoring
 from selector.decision.preferences import Preferences
 from selector.decision.problem import Problem
@@ -100,24 +101,37 @@ def criterion_advantages(dm: matrix.DecisionMatrix, result: scoring.ScoreResult,
     return (goodness[a] - goodness[b]) * dm.weights
 
 
-def explain(kb: KnowledgeBase, dm: matrix.DecisionMatrix, result: scoring.ScoreResult) -> str:
-    """One sentence saying why the leader leads the runner-up."""
+def explain(
+    kb: KnowledgeBase, dm: matrix.DecisionMatrix, result: scoring.ScoreResult, *, lang: i18n.Language = "en"
+) -> str:
+    """One sentence saying why the leader leads the runner-up, in `lang` (criteria named in it where the knowledge
+    has their name in it)."""
+    _ = i18n.translator(lang)
     order = np.argsort(result.ranks, kind="stable")
     leader = dm.alternatives[order[0]]
     if len(order) < 2:
-        return f"{kb.entity_name(leader)} is the only alternative left to rank."
+        return _("{name} is the only alternative left to rank.").format(name=kb.entity_name(leader))
     runner = order[1]
     if result.ranks[order[0]] == result.ranks[runner]:
         tied = [kb.entity_name(dm.alternatives[i]) for i in order if result.ranks[i] == result.ranks[order[0]]]
-        return f"{', '.join(tied[:-1])} and {tied[-1]} tie for first place: equal scores, no criterion separates them."
+        return _("{names} tie for first place: equal scores, no criterion separates them.").format(
+            names=i18n.join_names(tied, lang=lang)
+        )
     adv = criterion_advantages(dm, result, order[0], runner)
     best = [i for i in np.argsort(-adv) if adv[i] > 0][:2]
     worst = [i for i in np.argsort(adv) if adv[i] < 0][:1]
-    names = " and ".join(kb.criteria[dm.criteria[i]].name_en for i in best) or "no single criterion"
-    sentence = f"{kb.entity_name(leader)} leads {kb.entity_name(dm.alternatives[runner])} mainly on {names}"
+
+    def named(j: int) -> str:
+        criterion = kb.criteria[dm.criteria[j]]
+        return i18n.pick(lang, criterion.name_en, criterion.name_zh)
+
+    names = (" and " if lang == "en" else " 和 ").join(named(i) for i in best) or _("no single criterion")
+    sentence = _("{leader} leads {runner} mainly on {criteria}").format(
+        leader=kb.entity_name(leader), runner=kb.entity_name(dm.alternatives[runner]), criteria=names
+    )
     if worst:
-        sentence += f", despite trailing on {kb.criteria[dm.criteria[worst[0]]].name_en}"
-    return sentence + "."
+        sentence += _(", despite trailing on {criterion}").format(criterion=named(worst[0]))
+    return _("{sentence}.").format(sentence=sentence)
 
 
 def _answer_text(kb: KnowledgeBase, question: str, answer: str) -> str:
