@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from app_pages import _lang
 from app_pages._cached import PAGE_SAMPLES, SEED, robustness_of
 from app_pages._session import current_prefs, session_kb
 from app_pages._widgets import markdown_table, plotly_chart, section_tabs
@@ -35,7 +36,7 @@ try:
 except (SelectorError, ValueError):
     local = whole = None  # the verdict says it could not compute them
 try:
-    judged = verdict.judge(rec, local_share=local, global_share=whole)
+    judged = verdict.judge(rec, local_share=local, global_share=whole, lang=_lang.current())
     st.markdown(f"**{md(judged.headline)}** · {md(judged.badge)} (the Recommend page's badge)")
 except SelectorError:
     pass
@@ -117,7 +118,7 @@ order = [names.index(n) for n in ranked] if sorted(ranked) == sorted(names) else
 in_order = [names[i] for i in order]
 held = figure.level(robust.leader_share)
 (st.success if held == "robust" else st.warning)(
-    md(f"{robust.leader} is {robust.badge}: {held}."), icon=":material/balance:"
+    md(f"{robust.leader} is {robust.badge_text(lang=_lang.current())}: {held}."), icon=":material/balance:"
 )
 st.caption(md("Sampled: " + sampling_text(robust.smaa, robust.space, robust.spread)))
 
@@ -177,7 +178,7 @@ def tipping_points() -> None:
     """Where one dimension's weight changes the leader, and the scores along that weight."""
     tips = robust.tipping_points
     if tips:
-        st.markdown("\n".join(f"- {md(t.sentence)}" for t in tips))
+        st.markdown("\n".join(f"- {md(t.text(lang=_lang.current()))}" for t in tips))
     else:
         st.success(
             "Moving one dimension's weight anywhere between 0% and 100% (others in proportion) keeps the leader."
@@ -213,7 +214,7 @@ def tipping_points() -> None:
 def method_agreement() -> None:
     """The ranking under each method with its default scaler, and Kendall's tau between them."""
     agreement = robust.agreement
-    st.markdown(md(agreement.summary))
+    st.markdown(md(agreement.text(lang=_lang.current())))
     labels = [f"{k.upper()} / {s}" for k, s in zip(agreement.methods, agreement.scalers, strict=True)]
     named = [f"{k.upper()} = {label}" for k in agreement.methods if (label := METHODS[k].label) != k.upper()]
     st.caption(md("Each method with its default scaler (method / scaler). " + "; ".join(named) + "."))
@@ -232,7 +233,7 @@ def method_agreement() -> None:
 def rank_reversal() -> None:
     """Whether removing an alternative or adding a copy of one reorders the others."""
     reversal = robust.reversal
-    (st.warning if reversal.any_reversal else st.success)(md(reversal.summary))
+    (st.warning if reversal.any_reversal else st.success)(md(reversal.text(lang=_lang.current())))
     markdown_table(
         pd.DataFrame(
             [

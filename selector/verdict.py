@@ -412,7 +412,7 @@ def judge(
     if close:
         details.append(_("{names} are too close to call: {reason}.").format(names=_names(close, lang), reason=reason))
     if recommended.id != leader.id:
-        details.append(rec.preference or _why_recommended(ranking, recommended, lang))
+        details.append(rec.preference_in(lang) or _why_recommended(ranking, recommended, lang))
     elif len(tied) > 1:
         details.append(_why_recommended(ranking, recommended, lang))
     if flagged is not None:

@@ -36,9 +36,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         # the keys and ids stay as they are in every language; the sentences for people follow --lang
         payload = {**_with_provenance(kb, rec, lang), "verdict": judged.to_dict()}
-        if lang != i18n.SOURCE_LANGUAGE:
-            payload["why"] = recommend.explain(kb, rec.matrix, rec.result, lang=lang)
-        payload["lang"] = lang
+        payload["why"], payload["rule_preference"] = rec.why_in(lang), rec.preference_in(lang)
         print(json.dumps(payload, ensure_ascii=False, indent=2))
     elif args.format == "csv":
         from selector.report.spreadsheet import (
@@ -105,7 +103,7 @@ def _workload_lines(kb, rec) -> list[str]:  # noqa: ANN001 - KnowledgeBase, Reco
 
 def _table(kb, rec, judged, lang: i18n.Language = "en") -> str:  # noqa: ANN001 - KnowledgeBase, Recommendation, Verdict
     _ = i18n.translator(lang)
-    why = rec.why if lang == i18n.SOURCE_LANGUAGE else _explain(kb, rec, lang)
+    why = rec.why_in(lang)
     lines = [
         *_ranking_lines(kb, rec, lang),
         "",
@@ -119,12 +117,6 @@ def _table(kb, rec, judged, lang: i18n.Language = "en") -> str:  # noqa: ANN001 
         _("Knowledge data hash: {hash}").format(hash=rec.data_hash),
     ]
     return escape.printable_lines(lines)
-
-
-def _explain(kb, rec, lang: i18n.Language) -> str:  # noqa: ANN001 - KnowledgeBase, Recommendation
-    from selector.decision import recommend
-
-    return recommend.explain(kb, rec.matrix, rec.result, lang=lang)
 
 
 def _ranking_lines(kb, rec, lang: i18n.Language = "en") -> list[str]:  # noqa: ANN001 - KnowledgeBase, Recommendation

@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         out = {"group": rec.matrix.group, "method": rec.result.method, "scaler": rec.result.scaler}
         # the keys and ids stay as they are; the sentences for people (badge, tipping points, summaries) follow --lang
         out |= {"samples": args.samples, "seed": args.seed, "data_hash": rec.data_hash}
-        out |= {**result.to_dict(lang=_context.lang(args)), "lang": _context.lang(args)}
+        out |= result.to_dict(lang=_context.lang(args))
         print(json.dumps(out, ensure_ascii=False, indent=2))
     else:
         print(_table(rec, result, _context.lang(args)))

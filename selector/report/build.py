@@ -15,7 +15,7 @@ from selector.adr import DecisionMeta
 from selector.decision import basis, elicitation
 from selector.decision.matrix import Cell
 from selector.decision.preferences import MISSING_HELP, Preferences
-from selector.decision.recommend import Recommendation, explain, recommend
+from selector.decision.recommend import Recommendation, recommend
 from selector.knowledge import facts
 from selector.knowledge.models import Criterion, KnowledgeBase
 from selector.measure import compare
@@ -272,11 +272,12 @@ def _robustness(rec: Recommendation, samples: int, seed: int, lang: i18n.Languag
 
 def _why(rec: Recommendation, chosen: OptionRow, lang: i18n.Language = "en") -> str:
     """Why the chosen option: the score sentence, or the shortlist when the tree overrides the score leader."""
-    why = rec.why if lang == "en" or rec.kb is None else explain(rec.kb, rec.matrix, rec.result, lang=lang)
+    why = rec.why_in(lang)
     if chosen.id == rec.leader.id:
         return why
-    if rec.preference:
-        return rec.preference[0].lower() + rec.preference[1:]  # follows "Chosen option: X, because"
+    preference = rec.preference_in(lang)
+    if preference:
+        return preference[0].lower() + preference[1:]  # follows "Chosen option: X, because"
     _ = i18n.translator(lang)
     return _(
         "it is the best-ranked option the decision trees shortlist for this scenario (rank {rank} of {count}); "

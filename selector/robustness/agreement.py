@@ -38,6 +38,10 @@ class MethodAgreement:
         """One sentence: do the methods agree on the leader, and how similar are the rankings."""
         return agreement_summary(self)
 
+    def text(self, *, lang: i18n.Language = "en") -> str:
+        """:attr:`summary` in `lang`."""
+        return agreement_summary(self, lang=lang)
+
     @property
     def mean_tau(self) -> float | None:
         """Mean Kendall's tau over distinct method pairs (None when undefined)."""
