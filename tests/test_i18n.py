@@ -8,6 +8,7 @@ import io
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
@@ -132,3 +133,67 @@ def test_pick_prefers_the_language_and_falls_back_to_the_other():
 def test_dates_follow_the_locale():
     assert i18n.format_date(dt.date(2026, 12, 2), "en") == "Dec 2, 2026"
     assert i18n.format_date(dt.date(2026, 12, 2), "zh") == "2026年12月2日"
+
+
+# --- every sentence selector/ writes for people, in Chinese: no catalog sentence left in English ----------------
+
+
+def _sentences(lang: str) -> str:
+    """What the selector's sentence functions write in `lang`, over every group (ranked with its defaults and with
+    an answer that makes a rule prefer another option), one report and one robustness analysis, and the rare
+    branches (ties, reversals, disagreeing methods, flagged leads) built directly."""
+    from selector import flagged_lead, verdict
+    from selector.commands import rank, sensitivity
+    from selector.decision import basis, recommend
+    from selector.decision.preferences import Preferences
+    from selector.knowledge import loading
+    from selector.report import build, render
+    from selector.robustness import agreement, analysis, figure, reversal, tipping
+    from selector.views.recommend import ranking_markdown
+
+    kb = loading.load()
+    texts = []
+    for group in kb.groups:
+        for answers in ({}, {"goal": "industrial"}):
+            rec = recommend.recommend(kb, Preferences(group=group, answers=answers))
+            judged = verdict.judge(rec, lang=lang)
+            texts += [judged.headline, *judged.details, judged.badge, rec.why_in(lang), rec.preference_in(lang)]
+            texts += [b.text for b in basis.dimension_basis(kb, rec.matrix, lang=lang)]
+            texts.append(ranking_markdown(rec, judged, "MAVT", lang=lang))
+    prefs = Preferences(group="gpu-inference-runtimes", answers={"goal": "industrial"}, exclude_vendors=("intel",))
+    report = build.build_report(kb, prefs, samples=200, lang=lang)
+    texts += [render.render_markdown(report), render.render_html(report)]
+    rec = recommend.recommend(kb, prefs)
+    result = analysis.analyse(rec, samples=200)
+    texts += [rank._table(kb, rec, verdict.judge(rec, lang=lang), lang), sensitivity._table(rec, result, lang)]
+    tips = [tipping.TippingPoint("cost", w, 0.25, "A", "B", "mavt", "value", True) for w in (0.1, 0.5)]
+    texts += [t.text(lang=lang) for t in tips]
+    moves = [
+        reversal.Perturbation("remove", "C", {}, (("A", "B"),), ()),
+        reversal.Perturbation("add_copy", "C", {}, (), (("A", "B"),)),
+    ]
+    texts += [reversal.RankReversalReport("mavt", "value", ("A", "B", "C"), (1, 2, 3), tuple(moves), 1).text(lang=lang)]
+    split = agreement.MethodAgreement(
+        ("A", "B"),
+        ("mavt", "topsis"),
+        ("value", "vector"),
+        None,
+        None,
+        ("A", "B"),
+        np.full((2, 2), np.nan),
+        {"wpm": "x"},
+    )
+    texts += [split.text(lang=lang), figure.badge("A", 0.4, 2000, 0.3, lang=lang)]
+    for decides in (True, False):
+        texts.append(flagged_lead.FlaggedLead("A", ("cost (c1: outdated)",), "B", decides).sentence(lang=lang))
+    return "\n".join(texts)
+
+
+@pytest.mark.slow
+def test_every_sentence_of_the_selector_is_chinese_when_asked():
+    from tests.app.test_language import english_found
+
+    found = english_found(_sentences("zh"))
+    assert not found, f"English sentences left in the selector's Chinese output: {found[:5]}"
+    # the same check finds the English sentences in the English output (it can fail)
+    assert len(english_found(_sentences("en"))) >= 40

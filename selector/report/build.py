@@ -201,8 +201,7 @@ def _robustness(rec: Recommendation, samples: int, seed: int, lang: i18n.Languag
     """
     from selector.decision.problem import METHODS, ScoringError
     from selector.robustness import analysis
-    from selector.robustness.agreement import agreement_summary, kendall_tau
-    from selector.robustness.smaa import CONFIDENCE_LIMIT
+    from selector.robustness.agreement import kendall_tau
 
     _ = i18n.translator(lang)
     try:
@@ -230,17 +229,6 @@ def _robustness(rec: Recommendation, samples: int, seed: int, lang: i18n.Languag
                 tau=tau if math.isfinite(tau) else None,
             )
         )
-    space = _("dimension weights") if result.space == "dimensions" else _("criterion weights")
-    within = (
-        _("the whole simplex")
-        if result.spread is None
-        else _("+/- {spread} of the current shares").format(spread=display.number(result.spread))
-    )
-    kb = rec.kb
-    # the tipping sentences name a dimension by its id in English (as they always did), by its name in Chinese
-    dimension_names = {}
-    if kb is not None and lang != i18n.SOURCE_LANGUAGE:
-        dimension_names = {d.id: i18n.pick(lang, d.name_en, d.name_zh) for d in kb.dimensions.values()}
     return RobustnessInfo(
         samples=smaa.n_samples,
         seed=smaa.seed,
@@ -249,25 +237,47 @@ def _robustness(rec: Recommendation, samples: int, seed: int, lang: i18n.Languag
         leader_acceptability=float(acceptability[0, 0]),
         recommended_acceptability=float(acceptability[names.index(rec.recommended_entry.name), 0]),
         confidence=tuple(float("nan") if smaa.confidence[i] is None else float(smaa.confidence[i]) for i in order),
-        confidence_note=(
-            _(
-                "Confidence factors are computed for the {limit} options most often ranked first; the other "
-                "{omitted} that rank first in some sample show none."
-            ).format(limit=CONFIDENCE_LIMIT, omitted=smaa.confidence_omitted)
-            if smaa.confidence_omitted
-            else ""
-        ),
-        sampling=_("{space} sampled uniformly over {within}").format(space=space, within=within),
         uncertain_cells=len(smaa.uncertain_cells),
-        tipping_points=tuple(
-            t.text(lang=lang, dimension=dimension_names.get(t.dimension)) for t in result.tipping_points
-        ),
         methods=tuple(methods),
         mean_tau=agreement.mean_tau,
-        agreement_summary=agreement_summary(agreement, lang=lang),
-        rank_reversal=result.reversal.text(lang=lang),
         unavailable=tuple(f"{m}: {why}" for m, why in agreement.skipped.items()),
+        **_robustness_words(rec, result, lang),
     )
+
+
+def _robustness_words(rec: Recommendation, result: Any, lang: i18n.Language) -> dict[str, Any]:  # noqa: ANN401
+    """The robustness analyses' sentences in `lang`: how the weights were sampled, the confidence note, the tipping
+    points, the methods' agreement and the rank reversal (``result``: selector.robustness.analysis.Robustness)."""
+    from selector.robustness.agreement import agreement_summary
+    from selector.robustness.smaa import CONFIDENCE_LIMIT
+
+    _ = i18n.translator(lang)
+    smaa = result.smaa
+    space = _("dimension weights") if result.space == "dimensions" else _("criterion weights")
+    within = (
+        _("the whole simplex")
+        if result.spread is None
+        else _("+/- {spread} of the current shares").format(spread=display.number(result.spread))
+    )
+    # the tipping sentences name a dimension by its id in English (as they always did), by its name in Chinese
+    dimension_names = {}
+    if rec.kb is not None and lang != i18n.SOURCE_LANGUAGE:
+        dimension_names = {d.id: i18n.pick(lang, d.name_en, d.name_zh) for d in rec.kb.dimensions.values()}
+    note = ""
+    if smaa.confidence_omitted:
+        note = _(
+            "Confidence factors are computed for the {limit} options most often ranked first; the other "
+            "{omitted} that rank first in some sample show none."
+        ).format(limit=CONFIDENCE_LIMIT, omitted=smaa.confidence_omitted)
+    return {
+        "confidence_note": note,
+        "sampling": _("{space} sampled uniformly over {within}").format(space=space, within=within),
+        "tipping_points": tuple(
+            t.text(lang=lang, dimension=dimension_names.get(t.dimension)) for t in result.tipping_points
+        ),
+        "agreement_summary": agreement_summary(result.agreement, lang=lang),
+        "rank_reversal": result.reversal.text(lang=lang),
+    }
 
 
 def _why(rec: Recommendation, chosen: OptionRow, lang: i18n.Language = "en") -> str:
@@ -421,6 +431,25 @@ def _decision(
     }
 
 
+def _title(kb: KnowledgeBase, group_id: str, headline: str, lang: i18n.Language) -> str:
+    """The default title: the group in `lang` and the verdict."""
+    group = kb.groups[group_id]
+    return f"{i18n.pick(lang, group.name_en, group.name_zh)}: {headline}"
+
+
+def _points(
+    rec: Recommendation, parts: dict[str, Any], rules: Sequence[RuleInfo], robustness: RobustnessInfo, method: str
+) -> dict[str, Any]:
+    """MADR's pros and cons of each option and the consequences of the choice, in the report's language."""
+    options, criteria, lang = parts["options"], parts["criteria"], parts["lang"]
+    return {
+        "pros_cons": points.pros_cons(options, criteria, rules, lang=lang),
+        "consequences": points.consequences(
+            options, rec.recommended, criteria, robustness, method, rec.result.scaler, lang=lang
+        ),
+    }
+
+
 def build_report(
     kb: KnowledgeBase,
     prefs: Preferences,
@@ -467,18 +496,14 @@ def build_report(
         _options(rec), rec.recommended, robustness, rec.matrix.imputed_cells
     )
     settings = _settings(kb, prefs, rec, lang)
-    appendix = evidence.claims(
-        kb,
-        evidence.uses(kb, {"dimensions": dimensions, "rules": rules, "criteria": criteria, "options": options}),
-        moment.date(),
-    )
+    used = {"dimensions": dimensions, "rules": rules, "criteria": criteria, "options": options}
+    appendix = evidence.claims(kb, evidence.uses(kb, used), moment.date())
     recommended = next(o for o in options if o.id == rec.recommended)
     judged = verdict.judge(rec, lang=lang)
     parts = {"moment": moment, "judged": judged, "options": options, "criteria": criteria, "evidence": appendix}
     parts["lang"] = lang
-    group = kb.groups[prefs.group]
     return Report(
-        title=(meta and meta.title) or f"{i18n.pick(lang, group.name_en, group.name_zh)}: {judged.headline}",
+        title=(meta and meta.title) or _title(kb, prefs.group, judged.headline, lang),
         **_group(kb, prefs.group, lang),
         **_scenario(kb, prefs, rec),
         rules=rules,
@@ -491,10 +516,7 @@ def build_report(
         leader=options[0].name,
         why=_why(rec, recommended, lang),
         **_left_out(kb, rec, imputed_cells, lang),
-        pros_cons=points.pros_cons(options, criteria, rules, lang=lang),
-        consequences=points.consequences(
-            options, recommended.id, criteria, robustness, settings["method_label"], rec.result.scaler, lang=lang
-        ),
+        **_points(rec, parts, rules, robustness, settings["method_label"]),
         robustness=robustness,
         evidence=appendix,
         flagged_used=tuple(e.id for e in appendix if e.flags),

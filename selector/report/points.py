@@ -9,7 +9,7 @@ import numpy as np
 
 from selector import i18n
 from selector.report import formats
-from selector.report.model import CriterionInfo, OptionRow, Point, ProsCons, RobustnessInfo, RuleInfo
+from selector.report.model import CellInfo, CriterionInfo, OptionRow, Point, ProsCons, RobustnessInfo, RuleInfo
 from selector.robustness import figure
 
 
@@ -35,32 +35,36 @@ def pros_cons(
                     Point("bad", _("the decision trees exclude it: {why}").format(why=rule.rationale), rule.claims)
                 )
         for j, crit in enumerate(criteria):
-            cell = option.cells[j]
             column = np.array([o.cells[j].value for o in options], dtype=float)
-            words = {"criterion": crit.name, "amount": formats.amount(cell.value, crit.unit)}
-            if cell.imputed:
-                how = cell.note.removeprefix("no evidence; ") if lang == "en" else ""
-                text = _("there is no evidence for its {criterion}; {how} ({amount})")
-                points.append(Point("bad", text.format(how=how or _("imputed"), **words)))
-                continue
-            spread = np.ptp(column) > 1e-12 * max(1.0, float(np.abs(column).max()))
-            best = column.max() if crit.objective == "max" else column.min()
-            worst = column.min() if crit.objective == "max" else column.max()
-            if not spread:
-                verdict, text = "neutral", _("every option has the same {criterion} ({amount})")
-            elif math.isclose(cell.value, best, rel_tol=1e-12, abs_tol=1e-12):
-                verdict, text = "good", _("it has the best {criterion} of the options ({amount})")
-            elif math.isclose(cell.value, worst, rel_tol=1e-12, abs_tol=1e-12):
-                verdict, text = "bad", _("it has the worst {criterion} of the options ({amount})")
-            else:
-                verdict, text = "neutral", _("its {criterion} lies between the best and the worst ({amount})")
-            points.append(Point(verdict, text.format(**words), cell.evidence))
-            if cell.flagged:
-                text = _("its {criterion} value rests on a flagged claim").format(**words)
-                points.append(Point("bad", text, cell.evidence))
+            points.extend(_criterion_points(option.cells[j], crit, column, lang))
         order = {"good": 0, "neutral": 1, "bad": 2}
         result.append(ProsCons(option.name, tuple(sorted(points, key=lambda p: order[p.verdict]))))
     return tuple(result)
+
+
+def _criterion_points(cell: CellInfo, crit: CriterionInfo, column: np.ndarray, lang: i18n.Language) -> list[Point]:
+    """Where one option stands on one criterion among the options (`column`), and whether that rests on a flag."""
+    _ = i18n.translator(lang)
+    words = {"criterion": crit.name, "amount": formats.amount(cell.value, crit.unit)}
+    if cell.imputed:
+        how = cell.note.removeprefix("no evidence; ") if lang == i18n.SOURCE_LANGUAGE else ""
+        text = _("there is no evidence for its {criterion}; {how} ({amount})")
+        return [Point("bad", text.format(how=how or _("imputed"), **words))]
+    spread = np.ptp(column) > 1e-12 * max(1.0, float(np.abs(column).max()))
+    best = column.max() if crit.objective == "max" else column.min()
+    worst = column.min() if crit.objective == "max" else column.max()
+    if not spread:
+        verdict, text = "neutral", _("every option has the same {criterion} ({amount})")
+    elif math.isclose(cell.value, best, rel_tol=1e-12, abs_tol=1e-12):
+        verdict, text = "good", _("it has the best {criterion} of the options ({amount})")
+    elif math.isclose(cell.value, worst, rel_tol=1e-12, abs_tol=1e-12):
+        verdict, text = "bad", _("it has the worst {criterion} of the options ({amount})")
+    else:
+        verdict, text = "neutral", _("its {criterion} lies between the best and the worst ({amount})")
+    found = [Point(verdict, text.format(**words), cell.evidence)]
+    if cell.flagged:
+        found.append(Point("bad", _("its {criterion} value rests on a flagged claim").format(**words), cell.evidence))
+    return found
 
 
 def consequences(

@@ -186,9 +186,10 @@ def figure_data(report: Report) -> FigureData:
             for o in report.options
         ),
         higher_is_better=report.higher_is_better,
-        method=f"{report.method_label}, {report.scaling}",
+        method=f"{report.method_label}, {formats.scaling(report.scaler, lang=report.lang)}",
         acceptability=report.robustness.acceptability,
         samples=report.robustness.samples,
+        lang=i18n.check_language(report.lang),
     )
 
 
