@@ -40,9 +40,9 @@ from selector.escape import streamlit_md as md
 from selector.measure import compare
 from selector.value import SWING_WEIGHT_MEANING
 from selector.views.recommend import (
-    BADGE_HELP,
     FILLED_MARK,
     FLAG_MARK,
+    badge_help,
     cell_choices,
     cell_footnotes,
     contributions_frame,
@@ -350,7 +350,7 @@ def _ranking(rec: recommend.Recommendation, judged: verdict.Verdict, figure: Kep
     # did not fit a laptop screen. The tooltip explains the robustness badge, the first thing under the headline.
     st.markdown(
         ranking_markdown(rec, judged, spec.label, lang=_lang.current()),
-        help=None if judged.local_share is None else BADGE_HELP,
+        help=None if judged.local_share is None else badge_help(lang=_lang.current()),
     )
     # the reader of a phone sees the verdict, its reason and the ranking's top first (tests/e2e/test_first_screen.py)
     if figure is not None:

@@ -120,7 +120,7 @@ held = figure.level(robust.leader_share)
 (st.success if held == "robust" else st.warning)(
     md(f"{robust.leader} is {robust.badge_text(lang=_lang.current())}: {held}."), icon=":material/balance:"
 )
-st.caption(md("Sampled: " + sampling_text(robust.smaa, robust.space, robust.spread)))
+st.caption(md("Sampled: " + sampling_text(robust.smaa, robust.space, robust.spread, lang=_lang.current())))
 
 
 def rank_acceptability() -> None:
