@@ -103,6 +103,7 @@ def test_the_chinese_pdf_has_chinese_headings_and_the_english_numbers(reports, t
     for heading in ZH_HEADINGS:
         assert heading in zh  # a CJK font is found offline: pdftotext reads the characters back
     assert "Decision Outcome" in en and "Decision Outcome" not in zh
+    assert re.search(r"第 1 页，共 \d+ 页", zh) and re.search(r"Page 1 of \d+", en)  # the page furniture too
     scores = [f"{o.score:.3f}" for o in reports["en"].options]
     for text in (zh, en):
         assert all(score in text for score in scores)
