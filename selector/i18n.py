@@ -90,3 +90,9 @@ def join_names(items: Sequence[str], *, lang: Language = "en") -> str:
     if lang == "zh":
         return "、".join(items[:-1]) + " 和 " + items[-1]
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def stored(text: str, lang: Language) -> str:
+    """A text the data keeps in English and the catalog marks (an exclusion's reason, an imputed cell's note) in
+    `lang`; a text the catalog does not hold stays as it is (gettext would answer the catalog's header for "")."""
+    return translator(lang)(text) if text else text

@@ -200,13 +200,14 @@ def _matrix_lines(kb, m, lang: i18n.Language = "en") -> list[str]:  # noqa: ANN0
         for cell in imputed:
             criterion = kb.criteria[cell.criterion]
             where = f"{kb.entity_name(cell.alternative)} / {i18n.pick(lang, criterion.name_en, criterion.name_zh)}"
-            lines.append(f"  {where}: {display.quantity(cell.value, criterion.unit)} ({cell.note})")
+            lines.append(f"  {where}: {display.quantity(cell.value, criterion.unit)} ({i18n.stored(cell.note, lang)})")
     lines.extend(
-        _("Removed: {name}: {why}").format(name=kb.entity_name(excluded.id), why=excluded.reason)
+        _("Removed: {name}: {why}").format(name=kb.entity_name(excluded.id), why=i18n.stored(excluded.reason, lang))
         for excluded in m.excluded_alternatives
     )
     lines.extend(
-        _("Left out: {name}: {why}").format(name=excluded.id, why=excluded.reason) for excluded in m.excluded_criteria
+        _("Left out: {name}: {why}").format(name=excluded.id, why=i18n.stored(excluded.reason, lang))
+        for excluded in m.excluded_criteria
     )
     lines.extend(_("Note: {note}").format(note=note) for note in m.notes)
     return lines

@@ -368,10 +368,13 @@ def _left_out(
 
     return {
         "imputed": tuple(
-            (kb.entity_name(c.alternative), named(c.criterion), float(c.value), c.note) for c in imputed_cells
+            (kb.entity_name(c.alternative), named(c.criterion), float(c.value), i18n.stored(c.note, lang))
+            for c in imputed_cells
         ),
-        "excluded_alternatives": tuple((kb.entity_name(e.id), e.reason) for e in m.excluded_alternatives),
-        "excluded_criteria": tuple((named(e.id), e.reason) for e in m.excluded_criteria),
+        "excluded_alternatives": tuple(
+            (kb.entity_name(e.id), i18n.stored(e.reason, lang)) for e in m.excluded_alternatives
+        ),
+        "excluded_criteria": tuple((named(e.id), i18n.stored(e.reason, lang)) for e in m.excluded_criteria),
         "notes": tuple(m.notes),
     }
 

@@ -156,7 +156,8 @@ def _price_risks(
         if _is_price(kb, left.id):
             criterion = kb.criteria[left.id]
             name = i18n.pick(lang, criterion.name_en, criterion.name_zh)
-            text = _("Missing prices: {criterion} is not ranked: {why}.").format(criterion=name, why=left.reason)
+            why = i18n.stored(left.reason, lang)
+            text = _("Missing prices: {criterion} is not ranked: {why}.").format(criterion=name, why=why)
             found.append(Point("bad", text))
     for j, crit in enumerate(criteria):
         if not _is_price(kb, crit.id):
