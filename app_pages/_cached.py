@@ -180,10 +180,16 @@ REPORT_SEED = 0
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def report_for(
-    _kb: KnowledgeBase, data_hash: str, prefs_json: str, app_url: str, _uploads: tuple = (), meta_json: str = ""
+    _kb: KnowledgeBase,
+    data_hash: str,
+    prefs_json: str,
+    app_url: str,
+    _uploads: tuple = (),
+    meta_json: str = "",
+    lang: str = "en",
 ) -> Report:
-    """:func:`selector.report.build.build_report` once per knowledge, preferences, app address and front matter
-    (``meta_json``: a :class:`selector.adr.DecisionMeta` as JSON; empty for the defaults), frozen.
+    """:func:`selector.report.build.build_report` once per knowledge, preferences, app address, front matter
+    (``meta_json``: a :class:`selector.adr.DecisionMeta` as JSON; empty for the defaults) and language, frozen.
 
     ``_uploads``, the session's files as (name, bytes), only feed the decision record's digest: the knowledge's
     ``data_hash`` already differs when they do.
@@ -199,6 +205,7 @@ def report_for(
         app_url=app_url,
         uploads=_uploads,
         meta=DecisionMeta.model_validate_json(meta_json) if meta_json else None,
+        lang=lang,
     )
 
 
@@ -239,14 +246,20 @@ def _claims_csv(_table: pd.DataFrame, data_hash: str, today: dt.date, selection:
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def export_files(
-    _kb: KnowledgeBase, data_hash: str, prefs_json: str, app_url: str, _uploads: tuple = (), meta_json: str = ""
+    _kb: KnowledgeBase,
+    data_hash: str,
+    prefs_json: str,
+    app_url: str,
+    _uploads: tuple = (),
+    meta_json: str = "",
+    lang: str = "en",
 ) -> dict[str, bytes]:
-    """The Export page's downloads of :func:`report_for`'s report: Markdown and HTML, and the ranking as CSV and
-    XLSX (keys ``md``, ``html``, ``csv``, ``xlsx``), made once per knowledge, preferences, app address and front
-    matter."""
+    """The Export page's downloads of :func:`report_for`'s report in `lang`: Markdown and HTML, and the ranking as
+    CSV and XLSX (keys ``md``, ``html``, ``csv``, ``xlsx``), made once per knowledge, preferences, app address, front
+    matter and language."""
     from selector.report import render, spreadsheet
 
-    built = report_for(_kb, data_hash, prefs_json, app_url, _uploads, meta_json)
+    built = report_for(_kb, data_hash, prefs_json, app_url, _uploads, meta_json, lang)
     rec = recommend.recommend(_kb, Preferences.model_validate_json(prefs_json))
     return {
         "md": render.render_markdown(built).encode("utf-8"),

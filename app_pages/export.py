@@ -20,7 +20,7 @@ from app_pages._session import (
     session_upload_files,
     set_meta,
 )
-from selector import adr
+from selector import adr, i18n
 from selector.decision import recommend
 from selector.decision.problem import METHODS, VALUE_SCALER
 from selector.errors import SelectorError
@@ -142,10 +142,21 @@ front_matter_fields(meta)
 prefs_json = prefs.model_dump_json()
 meta_json = "" if meta.is_default else meta.model_dump_json()
 base = app_url()
+# The report's language: the interface's, unless one was chosen beside the downloads (kept for the session, so a
+# switch of the interface language does not silently change a report language the user picked).
+REPORT_LANG, CHOSEN = "export-lang", "export-lang-chosen"
+report_lang = ss.get(CHOSEN) or _lang.current()
+
+
+def _report_lang_chosen() -> None:
+    if ss.get(REPORT_LANG) in i18n.LANGUAGES:  # the control can be clicked off: the language then stays
+        ss[CHOSEN] = ss[REPORT_LANG]
+
+
 try:
     with st.spinner(_("Building the report...")):
-        built = report_for(kb, kb.data_hash, prefs_json, base, session_upload_files(), meta_json)
-        files = export_files(kb, kb.data_hash, prefs_json, base, session_upload_files(), meta_json)
+        built = report_for(kb, kb.data_hash, prefs_json, base, session_upload_files(), meta_json, _lang.current())
+        files = export_files(kb, kb.data_hash, prefs_json, base, session_upload_files(), meta_json, report_lang)
     rec = recommend.recommend(kb, prefs)
 except SelectorError as exc:
     st.error(_("These settings cannot be reported: {error}. Change them on the Recommend page.").format(error=md(exc)))
@@ -209,6 +220,14 @@ st.caption(
         "`python -m selector recheck FILE`."
     )
 )
+ss[REPORT_LANG] = report_lang
+st.segmented_control(
+    "Report language",
+    options=list(i18n.LANGUAGES),
+    format_func=i18n.LANGUAGE_NAMES.__getitem__,
+    key=REPORT_LANG,
+    on_change=_report_lang_chosen,
+)
 md_col = html_col = pdf_col = st.container(horizontal=True)  # buttons at their label's width
 with md_col:
     st.download_button(
@@ -232,13 +251,16 @@ with html_col:
     )
 with pdf_col:
     # Typesetting the PDF takes a second or two: built only when asked, then offered.
-    pdf_key = (kb.data_hash, prefs_json, meta_json, base)
+    pdf_key = (kb.data_hash, prefs_json, meta_json, base, report_lang)
     ready = ss.get("export-pdf-bytes")
     if ready is None or ready[0] != pdf_key:
         if st.button(_("Prepare PDF"), icon=":material/picture_as_pdf:", key="export-pdf-build"):
             try:
                 with st.spinner(_("Typesetting the PDF...")):
-                    ss["export-pdf-bytes"] = (pdf_key, pdf.render_pdf(built))
+                    document = report_for(
+                        kb, kb.data_hash, prefs_json, base, session_upload_files(), meta_json, report_lang
+                    )
+                    ss["export-pdf-bytes"] = (pdf_key, pdf.render_pdf(document))
             except ReportError as exc:
                 st.error(md(exc))
             else:

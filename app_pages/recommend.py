@@ -42,9 +42,9 @@ from selector.escape import streamlit_md as md
 from selector.measure import compare
 from selector.value import SWING_WEIGHT_MEANING
 from selector.views.recommend import (
-    BADGE_HELP,
     FILLED_MARK,
     FLAG_MARK,
+    badge_help,
     cell_choices,
     cell_footnotes,
     contributions_frame,
@@ -326,7 +326,7 @@ try:
     m = matrix.build(kb, prefs)
 except PreferenceError:
     m = None  # the scenario below stays open (an answer may be what rules everything out); the evidence does not
-BASIS = {} if m is None else {b.dimension: b for b in basis.dimension_basis(kb, m)}
+BASIS = {} if m is None else {b.dimension: b for b in basis.dimension_basis(kb, m, lang=_lang.current())}
 RANKS = {d: b.ranks for d, b in BASIS.items()}
 
 # A slider's tooltip is the same on every move: written once per page run, not once per move.
@@ -377,7 +377,10 @@ def _ranking(rec: recommend.Recommendation, judged: verdict.Verdict, figure: Kep
     # costs milliseconds on every slider move (benchmarks/bench_browser.py). The ranking is Markdown, not a data
     # grid (a grid mounts a canvas on every move), and takes the page's width: beside a chart, rank, name and score
     # did not fit a laptop screen. The tooltip explains the robustness badge, the first thing under the headline.
-    st.markdown(ranking_markdown(rec, judged, spec.label), help=None if judged.local_share is None else BADGE_HELP)
+    st.markdown(
+        ranking_markdown(rec, judged, spec.label, lang=_lang.current()),
+        help=None if judged.local_share is None else badge_help(lang=_lang.current()),
+    )
     # the reader of a phone sees the verdict, its reason and the ranking's top first (tests/e2e/test_first_screen.py)
     if figure is not None:
         untitled_chart(figure, key="contribution-chart")
@@ -476,9 +479,9 @@ def _verdict(prefs: Preferences, rec: recommend.Recommendation) -> verdict.Verdi
     """The verdict the Export page, the report and `rank` give for the same preferences (selector.verdict)."""
     try:
         whole = verdict.whole_simplex_share(kb, prefs, rec.recommended_entry.name)
-        return verdict.judge(rec, local_share=verdict.local_share(rec), global_share=whole)
+        return verdict.judge(rec, local_share=verdict.local_share(rec), global_share=whole, lang=_lang.current())
     except SelectorError:
-        return verdict.judge(rec, compute=False)
+        return verdict.judge(rec, compute=False, lang=_lang.current())
 
 
 weights_and_ranking()

@@ -39,7 +39,7 @@ try:
 except (SelectorError, ValueError):
     local = whole = None  # the verdict says it could not compute them
 try:
-    judged = verdict.judge(rec, local_share=local, global_share=whole)
+    judged = verdict.judge(rec, local_share=local, global_share=whole, lang=_lang.current())
     st.markdown(
         _("**{headline}** · {badge} (the Recommend page's badge)").format(
             headline=md(judged.headline), badge=md(judged.badge)
@@ -134,10 +134,23 @@ order = [names.index(n) for n in ranked] if sorted(ranked) == sorted(names) else
 in_order = [names[i] for i in order]
 held = figure.level(robust.leader_share)
 (st.success if held == "robust" else st.warning)(
-    md(f"{figure.held(robust.leader, robust.leader_share, robust.smaa.n_samples, robust.spread)} ({figure.LEVELS})."),
+    md(
+        "{held} ({levels}).".format(
+            held=figure.held(
+                robust.leader, robust.leader_share, robust.smaa.n_samples, robust.spread, lang=_lang.current()
+            ),
+            levels=figure.levels(lang=_lang.current()),
+        )
+    ),
     icon=":material/balance:",
 )
-st.caption(md(_("Sampled: {sampling}").format(sampling=sampling_text(robust.smaa, robust.space, robust.spread))))
+st.caption(
+    md(
+        _("Sampled: {sampling}").format(
+            sampling=sampling_text(robust.smaa, robust.space, robust.spread, lang=_lang.current())
+        )
+    )
+)
 
 
 def rank_acceptability() -> None:
@@ -205,7 +218,7 @@ def tipping_points() -> None:
     """Where one dimension's weight changes the leader, and the scores along that weight."""
     tips = robust.tipping_points
     if tips:
-        st.markdown("\n".join(f"- {md(t.sentence)}" for t in tips))
+        st.markdown("\n".join(f"- {md(t.text(lang=_lang.current()))}" for t in tips))
     else:
         st.success(
             _("Moving one dimension's weight anywhere between 0% and 100% (others in proportion) keeps the leader.")
@@ -251,7 +264,7 @@ def _weight_sweep(dimension: str, tipping_weights: list[float]) -> None:
 def method_agreement() -> None:
     """The ranking under each method with its default scaler, and Kendall's tau between them."""
     agreement = robust.agreement
-    st.markdown(md(agreement.summary))
+    st.markdown(md(agreement.text(lang=_lang.current())))
     labels = [f"{k.upper()} / {s}" for k, s in zip(agreement.methods, agreement.scalers, strict=True)]
     named = [f"{k.upper()} = {label}" for k in agreement.methods if (label := METHODS[k].label) != k.upper()]
     st.caption(md(_("Each method with its default scaler (method / scaler). {names}.").format(names="; ".join(named))))
@@ -270,7 +283,7 @@ def method_agreement() -> None:
 def rank_reversal() -> None:
     """Whether removing an alternative or adding a copy of one reorders the others."""
     reversal = robust.reversal
-    (st.warning if reversal.any_reversal else st.success)(md(reversal.summary))
+    (st.warning if reversal.any_reversal else st.success)(md(reversal.text(lang=_lang.current())))
     markdown_table(
         pd.DataFrame(
             [

@@ -16,9 +16,18 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from selector.errors import SelectorError
+from selector.i18n import N_
 from selector.io import textpolicy
 
 STATUSES = ("proposed", "accepted", "rejected", "deprecated", "superseded")
+#: The statuses in words for people (the report translates them; the record keeps the status itself).
+STATUS_WORDS = {
+    "proposed": N_("proposed"),
+    "accepted": N_("accepted"),
+    "rejected": N_("rejected"),
+    "deprecated": N_("deprecated"),
+    "superseded": N_("superseded"),
+}
 #: Months from the record's date to its review-by date when none is given: hardware, prices and software releases
 #: move within months, and a dataset snapshot counts as ageing at 18 (selector.knowledge.provenance.AGEING_MONTHS).
 DEFAULT_REVIEW_MONTHS = 6

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from selector import i18n
 from selector.decision import vectorised
 from selector.decision.scoring import leader_index
 
@@ -20,13 +21,16 @@ class FlaggedLead:
     leader_without: str  # the leader with those cells at their worst
     decides: bool  # True when that changes who leads (the lead rests on them)
 
-    def sentence(self) -> str:
+    def sentence(self, *, lang: i18n.Language = "en") -> str:
+        _ = i18n.translator(lang)
         if self.decides:
-            return (
-                f"{self.option}'s lead rests on flagged cells: {'; '.join(self.cells)}. With them at their worst "
-                f"plausible value {self.leader_without} leads, so the lead is not robust."
-            )
-        return f"{self.option} has flagged cells ({'; '.join(self.cells)}); it leads without them as well."
+            return _(
+                "{option}'s lead rests on flagged cells: {cells}. With them at their worst plausible value {leader} "
+                "leads, so the lead is not robust."
+            ).format(option=self.option, cells="; ".join(self.cells), leader=self.leader_without)
+        return _("{option} has flagged cells ({cells}); it leads without them as well.").format(
+            option=self.option, cells="; ".join(self.cells)
+        )
 
 
 def check(rec, kb) -> FlaggedLead | None:  # noqa: ANN001 - Recommendation, KnowledgeBase

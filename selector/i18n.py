@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import gettext
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -80,3 +80,19 @@ def format_date(day: dt.date, lang: Language) -> str:
 def N_(message: str) -> str:
     """Mark `message` for the catalogs without translating it here: a constant translated where it is shown."""
     return message
+
+
+def join_names(items: Sequence[str], *, lang: Language = "en") -> str:
+    """Names in running text: ``"A, B and C"``, in Chinese ``"A、B 和 C"``."""
+    items = list(items)
+    if len(items) < 2:
+        return "".join(items)
+    if lang == "zh":
+        return "、".join(items[:-1]) + " 和 " + items[-1]
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def stored(text: str, lang: Language) -> str:
+    """A text the data keeps in English and the catalog marks (an exclusion's reason, an imputed cell's note) in
+    `lang`; a text the catalog does not hold stays as it is (gettext would answer the catalog's header for "")."""
+    return translator(lang)(text) if text else text

@@ -24,12 +24,13 @@ import numpy as np
 
 from selector.arrays import read_only
 from selector.errors import SelectorError
+from selector.i18n import N_
 
 Shape = Literal["linear", "log"]
 SHAPES: tuple[str, ...] = ("linear", "log")
 
 #: One sentence that says what a weight means under the value model (page, CLI help and report share it).
-SWING_WEIGHT_MEANING = (
+SWING_WEIGHT_MEANING = N_(
     "A weight is how much moving from the worst to the best end of that dimension's scales is worth to you "
     "(a swing weight); each criterion's scale is fixed from the domain, not from the options ranked."
 )

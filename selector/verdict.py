@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from selector import closeness, flagged_lead
+from selector import closeness, flagged_lead, i18n
 from selector.decision import recommend, vectorised
 from selector.decision.preferences import Preferences
 from selector.decision.problem import METHODS, ScoringError
@@ -72,6 +72,7 @@ class Verdict:
     headline: str = ""
     details: tuple[str, ...] = ()
     flagged: flagged_lead.FlaggedLead | None = None
+    lang: i18n.Language = "en"  # the language of the words (headline, details, badge); the ids stay as they are
 
     @property
     def is_tie(self) -> bool:
@@ -86,11 +87,14 @@ class Verdict:
     def badge(self) -> str:
         """The robustness badge of the recommended option, named: around your weights, then over any weighting;
         "not robust" with the flagged cells when its lead rests on them."""
+        _ = i18n.translator(self.lang)
         if self.local_share is None:
-            return f"{self.recommended_name}: robustness not computed"
-        text = figure.badge(self.recommended_name, self.local_share, SAMPLES, self.global_share)
+            return f"{self.recommended_name}: " + _("robustness not computed")
+        text = figure.badge(self.recommended_name, self.local_share, SAMPLES, self.global_share, lang=self.lang)
         if self.rests_on_flags:
-            text += f" · not robust: its lead rests on flagged cells ({'; '.join(self.flagged.cells)})"
+            text += " · " + _("not robust: its lead rests on flagged cells ({cells})").format(
+                cells="; ".join(self.flagged.cells)
+            )
         return text
 
     def to_dict(self) -> dict:
@@ -111,9 +115,8 @@ class Verdict:
         }
 
 
-def _names(items: tuple[str, ...] | list[str]) -> str:
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+def _names(items: tuple[str, ...] | list[str], lang: i18n.Language = "en") -> str:
+    return i18n.join_names(items, lang=lang)
 
 
 def gap_check(rec: Recommendation) -> GapCheck | None:
@@ -373,8 +376,10 @@ def judge(
     global_share: float | None = None,
     leaders: dict[str, str] | None = None,
     compute: bool = True,
+    lang: i18n.Language = "en",
 ) -> Verdict:
-    """The verdict on `rec`. Shares and method leaders are computed unless given (or ``compute`` is False)."""
+    """The verdict on `rec`, worded in `lang`. Shares and method leaders are computed unless given (or ``compute``
+    is False)."""
     if compute and local_share is None:
         try:
             local_share, global_share = shares(rec)
@@ -391,29 +396,36 @@ def judge(
     recommended = rec.recommended_entry
     tied = tuple(r.name for r in ranking if r.rank == leader.rank)
     # a near tie of the top two matters when the recommendation is the leader; otherwise the rule's choice is named
-    close, reason = _close_call(rec, local_share) if len(tied) < 2 and recommended.id == leader.id else ((), "")
+    close, reason = _close_call(rec, local_share, lang) if len(tied) < 2 and recommended.id == leader.id else ((), "")
     gaps = gap_check(rec)
     flagged = flagged_lead.check(rec, rec.kb) if rec.kb is not None else None
-    headline = _headline(ranking, recommended, tied, close, flagged)
+    headline = _headline(ranking, recommended, tied, close, flagged, lang)
+    _ = i18n.translator(lang)
     details = []
     conflict = rec.path.group_advice(rec.matrix.group).conflict
     if conflict:
-        details.append(f"{conflict[0].upper()}{conflict[1:]}; the recommendation follows the score alone.")
+        details.append(
+            _("{conflict}; the recommendation follows the score alone.").format(
+                conflict=f"{conflict[0].upper()}{conflict[1:]}"
+            )
+        )
     if close:
-        details.append(f"{_names(close)} are too close to call: {reason}.")
+        details.append(_("{names} are too close to call: {reason}.").format(names=_names(close, lang), reason=reason))
     if recommended.id != leader.id:
-        details.append(rec.preference or _why_recommended(ranking, recommended))
+        details.append(rec.preference_in(lang) or _why_recommended(ranking, recommended, lang))
     elif len(tied) > 1:
-        details.append(_why_recommended(ranking, recommended))
+        details.append(_why_recommended(ranking, recommended, lang))
     if flagged is not None:
-        details.append(flagged.sentence())
+        details.append(flagged.sentence(lang=lang))
     if gaps and gaps.changes:
         details.append(
-            f"The leader depends on filled-in values: with them at their worst {gaps.leader_at_worst} leads, at "
-            f"their best {gaps.leader_at_best}; the cells: {', '.join(gaps.cells)}."
+            _(
+                "The leader depends on filled-in values: with them at their worst {worst} leads, at their best "
+                "{best}; the cells: {cells}."
+            ).format(worst=gaps.leader_at_worst, best=gaps.leader_at_best, cells=", ".join(gaps.cells))
         )
     if any(name != leader.name for name in leaders.values()):
-        details.append(_methods_disagree(leaders))
+        details.append(_methods_disagree(leaders, lang))
     return Verdict(
         recommended=recommended.id,
         recommended_name=recommended.name,
@@ -430,26 +442,29 @@ def judge(
         headline=headline,
         details=tuple(details),
         flagged=flagged,
+        lang=lang,
     )
 
 
-def _headline(ranking, recommended, tied, close, flagged) -> str:  # noqa: ANN001 - see judge
+def _headline(ranking, recommended, tied, close, flagged, lang: i18n.Language = "en") -> str:  # noqa: ANN001
     leader = ranking[0]
+    _ = i18n.translator(lang)
     if len(tied) > 1:
-        return f"Tie for first: {_names(tied)} (equal scores)"
+        return _("Tie for first: {names} (equal scores)").format(names=_names(tied, lang))
     if close:
-        return f"Too close to call: {_names(close)}"
+        return _("Too close to call: {names}").format(names=_names(close, lang))
     if recommended.id != leader.id:
-        return (
-            f"Recommended: {recommended.name} (the articles' rule; ranks {recommended.rank} of {len(ranking)} by "
-            f"your weights; score leader: {leader.name})"
-        )
+        return _(
+            "Recommended: {name} (the articles' rule; ranks {rank} of {count} by your weights; score leader: {leader})"
+        ).format(name=recommended.name, rank=recommended.rank, count=len(ranking), leader=leader.name)
     if flagged is not None and flagged.decides:
-        return f"Recommended: {recommended.name} (its lead rests on flagged claims)"
-    return f"Recommended: {recommended.name}"
+        return _("Recommended: {name} (its lead rests on flagged claims)").format(name=recommended.name)
+    return _("Recommended: {name}").format(name=recommended.name)
 
 
-def _close_call(rec: Recommendation, local_share: float | None) -> tuple[tuple[str, ...], str]:
+def _close_call(
+    rec: Recommendation, local_share: float | None, lang: i18n.Language = "en"
+) -> tuple[tuple[str, ...], str]:
     """(leader, runner-up) and why, when the lead (not a tie) is too close to call; else ((), "").
 
     The score gap is compared with the range of the method's score scale (selector.closeness), so that the test
@@ -461,36 +476,51 @@ def _close_call(rec: Recommendation, local_share: float | None) -> tuple[tuple[s
     leader, runner = ranking[0], ranking[1]
     m = rec.matrix
     scaled = closeness.scale_range(rec.problem, m.scales, leader.score - runner.score)
+    _ = i18n.translator(lang)
     if scaled is not None and closeness.too_close(scaled.gap, scaled.score_range, CLOSE_GAP):
-        what = "the criteria's scales" if scaled.bounded else "the criteria's scales and observed values"
-        return (leader.name, runner.name), (
-            f"the score gap is {scaled.share:.1%} of the score range from the worst to the best option {what} allow"
-        )
+        if scaled.bounded:
+            reason = _(
+                "the score gap is {share} of the score range from the worst to the best option the criteria's "
+                "scales allow"
+            )
+        else:
+            reason = _(
+                "the score gap is {share} of the score range from the worst to the best option the criteria's "
+                "scales and observed values allow"
+            )
+        return (leader.name, runner.name), reason.format(share=f"{scaled.share:.1%}")
     if local_share is not None and local_share < CLOSE_SHARE and rec.recommended == leader.id:
-        reason = f"{leader.name} is only {figure.first_in(local_share, SAMPLES, LOCAL_SPREAD)}"
+        reason = _("{name} is only {first_in}").format(
+            name=leader.name, first_in=figure.first_in(local_share, SAMPLES, LOCAL_SPREAD, lang=lang)
+        )
         return (leader.name, runner.name), reason
     return (), ""
 
 
-def _why_recommended(ranking: Sequence[RankedAlternative], recommended: RankedAlternative) -> str:
+def _why_recommended(
+    ranking: Sequence[RankedAlternative], recommended: RankedAlternative, lang: i18n.Language = "en"
+) -> str:
     """Why the recommendation is not simply the leader: the scenario's shortlist, or list order within a tie."""
+    _ = i18n.translator(lang)
     if any(r.shortlisted for r in ranking):
-        return (
-            f"Recommended: {recommended.name}, the best-ranked option your scenario shortlists "
-            f"(rank {recommended.rank} of {len(ranking)})."
-        )
-    return f"Recommended: {recommended.name} (first of the tie in list order; no shortlist)."
+        return _(
+            "Recommended: {name}, the best-ranked option your scenario shortlists (rank {rank} of {count})."
+        ).format(name=recommended.name, rank=recommended.rank, count=len(ranking))
+    return _("Recommended: {name} (first of the tie in list order; no shortlist).").format(name=recommended.name)
 
 
-def _methods_disagree(leaders: dict[str, str]) -> str:
+def _methods_disagree(leaders: dict[str, str], lang: i18n.Language = "en") -> str:
     """Which methods pick which leader, grouped by the leader they pick."""
+    _ = i18n.translator(lang)
     picks: dict[str, list[str]] = {}
     for label, name in leaders.items():
         picks.setdefault(name, []).append(label)
-    return (
-        "The methods disagree on the leader (each with its default scaler, the one ranked above as ranked): "
-        + "; ".join(
-            f"{_names(labels)} {'picks' if len(labels) == 1 else 'pick'} {name}" for name, labels in picks.items()
+    groups = [
+        (_("{methods} picks {name}") if len(labels) == 1 else _("{methods} pick {name}")).format(
+            methods=_names([_(label) for label in labels], lang), name=name
         )
-        + "."
-    )
+        for name, labels in picks.items()
+    ]
+    return _(
+        "The methods disagree on the leader (each with its default scaler, the one ranked above as ranked): {groups}."
+    ).format(groups="; ".join(groups))

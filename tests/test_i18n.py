@@ -8,6 +8,7 @@ import io
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
@@ -19,27 +20,52 @@ ROOT = Path(__file__).resolve().parent.parent
 PO = i18n.LOCALE_DIR / "zh" / "LC_MESSAGES" / "messages.po"
 MO = PO.with_suffix(".mo")
 KEYWORDS = {"_": None, "N_": None}
-# babel.cfg's sections: (directory, pattern)
-SOURCES = [("app.py", "app.py"), ("app_pages", "**.py"), ("selector", "**.py")]
+# babel.cfg's sections: (directory, pattern, extractor)
+SOURCES = [
+    ("app.py", "app.py", "python"),
+    ("app_pages", "**.py", "python"),
+    ("selector", "**.py", "python"),
+    ("selector/report/templates", "**.j2", "jinja2"),
+]
 
 
 def extracted() -> set[str]:
     """Every message the code marks, as `make i18n` extracts it (same keywords and files as babel.cfg)."""
     config = (ROOT / "babel.cfg").read_text()
-    assert (
-        "[python: app.py]" in config and "[python: app_pages/**.py]" in config and "[python: selector/**.py]" in config
-    )
+    for folder, pattern, method in SOURCES:
+        section = f"[{method}: {folder if folder.endswith('.py') else folder + '/' + pattern}]"
+        assert section in config, f"babel.cfg lacks {section}"
     found: set[str] = set()
-    for folder, pattern in SOURCES:
+    for folder, pattern, method in SOURCES:
         if folder.endswith(".py"):
-            base, method_map = ROOT, [(folder, "python")]
+            base, method_map = ROOT, [(folder, method)]
         else:
-            base, method_map = ROOT / folder, [(pattern, "python")]
+            base, method_map = ROOT / folder, [(pattern, method)]
         for _file, _line, message, _comments, _context in extract_from_dir(
             base, method_map, keywords=KEYWORDS, comment_tags=()
         ):
             found.add(message)
     return found
+
+
+def test_the_report_templates_messages_are_extracted():
+    # the report's headings live in its templates: the catalog must hold them, or a Chinese report keeps English
+    found = extracted()
+    assert {"Decision matrix and its evidence", "Chosen option:", "Context and Problem Statement"} <= found
+
+
+def test_every_translation_call_is_one_the_extractor_sees():
+    # `i18n.translator(lang)("text")` translates at run time but pybabel only extracts `_("text")` and
+    # `N_("text")`: such a message would never reach the catalog and stay English in every language
+    called = re.compile(r"translator\([^)]*\)\(\s*[\"']")
+    offenders = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for folder in ("selector", "app_pages")
+        for path in (ROOT / folder).rglob("*.py")
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if called.search(line)
+    ]
+    assert not offenders, f"bind `_ = i18n.translator(lang)` and call `_(...)`: {offenders}"
 
 
 def catalog():
@@ -107,3 +133,67 @@ def test_pick_prefers_the_language_and_falls_back_to_the_other():
 def test_dates_follow_the_locale():
     assert i18n.format_date(dt.date(2026, 12, 2), "en") == "Dec 2, 2026"
     assert i18n.format_date(dt.date(2026, 12, 2), "zh") == "2026年12月2日"
+
+
+# --- every sentence selector/ writes for people, in Chinese: no catalog sentence left in English ----------------
+
+
+def _sentences(lang: str) -> str:
+    """What the selector's sentence functions write in `lang`, over every group (ranked with its defaults and with
+    an answer that makes a rule prefer another option), one report and one robustness analysis, and the rare
+    branches (ties, reversals, disagreeing methods, flagged leads) built directly."""
+    from selector import flagged_lead, verdict
+    from selector.commands import rank, sensitivity
+    from selector.decision import basis, recommend
+    from selector.decision.preferences import Preferences
+    from selector.knowledge import loading
+    from selector.report import build, render
+    from selector.robustness import agreement, analysis, figure, reversal, tipping
+    from selector.views.recommend import ranking_markdown
+
+    kb = loading.load()
+    texts = []
+    for group in kb.groups:
+        for answers in ({}, {"goal": "industrial"}):
+            rec = recommend.recommend(kb, Preferences(group=group, answers=answers))
+            judged = verdict.judge(rec, lang=lang)
+            texts += [judged.headline, *judged.details, judged.badge, rec.why_in(lang), rec.preference_in(lang)]
+            texts += [b.text for b in basis.dimension_basis(kb, rec.matrix, lang=lang)]
+            texts.append(ranking_markdown(rec, judged, "MAVT", lang=lang))
+    prefs = Preferences(group="gpu-inference-runtimes", answers={"goal": "industrial"}, exclude_vendors=("intel",))
+    report = build.build_report(kb, prefs, samples=200, lang=lang)
+    texts += [render.render_markdown(report), render.render_html(report)]
+    rec = recommend.recommend(kb, prefs)
+    result = analysis.analyse(rec, samples=200)
+    texts += [rank._table(kb, rec, verdict.judge(rec, lang=lang), lang), sensitivity._table(rec, result, lang)]
+    tips = [tipping.TippingPoint("cost", w, 0.25, "A", "B", "mavt", "value", True) for w in (0.1, 0.5)]
+    texts += [t.text(lang=lang) for t in tips]
+    moves = [
+        reversal.Perturbation("remove", "C", {}, (("A", "B"),), ()),
+        reversal.Perturbation("add_copy", "C", {}, (), (("A", "B"),)),
+    ]
+    texts += [reversal.RankReversalReport("mavt", "value", ("A", "B", "C"), (1, 2, 3), tuple(moves), 1).text(lang=lang)]
+    split = agreement.MethodAgreement(
+        ("A", "B"),
+        ("mavt", "topsis"),
+        ("value", "vector"),
+        None,
+        None,
+        ("A", "B"),
+        np.full((2, 2), np.nan),
+        {"wpm": "x"},
+    )
+    texts += [split.text(lang=lang), figure.badge("A", 0.4, 2000, 0.3, lang=lang)]
+    for decides in (True, False):
+        texts.append(flagged_lead.FlaggedLead("A", ("cost (c1: outdated)",), "B", decides).sentence(lang=lang))
+    return "\n".join(texts)
+
+
+@pytest.mark.slow
+def test_every_sentence_of_the_selector_is_chinese_when_asked():
+    from tests.app.test_language import english_found
+
+    found = english_found(_sentences("zh"))
+    assert not found, f"English sentences left in the selector's Chinese output: {found[:5]}"
+    # the same check finds the English sentences in the English output (it can fail)
+    assert len(english_found(_sentences("en"))) >= 40

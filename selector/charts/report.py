@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from selector import i18n
 from selector.charts import svg
 from selector.charts.base import ordinal
 
@@ -45,10 +46,12 @@ class FigureData:
     method: str  # e.g. "Weighted sum (WSM), min-max scaling"
     acceptability: tuple[tuple[float, ...], ...] = ()  # options x ranks; () when robustness was not computed
     samples: int = 0
+    lang: i18n.Language = "en"  # the language of the titles and captions
 
 
 def _weights(data: FigureData) -> str:
     """One bar per criterion, its effective weight (% of the total), coloured by its dimension."""
+    _ = i18n.translator(data.lang)
     dimensions = list(dict.fromkeys(c.dimension for c in data.criteria))
     series = [
         svg.Series(
@@ -61,16 +64,17 @@ def _weights(data: FigureData) -> str:
     return svg.bars(
         [c.name for c in data.criteria],
         series,
-        x_title="effective weight (% of the total)",
-        label="Effective weight of each criterion",
+        x_title=_("effective weight (share of the total, %)"),
+        label=_("Effective weight of each criterion"),
         value_text=[c.weight_text for c in data.criteria],
-        legend_title="dimension",
+        legend_title=_("dimension"),
         value_format="{:.1f}%",
     )
 
 
 def _scores(data: FigureData) -> str:
     """Each criterion's contribution stacked per option (additive methods), else one bar of score per option."""
+    _ = i18n.translator(data.lang)
     names = [o.name for o in data.options]
     if all(o.contributions is not None for o in data.options):
         series = [
@@ -85,29 +89,31 @@ def _scores(data: FigureData) -> str:
         return svg.bars(
             names,
             series,
-            x_title="contribution to the score (points)",
-            label="Contribution of each criterion to each option's score",
+            x_title=_("contribution to the score (points)"),
+            label=_("Contribution of each criterion to each option's score"),
             value_text=[o.score_text for o in data.options],
-            legend_title="criterion",
+            legend_title=_("criterion"),
         )
-    better = "higher" if data.higher_is_better else "lower"
     return svg.bars(
         names,
-        [svg.Series("score", tuple(o.score for o in data.options), svg.PALETTE[0])],
-        x_title=f"score ({better} is better)",
-        label="Score of each option",
+        [svg.Series(_("score"), tuple(o.score for o in data.options), svg.PALETTE[0])],
+        x_title=_("score (higher is better)") if data.higher_is_better else _("score (lower is better)"),
+        label=_("Score of each option"),
         value_text=[o.score_text for o in data.options],
     )
 
 
 def _acceptability(data: FigureData) -> str:
-    columns = [ordinal(r + 1) for r in range(len(data.acceptability[0]))]
+    _ = i18n.translator(data.lang)
+    ranks = range(1, len(data.acceptability[0]) + 1)
+    # "1st", "2nd" in English; the catalog's "rank N" in another language (ordinal suffixes are English)
+    columns = [ordinal(r) if data.lang == i18n.SOURCE_LANGUAGE else _("Rank {rank}").format(rank=r) for r in ranks]
     return svg.heatmap(
         [o.name for o in data.options],
         columns,
         data.acceptability,
-        x_title="rank (1st = best)",
-        label="Rank acceptability of each option",
+        x_title=_("rank (1st = best)"),
+        label=_("Rank acceptability of each option"),
     )
 
 
@@ -117,18 +123,18 @@ def report_figures(data: FigureData) -> dict[str, tuple[str, str]]:
     The caption is printed by the page, not inside the chart. Acceptability is left out when robustness was not
     computed.
     """
+    _ = i18n.translator(data.lang)
     contributions = all(o.contributions is not None for o in data.options)
+    shown = _("Contribution of each criterion to the score") if contributions else _("Score of each option")
     figures = {
-        "weights": ("Effective weight of each criterion, coloured by dimension", _weights(data)),
-        "scores": (
-            f"{'Contribution of each criterion to the score' if contributions else 'Score of each option'} "
-            f"({data.method})",
-            _scores(data),
-        ),
+        "weights": (_("Effective weight of each criterion, coloured by dimension"), _weights(data)),
+        "scores": (f"{shown} ({data.method})", _scores(data)),
     }
     if data.acceptability:
         figures["acceptability"] = (
-            f"Rank acceptability: share of {data.samples} sampled weightings that put each option at each rank (SMAA)",
+            _(
+                "Rank acceptability: share of {samples} sampled weightings that put each option at each rank (SMAA)"
+            ).format(samples=data.samples),
             _acceptability(data),
         )
     return figures

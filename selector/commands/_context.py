@@ -112,6 +112,48 @@ def add_preference_arguments(parser: argparse.ArgumentParser) -> None:
     add_knowledge_arguments(parser, "your own YAML or CSV files (checked like an upload and merged)")
 
 
+class _Once(argparse.Action):
+    """An option that may be given once: a second one is refused (exit 2), not silently the one that counts."""
+
+    def __call__(self, parser, namespace, values, option_string=None):  # noqa: ANN001 - argparse's signature
+        if getattr(namespace, self.dest, None) is not None:
+            parser.error(f"{option_string} is given twice; give it once ({', '.join(_languages())})")
+        setattr(namespace, self.dest, values)
+
+
+def _languages() -> tuple[str, ...]:
+    from selector import i18n
+
+    return i18n.LANGUAGES
+
+
+def language(text: str) -> str:
+    """``--lang``'s value: a language the output speaks (argparse exits 2 with the languages allowed otherwise)."""
+    from selector import i18n
+
+    try:
+        return i18n.check_language(text)
+    except i18n.LanguageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_language_argument(parser: argparse.ArgumentParser) -> None:
+    """``--lang en|zh``: the language of what the command writes for people (default English)."""
+    parser.add_argument(
+        "--lang",
+        type=language,
+        action=_Once,
+        default=None,
+        metavar="LANG",
+        help="language of the text for people: en (default) or zh (中文); ids, JSON keys and numbers stay as they are",
+    )
+
+
+def lang(args: argparse.Namespace) -> str:
+    """The language ``--lang`` chose, English when not given."""
+    return getattr(args, "lang", None) or "en"
+
+
 def add_knowledge_arguments(
     parser: argparse.ArgumentParser,
     extra_help: str,

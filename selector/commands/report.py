@@ -6,6 +6,7 @@ import argparse
 import contextlib
 from pathlib import Path
 
+from selector import i18n
 from selector.commands import _context
 from selector.errors import SelectorError
 from selector.escape import printable
@@ -39,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=_context.seed, default=0, metavar="S", help="random seed; same seed, same report (0)"
     )
+    _context.add_language_argument(parser)
     parser.add_argument(
         "--app-url",
         default=None,
@@ -145,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
                 app_url=app_url,
                 uploads=_upload_files(args),
                 meta=meta,
+                lang=_context.lang(args),
             )
             if fmt == "md":
                 data = render.render_markdown(built).encode("utf-8")
@@ -162,7 +165,11 @@ def run(args: argparse.Namespace) -> int:
         outfile.write_atomic(out, data)
     except outfile.OutputRefused as exc:
         return _context.fail(str(exc))
+    _ = i18n.translator(_context.lang(args))
+    wrote = _("wrote {path} ({format}, {size} bytes): {option} recommended for {group}")
     print(
-        printable(f"wrote {out} ({fmt}, {len(data):,} bytes): {built.recommended} recommended for {built.group_name}")
+        printable(
+            wrote.format(path=out, format=fmt, size=f"{len(data):,}", option=built.recommended, group=built.group_name)
+        )
     )
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from selector import escape
+from selector import escape, i18n
 from selector.commands import _context
 from selector.errors import SelectorError
 from selector.robustness.figure import SAMPLES
@@ -36,6 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="sample the four dimension weights (default) or every criterion weight",
     )
     parser.add_argument("--format", choices=("table", "json"), default="table", help="output (default table)")
+    _context.add_language_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,56 +54,77 @@ def run(args: argparse.Namespace) -> int:
         return _context.fail(str(exc))
     if args.format == "json":
         out = {"group": rec.matrix.group, "method": rec.result.method, "scaler": rec.result.scaler}
-        out |= {"samples": args.samples, "seed": args.seed, "data_hash": rec.data_hash, **result.to_dict()}
+        # the keys and ids stay as they are; the sentences for people (badge, tipping points, summaries) follow --lang
+        out |= {"samples": args.samples, "seed": args.seed, "data_hash": rec.data_hash}
+        out |= result.to_dict(lang=_context.lang(args))
         print(json.dumps(out, ensure_ascii=False, indent=2))
     else:
-        print(_table(rec, result))
+        print(_table(rec, result, _context.lang(args)))
     return 0
 
 
-def _table(rec, result) -> str:  # noqa: ANN001 - Recommendation, Robustness
+def _table(rec, result, lang: i18n.Language = "en") -> str:  # noqa: ANN001 - Recommendation, Robustness
+    from selector.robustness.agreement import agreement_summary
     from selector.robustness.smaa import CONFIDENCE_LIMIT
 
+    _ = i18n.translator(lang)
     smaa = result.smaa
     names = smaa.alternatives
     width = max(len(n) for n in names)
     ranks = min(len(names), SHOWN_RANKS)
+    over = _("weights sampled over {space}").format(space=result.space)
+    where = (
+        _("within +/-{spread}").format(spread=f"{result.spread:g}")
+        if result.spread is not None
+        else _("(whole simplex)")
+    )
+    acceptability = _("Rank acceptability (share of samples holding each rank")
+    if ranks < len(names):
+        acceptability += _("; ranks past #{rank} not shown").format(rank=ranks)
+    if smaa.confidence_omitted:
+        acceptability += _(
+            "; confidence computed for the {limit} alternatives most often first, '-' for the {omitted} others"
+        ).format(limit=CONFIDENCE_LIMIT, omitted=smaa.confidence_omitted)
+    confidence = _("confidence")
     lines = [
-        f"{rec.matrix.group}: method {rec.result.method}, scaler {rec.result.scaler}, {smaa.n_samples} samples, "
-        f"seed {smaa.seed}, weights sampled over {result.space}"
-        + (f" within +/-{result.spread:g}" if result.spread is not None else " (whole simplex)"),
-        f"Leader {result.leader}: {result.badge}.",
+        _("{group}: method {method}, scaler {scaler}, {samples} samples, seed {seed}, {over} {where}").format(
+            group=rec.matrix.group,
+            method=rec.result.method,
+            scaler=rec.result.scaler,
+            samples=smaa.n_samples,
+            seed=smaa.seed,
+            over=over,
+            where=where,
+        ),
+        _("Leader {name}: {badge}.").format(name=result.leader, badge=result.badge_text(lang=lang)),
         "",
-        "Rank acceptability (share of samples holding each rank"
-        + (f"; ranks past #{ranks} not shown" if ranks < len(names) else "")
-        + (
-            f"; confidence computed for the {CONFIDENCE_LIMIT} alternatives most often first, '-' for the "
-            f"{smaa.confidence_omitted} others"
-            if smaa.confidence_omitted
-            else ""
-        )
-        + "):",
-        f"{'':<{width}}  " + "  ".join(f"{'#' + str(r + 1):>6}" for r in range(ranks)) + "  confidence",
+        acceptability + "):",
+        f"{'':<{width}}  " + "  ".join(f"{'#' + str(r + 1):>6}" for r in range(ranks)) + f"  {confidence}",
     ]
     for i, name in enumerate(names):
         shares = "  ".join(f"{smaa.acceptability[i, r]:>6.1%}" for r in range(ranks))
         conf = smaa.confidence[i]
         lines.append(f"{name:<{width}}  {shares}  {'-' if conf is None else f'{conf:.0%}':>10}")
-    lines += ["", "Central weights (mean weights under which each alternative ranks first):"]
+    lines += ["", _("Central weights (mean weights under which each alternative ranks first):")]
     for i, name in enumerate(names):
         central = smaa.central_weights[i]
         text = (
-            "never first"
+            _("never first")
             if central is None
             else ", ".join(f"{c}={w:.2f}" for c, w in zip(smaa.criteria, central, strict=True))
         )
         lines.append(f"  {name:<{width}}  {text}")
-    lines += ["", "Tipping points:"]
-    lines += [f"  {t.sentence}" for t in result.tipping_points] or ["  none: no dimension weight changes the leader"]
+    lines += ["", _("Tipping points:")]
+    none = "  " + _("none: no dimension weight changes the leader")
+    lines += [f"  {t.text(lang=lang)}" for t in result.tipping_points] or [none]
     agreement = result.agreement
-    lines += ["", f"Method agreement: {agreement.summary}"]
+    lines += ["", _("Method agreement: {summary}").format(summary=agreement_summary(agreement, lang=lang))]
     lines.append(f"{'':<{width}}  " + "  ".join(f"{m:>7}" for m in agreement.methods))
     for i, name in enumerate(agreement.alternatives):
         lines.append(f"{name:<{width}}  " + "  ".join(f"{int(r):>7}" for r in agreement.ranks[:, i]))
-    lines += ["", f"Rank reversal: {result.reversal.summary}", f"Knowledge data hash: {rec.data_hash}"]
+    lines += [
+        "",
+        _("Rank reversal: {summary}").format(summary=result.reversal.text(lang=lang)),
+        _("Knowledge data hash: {hash}").format(hash=rec.data_hash),
+    ]
     return escape.printable_lines(lines)

@@ -7,6 +7,7 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from selector import i18n
 from selector.commands import _context
 from selector.escape import printable
 
@@ -28,6 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "knowledge directory to check (default: the bundled knowledge/)",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    _context.add_language_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,9 +37,12 @@ def run(args: argparse.Namespace) -> int:
     from selector.knowledge import loading as knowledge
     from selector.uploads import intake
 
+    lang = _context.lang(args)
+    _ = i18n.translator(lang)
     directory = args.knowledge if args.knowledge is not None else knowledge.DEFAULT_KNOWLEDGE
     if not directory.is_dir():
-        message = f"knowledge directory {directory} does not exist or is not a directory; pass --knowledge DIR"
+        message = _("knowledge directory {directory} does not exist or is not a directory; pass --knowledge DIR")
+        message = message.format(directory=directory)
         print(
             json.dumps({"valid": False, "error": message}) if args.format == "json" else printable(f"ERROR {message}")
         )
@@ -89,12 +94,13 @@ def run(args: argparse.Namespace) -> int:
                 print(printable(f"CONFLICT {finding.kind}: {finding.message}"))
         if findings:
             kinds = Counter(f.kind for f in findings)
-            print("conflict check: " + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())))
+            found = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
+            print(_("conflict check: {found}").format(found=found))
         if shares is not None:
             print(shares.summary())
             print("\n".join(shares.weighted_lines()))
             print(shares.pooled_line(rating_groups(kb)))
-        print(_summary(kb, counts, errors, warnings))
+        print(_summary(kb, counts, errors, warnings, lang))
     return 0 if kb is not None else EXIT_INVALID
 
 
@@ -113,12 +119,15 @@ def _rating_groups(kb: KnowledgeBase | None, shares: Shares | None) -> dict | No
     }
 
 
-def _summary(kb: KnowledgeBase | None, counts: dict[str, int] | None, errors: int, warnings: int) -> str:
+def _summary(
+    kb: KnowledgeBase | None, counts: dict[str, int] | None, errors: int, warnings: int, lang: i18n.Language = "en"
+) -> str:
+    """The last line: valid or not, with what the knowledge holds (the issues above stay in the loader's words)."""
+    _ = i18n.translator(lang)
     if kb is None or counts is None:
-        return f"knowledge invalid: {errors} errors, {warnings} warnings"
-    return (
-        f"knowledge valid: {counts['sources']} sources, {counts['entities']} entities, "
-        f"{counts['claims']} claims ({counts['flagged']} flagged), {counts['dimensions']} dimensions, "
-        f"{counts['criteria']} criteria, {counts['groups']} groups, {counts['questions']} questions, "
-        f"{counts['rules']} rules, {warnings} warnings, data hash {kb.data_hash}"
-    )
+        return _("knowledge invalid: {errors} errors, {warnings} warnings").format(errors=errors, warnings=warnings)
+    return _(
+        "knowledge valid: {sources} sources, {entities} entities, {claims} claims ({flagged} flagged), "
+        "{dimensions} dimensions, {criteria} criteria, {groups} groups, {questions} questions, {rules} rules, "
+        "{warnings} warnings, data hash {hash}"
+    ).format(**counts, warnings=warnings, hash=kb.data_hash)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from selector import i18n
 from selector.decision.matrix import ZERO_WEIGHT, DecisionMatrix
 from selector.knowledge.models import KnowledgeBase
 
@@ -22,22 +23,27 @@ class DimensionBasis:
     share: float
     criteria: tuple[tuple[str, float], ...]
     stored: tuple[str, ...] = ()  # criteria of the dimension shown beside the ranking at weight 0
+    lang: i18n.Language = "en"  # the language of the names and words (selector.i18n)
 
     @property
     def ranks(self) -> str:
         """What the dimension's weight moves, without its share: "ranks Energy per million tokens (100%); ..."."""
+        _ = i18n.translator(self.lang)
         if not self.criteria:
-            return "has no criterion in this group (its weight was shared out proportionally)"
-        text = "ranks " + ", ".join(f"{name} ({share:.0%})" for name, share in self.criteria)
+            return _("has no criterion in this group (its weight was shared out proportionally)")
+        text = _("ranks {criteria}").format(
+            criteria=", ".join(f"{name} ({share:.0%})" for name, share in self.criteria)
+        )
         if self.stored:
-            text += f"; shown, not ranked (weight 0): {', '.join(self.stored)}"
+            text += _("; shown, not ranked (weight 0): {criteria}").format(criteria=", ".join(self.stored))
         return text
 
     @property
     def equals(self) -> str:
         """What the weight ranks, short, for beside its slider: "Cost = Energy per million tokens (100%)"."""
         if not self.criteria:
-            return f"{self.name} = nothing here (its weight is shared out)"
+            _ = i18n.translator(self.lang)
+            return f"{self.name} = " + _("nothing here (its weight is shared out)")
         return f"{self.name} = " + ", ".join(f"{name} ({share:.0%})" for name, share in self.criteria)
 
     @property
@@ -60,21 +66,25 @@ class DimensionBasis:
         }
 
 
-def dimension_basis(kb: KnowledgeBase, dm: DecisionMatrix) -> tuple[DimensionBasis, ...]:
-    """Each dimension of the knowledge, in its order, with what it ranks in ``dm``'s group."""
+def dimension_basis(kb: KnowledgeBase, dm: DecisionMatrix, *, lang: i18n.Language = "en") -> tuple[DimensionBasis, ...]:
+    """Each dimension of the knowledge, in its order, with what it ranks in ``dm``'s group; named and worded in
+    `lang`."""
+
+    def named(criterion_id: str) -> str:
+        return i18n.pick(lang, kb.criteria[criterion_id].name_en, kb.criteria[criterion_id].name_zh)
+
     shares = dm.dimension_weights
     zero = {e.id for e in dm.excluded_criteria if e.reason == ZERO_WEIGHT}
     out = []
     for dim in kb.dimensions.values():
         columns = [j for j, d in enumerate(dm.dimension_of) if d == dim.id]
         total = float(sum(dm.weights[j] for j in columns))
-        criteria = tuple(
-            (kb.criteria[dm.criteria[j]].name_en, float(dm.weights[j]) / total if total > 0 else 0.0) for j in columns
-        )
+        criteria = tuple((named(dm.criteria[j]), float(dm.weights[j]) / total if total > 0 else 0.0) for j in columns)
         stored = tuple(
-            kb.criteria[gc.criterion].name_en
+            named(gc.criterion)
             for gc in kb.groups[dm.group].criteria
             if gc.criterion in zero and kb.criteria[gc.criterion].dimension == dim.id
         )
-        out.append(DimensionBasis(dim.id, dim.name_en, float(shares.get(dim.id, 0.0)), criteria, stored))
+        name = i18n.pick(lang, dim.name_en, dim.name_zh)
+        out.append(DimensionBasis(dim.id, name, float(shares.get(dim.id, 0.0)), criteria, stored, lang))
     return tuple(out)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
+from selector.i18n import N_
 from selector.knowledge.models import Criterion
 
 
@@ -46,22 +47,28 @@ class Exclusion:
         return {"id": self.id, "reason": self.reason}
 
 
+#: What an imputed cell's note says, per way of filling it (marked for the catalogs: a report translates the note).
+IMPUTED_NOTES = {
+    "median": N_("no evidence; imputed column median"),
+    "column-worst": N_("no evidence; imputed column worst"),
+    "scale-worst": N_("no evidence; imputed scale's worst end"),
+}
+
+
 def impute(column: list[Cell], criterion: Criterion, policy: str) -> list[Cell]:
     """`column` with each empty cell filled under missing-value `policy`, marked imputed and saying how."""
     known = [c.value for c in column if c.value is not None]
     if policy == "impute-median":
-        fill, how = statistics.median(known), "column median"
+        fill, note = statistics.median(known), IMPUTED_NOTES["median"]
     elif policy == "impute-column-worst":
         fill = min(known) if criterion.objective == "max" else max(known)
-        how = "column worst"
+        note = IMPUTED_NOTES["column-worst"]
     else:
         # no credit without evidence, and no dependence on who else is ranked: the scale's worst end
         lo, hi = criterion.scale
         fill = lo if criterion.objective == "max" else hi
-        how = "scale's worst end"
+        note = IMPUTED_NOTES["scale-worst"]
     return [
-        c
-        if c.value is not None
-        else Cell(c.alternative, c.criterion, float(fill), (), imputed=True, note=f"no evidence; imputed {how}")
+        c if c.value is not None else Cell(c.alternative, c.criterion, float(fill), (), imputed=True, note=note)
         for c in column
     ]

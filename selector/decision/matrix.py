@@ -20,13 +20,16 @@ from selector.decision.cells import Cell, Exclusion, impute
 from selector.decision.preferences import Checked, PreferenceError, Preferences
 from selector.decision.problem import Problem, criterion_weights
 from selector.decision.weights import Hierarchy, WeightError
+from selector.i18n import N_
 from selector.knowledge import facts
 from selector.knowledge.models import TIERS, Claim, Criterion, KnowledgeBase
 from selector.memo import PerKnowledge, PerObject
 from selector.value import ValueScales
 
 _TIER_ORDER = {tier: rank for rank, tier in enumerate(TIERS)}
-ZERO_WEIGHT = "its weight is zero"
+ZERO_WEIGHT = N_("its weight is zero")
+#: Why a criterion no option of the group has evidence for is left out (marked: a report translates it).
+NO_EVIDENCE = N_("no alternative of the group has evidence for it")
 
 
 # The checked problem of each matrix layout, without weights: every weighting of a layout shares its cells object
@@ -349,7 +352,7 @@ def _exclusion_reasons(kb: KnowledgeBase, members: tuple[str, ...], limits: Limi
         if vendor and vendor in limits.exclude_vendors:
             reasons[alt].append(f"vendor {kb.entity_name(vendor)} is excluded")
         if alt in limits.exclude:
-            reasons[alt].append("excluded by you")
+            reasons[alt].append(N_("excluded by you"))
     for alt, why in limits.rule_exclusions:
         if alt in reasons:
             reasons[alt].append(why)
@@ -401,7 +404,7 @@ def _ranked_criteria(
     for gc in kb.groups[group_id].criteria:
         crit = kb.criteria[gc.criterion]
         if not any(grid[a][crit.id].value is not None for a in pool):
-            excluded.append(Exclusion(crit.id, "no alternative of the group has evidence for it"))
+            excluded.append(Exclusion(crit.id, NO_EVIDENCE))
         elif crit.id in zero:
             excluded.append(Exclusion(crit.id, ZERO_WEIGHT))
         else:

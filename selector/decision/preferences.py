@@ -16,6 +16,7 @@ from selector.decision.elicitation import Elicitation, ElicitationError, Pairwis
 from selector.decision.problem import DEFAULT_METHOD, ScoringError, resolve_method
 from selector.decision.requirement import Requirement, RequirementError
 from selector.errors import SelectorError
+from selector.i18n import N_
 from selector.io import numbers, pairs
 from selector.knowledge import facts
 from selector.knowledge.fields import Id, Number
@@ -27,17 +28,18 @@ MissingPolicy = Literal[
 ]
 MISSING_POLICIES: tuple[str, ...] = MissingPolicy.__args__
 DEFAULT_MISSING: MissingPolicy = "impute-worst"
+#: Each policy in words (marked for the catalogs: translated where shown).
 MISSING_HELP = {
-    "impute-worst": (
+    "impute-worst": N_(
         "a missing cell gets the worst end of its criterion's scale: no credit without evidence, whoever else is "
         "ranked (default)"
     ),
-    "impute-column-worst": (
+    "impute-column-worst": N_(
         "a missing cell gets the worst value of its column among the options ranked (depends on who is ranked)"
     ),
-    "impute-median": "a missing cell gets the column's median: neutral, neither rewarded nor punished",
-    "exclude-criterion": "criteria with any missing cell are dropped for this group",
-    "exclude-alternative": "alternatives with any missing cell are dropped from the ranking",
+    "impute-median": N_("a missing cell gets the column's median: neutral, neither rewarded nor punished"),
+    "exclude-criterion": N_("criteria with any missing cell are dropped for this group"),
+    "exclude-alternative": N_("alternatives with any missing cell are dropped from the ranking"),
 }
 #: What the app's weight sliders can show (app_pages/recommend.py draws them with these). The command line takes
 #: any non-negative finite weights; the app refuses a link or profile whose weights lie outside, with a message,

@@ -44,6 +44,7 @@ import numpy as np
 from selector.arrays import read_only
 from selector.decision import weights as weighting
 from selector.errors import SelectorError
+from selector.i18n import N_
 from selector.value import ValueScales, outside_message
 
 SCALERS: tuple[str, ...] = ("none", "sum", "vector", "minmax", "value")
@@ -81,7 +82,7 @@ METHODS: Mapping[str, MethodSpec] = MappingProxyType(
     {
         "mavt": MethodSpec(
             name="mavt",
-            label="Additive value model (MAVT)",
+            label=N_("Additive value model (MAVT)"),
             default_scaler=VALUE_SCALER,
             scalers=(VALUE_SCALER,),
             higher_is_better=True,
@@ -92,7 +93,7 @@ METHODS: Mapping[str, MethodSpec] = MappingProxyType(
         ),
         "wsm": MethodSpec(
             name="wsm",
-            label="Weighted sum (WSM)",
+            label=N_("Weighted sum (WSM)"),
             default_scaler="sum",
             scalers=("sum", "minmax", "vector", "none"),
             higher_is_better=True,
@@ -103,7 +104,7 @@ METHODS: Mapping[str, MethodSpec] = MappingProxyType(
         ),
         "wpm": MethodSpec(
             name="wpm",
-            label="Weighted product (WPM)",
+            label=N_("Weighted product (WPM)"),
             default_scaler="sum",
             scalers=("sum", "vector", "none"),
             higher_is_better=True,
@@ -115,7 +116,7 @@ METHODS: Mapping[str, MethodSpec] = MappingProxyType(
         ),
         "topsis": MethodSpec(
             name="topsis",
-            label="TOPSIS",
+            label=N_("TOPSIS"),
             default_scaler="vector",
             scalers=("vector", "sum", "minmax", "none"),
             higher_is_better=True,
@@ -126,7 +127,7 @@ METHODS: Mapping[str, MethodSpec] = MappingProxyType(
         ),
         "vikor": MethodSpec(
             name="vikor",
-            label="VIKOR (v = 0.5)",
+            label=N_("VIKOR (v = 0.5)"),
             default_scaler="none",
             scalers=("none",),
             higher_is_better=False,
@@ -145,7 +146,7 @@ METHODS: Mapping[str, MethodSpec] = MappingProxyType(
         ),
         "moora": MethodSpec(
             name="moora",
-            label="MOORA ratio system",
+            label=N_("MOORA ratio system"),
             default_scaler="vector",
             scalers=("vector", "sum", "minmax", "none"),
             higher_is_better=True,

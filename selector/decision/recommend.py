@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from selector import i18n
 from selector.decision import decision_tree, matrix, scoring
 from selector.decision.preferences import Preferences
 from selector.decision.problem import Problem
@@ -54,6 +55,18 @@ class Recommendation:
     def recommended_entry(self) -> RankedAlternative:
         return next(r for r in self.ranking if r.id == self.recommended)
 
+    def why_in(self, lang: i18n.Language) -> str:
+        """:attr:`why` in `lang` (worded again from the same ranking; English is the stored sentence)."""
+        if lang == i18n.SOURCE_LANGUAGE or self.kb is None:
+            return self.why
+        return explain(self.kb, self.matrix, self.result, lang=lang)
+
+    def preference_in(self, lang: i18n.Language) -> str:
+        """:attr:`preference` in `lang`."""
+        if lang == i18n.SOURCE_LANGUAGE or self.kb is None or not self.preference:
+            return self.preference
+        return rule_preference(self.kb, self.matrix, self.result, self.path, self.ranking, self.recommended, lang=lang)
+
     def to_dict(self) -> dict:
         dm = self.matrix
         return {
@@ -100,28 +113,43 @@ def criterion_advantages(dm: matrix.DecisionMatrix, result: scoring.ScoreResult,
     return (goodness[a] - goodness[b]) * dm.weights
 
 
-def explain(kb: KnowledgeBase, dm: matrix.DecisionMatrix, result: scoring.ScoreResult) -> str:
-    """One sentence saying why the leader leads the runner-up."""
+def explain(
+    kb: KnowledgeBase, dm: matrix.DecisionMatrix, result: scoring.ScoreResult, *, lang: i18n.Language = "en"
+) -> str:
+    """One sentence saying why the leader leads the runner-up, in `lang` (criteria named in it where the knowledge
+    has their name in it)."""
+    _ = i18n.translator(lang)
     order = np.argsort(result.ranks, kind="stable")
     leader = dm.alternatives[order[0]]
     if len(order) < 2:
-        return f"{kb.entity_name(leader)} is the only alternative left to rank."
+        return _("{name} is the only alternative left to rank.").format(name=kb.entity_name(leader))
     runner = order[1]
     if result.ranks[order[0]] == result.ranks[runner]:
         tied = [kb.entity_name(dm.alternatives[i]) for i in order if result.ranks[i] == result.ranks[order[0]]]
-        return f"{', '.join(tied[:-1])} and {tied[-1]} tie for first place: equal scores, no criterion separates them."
+        return _("{names} tie for first place: equal scores, no criterion separates them.").format(
+            names=i18n.join_names(tied, lang=lang)
+        )
     adv = criterion_advantages(dm, result, order[0], runner)
     best = [i for i in np.argsort(-adv) if adv[i] > 0][:2]
     worst = [i for i in np.argsort(adv) if adv[i] < 0][:1]
-    names = " and ".join(kb.criteria[dm.criteria[i]].name_en for i in best) or "no single criterion"
-    sentence = f"{kb.entity_name(leader)} leads {kb.entity_name(dm.alternatives[runner])} mainly on {names}"
+
+    def named(j: int) -> str:
+        criterion = kb.criteria[dm.criteria[j]]
+        return i18n.pick(lang, criterion.name_en, criterion.name_zh)
+
+    names = (" and " if lang == "en" else " 和 ").join(named(i) for i in best) or _("no single criterion")
+    sentence = _("{leader} leads {runner} mainly on {criteria}").format(
+        leader=kb.entity_name(leader), runner=kb.entity_name(dm.alternatives[runner]), criteria=names
+    )
     if worst:
-        sentence += f", despite trailing on {kb.criteria[dm.criteria[worst[0]]].name_en}"
-    return sentence + "."
+        sentence += _(", despite trailing on {criterion}").format(criterion=named(worst[0]))
+    return _("{sentence}.").format(sentence=sentence)
 
 
-def _answer_text(kb: KnowledgeBase, question: str, answer: str) -> str:
-    label = next((o.label_en for o in kb.questions[question].options if o.id == answer), answer)
+def _answer_text(kb: KnowledgeBase, question: str, answer: str, lang: i18n.Language = "en") -> str:
+    label = next(
+        (i18n.pick(lang, o.label_en, o.label_zh) for o in kb.questions[question].options if o.id == answer), answer
+    )
     return f"{question} = {label}"
 
 
@@ -132,23 +160,44 @@ def rule_preference(
     path: decision_tree.DecisionPath,
     ranking: tuple[RankedAlternative, ...],
     recommended: str,
+    *,
+    lang: i18n.Language = "en",
 ) -> str:
     """When the rules' choice is not the score leader: "the articles' rule R prefers X for <answers>; by your
-    weights X ranks N of M; the score leader is Z because ..."; else ""."""
+    weights X ranks N of M; the score leader is Z because ..."; else "". Worded in `lang`."""
+    _ = i18n.translator(lang)
     leader = ranking[0]
     if recommended == leader.id:
         return ""
     chosen = next(r for r in ranking if r.id == recommended)
     fired = {f.id: f for f in path.fired}
     rules = [e.rule for e in path.group_advice(dm.group).recommending if recommended in e.recommend]
-    answers = dict.fromkeys(_answer_text(kb, q, a) for r in rules for q, a in fired[r].matched.items())
+    answers = dict.fromkeys(_answer_text(kb, q, a, lang) for r in rules for q, a in fired[r].matched.items())
     adv = criterion_advantages(dm, result, dm.alternatives.index(leader.id), dm.alternatives.index(recommended))
-    best = [kb.criteria[dm.criteria[i]].name_en for i in np.argsort(-adv) if adv[i] > 0][:2]
-    because = f"it leads {chosen.name} mainly on {' and '.join(best)}" if best else "its score is higher"
-    who = f"rule {rules[0]} prefers" if len(rules) == 1 else f"rules {', '.join(rules[:-1])} and {rules[-1]} prefer"
-    return (
-        f"The articles' {who} {chosen.name} for {'; '.join(answers)}; by your weights "
-        f"{chosen.name} ranks {chosen.rank} of {len(ranking)}; the score leader is {leader.name} because {because}."
+    criteria = [kb.criteria[dm.criteria[i]] for i in np.argsort(-adv) if adv[i] > 0][:2]
+    best = [i18n.pick(lang, c.name_en, c.name_zh) for c in criteria]
+    if best:
+        because = _("it leads {name} mainly on {criteria}").format(
+            name=chosen.name, criteria=(" and " if lang == "en" else " 和 ").join(best)
+        )
+    else:
+        because = _("its score is higher")
+    if len(rules) == 1:
+        who = _("The articles' rule {rules} prefers {name}")
+    else:
+        who = _("The articles' rules {rules} prefer {name}")
+    who = who.format(rules=i18n.join_names(rules, lang=lang), name=chosen.name)
+    return _(
+        "{who} for {answers}; by your weights {name} ranks {rank} of {count}; the score leader is {leader} because "
+        "{because}."
+    ).format(
+        who=who,
+        answers="; ".join(answers),
+        name=chosen.name,
+        rank=chosen.rank,
+        count=len(ranking),
+        leader=leader.name,
+        because=because,
     )
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 import selector
-from selector import display, record, verdict
+from selector import display, i18n, record, verdict
 from selector.adr import DecisionMeta
 from selector.decision import basis, elicitation
 from selector.decision.matrix import Cell
@@ -59,26 +59,38 @@ def _answers(kb: KnowledgeBase, given: Mapping[str, str], resolved: Mapping[str,
     return tuple(rows)
 
 
-def _option_label(kb: KnowledgeBase, qid: str, option_id: str) -> str:
+def _option_label(kb: KnowledgeBase, qid: str, option_id: str, lang: i18n.Language = "en") -> str:
     question = kb.questions.get(qid)
     option = next((o for o in question.options if o.id == option_id), None) if question else None
-    return option.label_en if option else option_id
+    return i18n.pick(lang, option.label_en, option.label_zh) if option else option_id
 
 
-def _selection(where: dict | None) -> tuple[str, ...]:
+def _selection(where: dict | None, lang: i18n.Language = "en") -> tuple[str, ...]:
     """A rule's fact selection as one item of its list ("what matches: vendor's jurisdiction is CN")."""
-    return (f"what matches: {facts.describe(where)}",) if where else ()
+    if not where:
+        return ()
+    _ = i18n.translator(lang)
+    return (_("what matches: {facts}").format(facts=facts.describe(where)),)
 
 
-def _rules(kb: KnowledgeBase, rec: Recommendation) -> tuple[RuleInfo, ...]:
+def _question(kb: KnowledgeBase, qid: str, lang: i18n.Language) -> str:
+    question = kb.questions.get(qid)
+    return i18n.pick(lang, question.text_en, question.text_zh) if question else qid
+
+
+def _rules(kb: KnowledgeBase, rec: Recommendation, lang: i18n.Language = "en") -> tuple[RuleInfo, ...]:
     rows = []
+    either = " or " if lang == "en" else " 或 "
     for fired in rec.path.fired:
         rule = kb.rules.get(fired.id)
         conditions = "; ".join(
-            f"{kb.questions[q].text_en if q in kb.questions else q} = "
-            + " or ".join(_option_label(kb, q, o) for o in (rule.when[q] if rule else (fired.matched[q],)))
+            f"{_question(kb, q, lang)} = "
+            + either.join(_option_label(kb, q, o, lang) for o in (rule.when[q] if rule else (fired.matched[q],)))
             for q in fired.matched
         )
+        rationale = fired.rationale
+        if lang == "zh" and rule is not None and rule.rationale_zh:
+            rationale = rule.rationale_zh
         rows.append(
             RuleInfo(
                 id=fired.id,
@@ -86,10 +98,10 @@ def _rules(kb: KnowledgeBase, rec: Recommendation) -> tuple[RuleInfo, ...]:
                 conditions=conditions,
                 recommends=(
                     *(kb.entity_name(e) for e in fired.recommend),
-                    *_selection(fired.recommend_where),
+                    *_selection(fired.recommend_where, lang),
                 ),
-                excludes=(*(kb.entity_name(e) for e in fired.exclude), *_selection(fired.exclude_where)),
-                rationale=fired.rationale,
+                excludes=(*(kb.entity_name(e) for e in fired.exclude), *_selection(fired.exclude_where, lang)),
+                rationale=rationale,
                 claims=tuple(fired.claims),
                 recommend_ids=tuple(fired.recommend),
                 exclude_ids=tuple(fired.exclude),
@@ -139,13 +151,13 @@ def _elicited(kb: KnowledgeBase, prefs: Preferences) -> ElicitedWeights | None:
     )
 
 
-def _criteria(kb: KnowledgeBase, rec: Recommendation) -> tuple[CriterionInfo, ...]:
+def _criteria(kb: KnowledgeBase, rec: Recommendation, lang: i18n.Language = "en") -> tuple[CriterionInfo, ...]:
     m = rec.matrix
     return tuple(
         CriterionInfo(
             id=c,
-            name=kb.criteria[c].name_en,
-            dimension=kb.dimensions[d].name_en if d in kb.dimensions else d,
+            name=i18n.pick(lang, kb.criteria[c].name_en, kb.criteria[c].name_zh),
+            dimension=i18n.pick(lang, kb.dimensions[d].name_en, kb.dimensions[d].name_zh) if d in kb.dimensions else d,
             objective=o,
             unit=kb.criteria[c].unit,
             sub_weight=float(s),
@@ -180,7 +192,7 @@ def _options(rec: Recommendation) -> tuple[OptionRow, ...]:
     return tuple(rows)
 
 
-def _robustness(rec: Recommendation, samples: int, seed: int) -> RobustnessInfo:
+def _robustness(rec: Recommendation, samples: int, seed: int, lang: i18n.Language = "en") -> RobustnessInfo:
     """SMAA, tipping points, method agreement and rank reversal, as ``python -m selector sensitivity`` computes them.
 
     :func:`selector.robustness.analysis.analyse` decides what "plausible" means (dimension weights sampled over the
@@ -190,12 +202,14 @@ def _robustness(rec: Recommendation, samples: int, seed: int) -> RobustnessInfo:
     from selector.decision.problem import METHODS, ScoringError
     from selector.robustness import analysis
     from selector.robustness.agreement import kendall_tau
-    from selector.robustness.smaa import CONFIDENCE_LIMIT
 
+    _ = i18n.translator(lang)
     try:
         result = analysis.analyse(rec, samples=samples, seed=seed)
     except (ScoringError, ValueError) as exc:
-        return RobustnessInfo(samples=samples, seed=seed, unavailable=(f"robustness analyses: {exc}",))
+        return RobustnessInfo(
+            samples=samples, seed=seed, unavailable=(_("robustness analyses: {why}").format(why=exc),)
+        )
     smaa, agreement = result.smaa, result.agreement
     names = [r.name for r in rec.ranking]
     order = [smaa.alternatives.index(n) for n in names]  # the analyses' order -> the report's (ranking) order
@@ -208,17 +222,13 @@ def _robustness(rec: Recommendation, samples: int, seed: int) -> RobustnessInfo:
         methods.append(
             MethodRanking(
                 method=method,
-                label=METHODS[method].label if method in METHODS else method,
+                label=_(METHODS[method].label) if method in METHODS else method,
                 scaler=agreement.scalers[k],
                 ranks=tuple(int(r) for r in ranks),
                 leader=agreement.leaders[k],
                 tau=tau if math.isfinite(tau) else None,
             )
         )
-    space = "dimension weights" if result.space == "dimensions" else "criterion weights"
-    within = (
-        "the whole simplex" if result.spread is None else f"+/- {display.number(result.spread)} of the current shares"
-    )
     return RobustnessInfo(
         samples=smaa.n_samples,
         seed=smaa.seed,
@@ -227,53 +237,82 @@ def _robustness(rec: Recommendation, samples: int, seed: int) -> RobustnessInfo:
         leader_acceptability=float(acceptability[0, 0]),
         recommended_acceptability=float(acceptability[names.index(rec.recommended_entry.name), 0]),
         confidence=tuple(float("nan") if smaa.confidence[i] is None else float(smaa.confidence[i]) for i in order),
-        confidence_note=(
-            f"Confidence factors are computed for the {CONFIDENCE_LIMIT} options most often ranked first; the other "
-            f"{smaa.confidence_omitted} that rank first in some sample show none."
-            if smaa.confidence_omitted
-            else ""
-        ),
-        sampling=f"{space} sampled uniformly over {within}",
         uncertain_cells=len(smaa.uncertain_cells),
-        tipping_points=tuple(t.sentence for t in result.tipping_points),
         methods=tuple(methods),
         mean_tau=agreement.mean_tau,
-        agreement_summary=agreement.summary,
-        rank_reversal=result.reversal.summary,
         unavailable=tuple(f"{m}: {why}" for m, why in agreement.skipped.items()),
+        **_robustness_words(rec, result, lang),
     )
 
 
-def _why(rec: Recommendation, chosen: OptionRow) -> str:
+def _robustness_words(rec: Recommendation, result: Any, lang: i18n.Language) -> dict[str, Any]:  # noqa: ANN401
+    """The robustness analyses' sentences in `lang`: how the weights were sampled, the confidence note, the tipping
+    points, the methods' agreement and the rank reversal (``result``: selector.robustness.analysis.Robustness)."""
+    from selector.robustness.agreement import agreement_summary
+    from selector.robustness.smaa import CONFIDENCE_LIMIT
+
+    _ = i18n.translator(lang)
+    smaa = result.smaa
+    space = _("dimension weights") if result.space == "dimensions" else _("criterion weights")
+    within = (
+        _("the whole simplex")
+        if result.spread is None
+        else _("+/- {spread} of the current shares").format(spread=display.number(result.spread))
+    )
+    # the tipping sentences name a dimension by its id in English (as they always did), by its name in Chinese
+    dimension_names = {}
+    if rec.kb is not None and lang != i18n.SOURCE_LANGUAGE:
+        dimension_names = {d.id: i18n.pick(lang, d.name_en, d.name_zh) for d in rec.kb.dimensions.values()}
+    note = ""
+    if smaa.confidence_omitted:
+        note = _(
+            "Confidence factors are computed for the {limit} options most often ranked first; the other "
+            "{omitted} that rank first in some sample show none."
+        ).format(limit=CONFIDENCE_LIMIT, omitted=smaa.confidence_omitted)
+    return {
+        "confidence_note": note,
+        "sampling": _("{space} sampled uniformly over {within}").format(space=space, within=within),
+        "tipping_points": tuple(
+            t.text(lang=lang, dimension=dimension_names.get(t.dimension)) for t in result.tipping_points
+        ),
+        "agreement_summary": agreement_summary(result.agreement, lang=lang),
+        "rank_reversal": result.reversal.text(lang=lang),
+    }
+
+
+def _why(rec: Recommendation, chosen: OptionRow, lang: i18n.Language = "en") -> str:
     """Why the chosen option: the score sentence, or the shortlist when the tree overrides the score leader."""
+    why = rec.why_in(lang)
     if chosen.id == rec.leader.id:
-        return rec.why
-    if rec.preference:
-        return rec.preference[0].lower() + rec.preference[1:]  # follows "Chosen option: X, because"
-    return (
-        f"it is the best-ranked option the decision trees shortlist for this scenario (rank {chosen.rank} of "
-        f"{len(rec.ranking)}); {rec.leader.name} scores higher but is not shortlisted. On scores alone: {rec.why}"
-    )
+        return why
+    preference = rec.preference_in(lang)
+    if preference:
+        return preference[0].lower() + preference[1:]  # follows "Chosen option: X, because"
+    _ = i18n.translator(lang)
+    return _(
+        "it is the best-ranked option the decision trees shortlist for this scenario (rank {rank} of {count}); "
+        "{leader} scores higher but is not shortlisted. On scores alone: {why}"
+    ).format(rank=chosen.rank, count=len(rec.ranking), leader=rec.leader.name, why=why)
 
 
 def _version() -> str:
     return selector.__version__
 
 
-def _group(kb: KnowledgeBase, group_id: str) -> dict[str, Any]:
+def _group(kb: KnowledgeBase, group_id: str, lang: i18n.Language = "en") -> dict[str, Any]:
     """The group ranked and the question the report answers."""
     group = kb.groups[group_id]
+    _ = i18n.translator(lang)
     return {
         "group_id": group.id,
         "group_name": group.name_en,
         "group_name_zh": group.name_zh or "",
-        "group_description": group.description_en or "",
-        "problem": (
-            f"Which of the {len(group.members)} candidates for {group.name_en} should we adopt for the scenario "
-            "below? "
-            "The options are ranked by weighted multi-criteria decision analysis (MCDA) on evidence quoted from "
-            "the source articles; every number is cited and listed in the evidence appendix."
-        ),
+        "group_description": i18n.pick(lang, group.description_en, group.description_zh),
+        "problem": _(
+            "Which of the {count} candidates for {group} should we adopt for the scenario below? The options are "
+            "ranked by weighted multi-criteria decision analysis (MCDA) on evidence quoted from the source articles; "
+            "every number is cited and listed in the evidence appendix."
+        ).format(count=len(group.members), group=i18n.pick(lang, group.name_en, group.name_zh)),
     }
 
 
@@ -289,54 +328,64 @@ def _scenario(kb: KnowledgeBase, prefs: Preferences, rec: Recommendation) -> dic
     }
 
 
-def _settings(kb: KnowledgeBase, prefs: Preferences, rec: Recommendation) -> dict[str, Any]:
+def _settings(kb: KnowledgeBase, prefs: Preferences, rec: Recommendation, lang: i18n.Language = "en") -> dict[str, Any]:
     """How the ranking was made: method, scaler, missing-value policy, flagged claims and hard constraints."""
     from selector.decision.problem import METHODS
 
+    _ = i18n.translator(lang)
     method = rec.result.method
-    dimensions = basis.dimension_basis(kb, rec.matrix)
+    group = kb.groups[rec.matrix.group]
+    help_text = MISSING_HELP.get(rec.matrix.missing_policy, "")
+    dimensions = basis.dimension_basis(kb, rec.matrix, lang=lang)
     return {
         "method": method,
-        "weight_meaning": SWING_WEIGHT_MEANING if method == "mavt" else "",
+        "weight_meaning": _(SWING_WEIGHT_MEANING) if method == "mavt" else "",
         "dimension_basis": tuple(b.text for b in dimensions),
-        "drivers": decision.drivers(dimensions),
-        "group_rationale": kb.groups[rec.matrix.group].rationale_en or "",
-        "method_label": METHODS[method].label if method in METHODS else method,
+        "drivers": decision.drivers(dimensions, lang=lang),
+        "group_rationale": i18n.pick(lang, group.rationale_en, group.rationale_zh),
+        "method_label": _(METHODS[method].label) if method in METHODS else method,
         "scaler": rec.result.scaler,
         "missing": rec.matrix.missing_policy,
-        "missing_help": MISSING_HELP.get(rec.matrix.missing_policy, ""),
+        "missing_help": _(help_text) if help_text else "",
         "use_flagged": prefs.use_flagged,
         "higher_is_better": bool(rec.result.higher_is_better),
         "constraints": (
             *prefs.constraints,
-            *(f"vendor {kb.entity_name(v)} excluded" for v in prefs.exclude_vendors),
-            *(f"{kb.entity_name(e)} excluded" for e in prefs.exclude),
-            *(("alternatives with unknown values kept",) if prefs.keep_unknown else ()),
+            *(_("vendor {name} excluded").format(name=kb.entity_name(v)) for v in prefs.exclude_vendors),
+            *(_("{name} excluded").format(name=kb.entity_name(e)) for e in prefs.exclude),
+            *((_("alternatives with unknown values kept"),) if prefs.keep_unknown else ()),
         ),
     }
 
 
-def _left_out(kb: KnowledgeBase, rec: Recommendation, imputed_cells: Sequence[Cell]) -> dict[str, Any]:
+def _left_out(
+    kb: KnowledgeBase, rec: Recommendation, imputed_cells: Sequence[Cell], lang: i18n.Language = "en"
+) -> dict[str, Any]:
     """Cells filled without evidence, alternatives and criteria left out, and the matrix's notes."""
     m = rec.matrix
+
+    def named(criterion_id: str) -> str:
+        c = kb.criteria.get(criterion_id)
+        return i18n.pick(lang, c.name_en, c.name_zh) if c is not None else criterion_id
+
     return {
         "imputed": tuple(
-            (kb.entity_name(c.alternative), kb.criteria[c.criterion].name_en, float(c.value), c.note)
+            (kb.entity_name(c.alternative), named(c.criterion), float(c.value), i18n.stored(c.note, lang))
             for c in imputed_cells
         ),
-        "excluded_alternatives": tuple((kb.entity_name(e.id), e.reason) for e in m.excluded_alternatives),
-        "excluded_criteria": tuple(
-            (kb.criteria[e.id].name_en if e.id in kb.criteria else e.id, e.reason) for e in m.excluded_criteria
+        "excluded_alternatives": tuple(
+            (kb.entity_name(e.id), i18n.stored(e.reason, lang)) for e in m.excluded_alternatives
         ),
+        "excluded_criteria": tuple((named(e.id), i18n.stored(e.reason, lang)) for e in m.excluded_criteria),
         "notes": tuple(m.notes),
     }
 
 
-def _provenance(kb: KnowledgeBase, rec: Recommendation, moment: datetime) -> dict[str, Any]:
+def _provenance(kb: KnowledgeBase, rec: Recommendation, moment: datetime, lang: i18n.Language = "en") -> dict[str, Any]:
     """Where the report comes from: data sources, knowledge hash, version, time, and the user's measurements beside
     the published figures."""
     return {
-        "data_sources": evidence.data_sources(kb, moment.date()),
+        "data_sources": evidence.data_sources(kb, moment.date(), lang=lang),
         "data_hash": rec.data_hash,
         "app_version": _version(),
         "generated_at": moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -374,16 +423,35 @@ def _decision(
     requirement: str,
 ) -> dict[str, Any]:
     """The decision document's own parts: front matter, requirement, risks, how to re-check, the reproduce link."""
-    moment = parts["moment"]
+    moment, lang = parts["moment"], parts["lang"]
     url, params = decision.reproduce(prefs, app_url)
     front = decision.front_matter(adr_meta, moment)
     return {
         **front,
-        "requirement": decision.requirement_words(kb, prefs, rec, requirement),
-        "risks": decision.risks(kb, rec, parts),
-        "recheck": decision.recheck_steps(str(front["review_by"]), rec.data_hash, bool(app_url)),
+        "requirement": decision.requirement_words(kb, prefs, rec, requirement, lang=lang),
+        "risks": decision.risks(kb, rec, parts, lang=lang),
+        "recheck": decision.recheck_steps(str(front["review_by"]), rec.data_hash, bool(app_url), lang=lang),
         "reproduce_url": url,
         "reproduce_params": params,
+    }
+
+
+def _title(kb: KnowledgeBase, group_id: str, headline: str, lang: i18n.Language) -> str:
+    """The default title: the group in `lang` and the verdict."""
+    group = kb.groups[group_id]
+    return f"{i18n.pick(lang, group.name_en, group.name_zh)}: {headline}"
+
+
+def _points(
+    rec: Recommendation, parts: dict[str, Any], rules: Sequence[RuleInfo], robustness: RobustnessInfo, method: str
+) -> dict[str, Any]:
+    """MADR's pros and cons of each option and the consequences of the choice, in the report's language."""
+    options, criteria, lang = parts["options"], parts["criteria"], parts["lang"]
+    return {
+        "pros_cons": points.pros_cons(options, criteria, rules, lang=lang),
+        "consequences": points.consequences(
+            options, rec.recommended, criteria, robustness, method, rec.result.scaler, lang=lang
+        ),
     }
 
 
@@ -398,6 +466,7 @@ def build_report(
     uploads: Sequence[tuple[str, bytes]] = (),
     meta: DecisionMeta | None = None,
     requirement: str = "",
+    lang: i18n.Language = "en",
 ) -> Report:
     """Rank ``prefs.group`` under ``prefs``; the :class:`Report` is the decision record (MADR 4) and its appendix.
 
@@ -416,30 +485,31 @@ def build_report(
         and digest the decision record keeps.
     meta, requirement
         The front matter (:class:`selector.adr.DecisionMeta`) and the requirement's own sentence (printed first).
+    lang
+        The language of the headings and sentences (``en`` or ``zh``); names, ids and numbers stay as they are.
 
     Raises PreferenceError, ScoringError or ValueError (``app_url`` neither empty nor http(s)).
     """
     if app_url and not app_url.startswith(("http://", "https://")):
         raise ValueError(f"app_url {app_url!r} must start with http:// or https:// (it becomes a link in the report)")
+    lang = i18n.check_language(lang)
     rec = recommend(kb, prefs)
     moment = (now or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
-    criteria, rules, dimensions = _criteria(kb, rec), _rules(kb, rec), _dimensions(kb, prefs, rec)
-    robustness = _robustness(rec, samples, seed) if samples > 0 else RobustnessInfo(0, seed)
+    criteria, rules, dimensions = _criteria(kb, rec, lang), _rules(kb, rec, lang), _dimensions(kb, prefs, rec)
+    robustness = _robustness(rec, samples, seed, lang) if samples > 0 else RobustnessInfo(0, seed)
     options, robustness, imputed_cells, summarised = summary.summarise(
         _options(rec), rec.recommended, robustness, rec.matrix.imputed_cells
     )
-    settings = _settings(kb, prefs, rec)
-    appendix = evidence.claims(
-        kb,
-        evidence.uses(kb, {"dimensions": dimensions, "rules": rules, "criteria": criteria, "options": options}),
-        moment.date(),
-    )
+    settings = _settings(kb, prefs, rec, lang)
+    used = {"dimensions": dimensions, "rules": rules, "criteria": criteria, "options": options}
+    appendix = evidence.claims(kb, evidence.uses(kb, used), moment.date())
     recommended = next(o for o in options if o.id == rec.recommended)
-    judged = verdict.judge(rec)
+    judged = verdict.judge(rec, lang=lang)
     parts = {"moment": moment, "judged": judged, "options": options, "criteria": criteria, "evidence": appendix}
+    parts["lang"] = lang
     return Report(
-        title=(meta and meta.title) or f"{kb.groups[prefs.group].name_en}: {judged.headline}",
-        **_group(kb, prefs.group),
+        title=(meta and meta.title) or _title(kb, prefs.group, judged.headline, lang),
+        **_group(kb, prefs.group, lang),
         **_scenario(kb, prefs, rec),
         rules=rules,
         dimensions=dimensions,
@@ -449,21 +519,19 @@ def build_report(
         recommended=recommended.name,
         recommended_id=recommended.id,
         leader=options[0].name,
-        why=_why(rec, recommended),
-        **_left_out(kb, rec, imputed_cells),
-        pros_cons=points.pros_cons(options, criteria, rules),
-        consequences=points.consequences(
-            options, recommended.id, criteria, robustness, settings["method_label"], rec.result.scaler
-        ),
+        why=_why(rec, recommended, lang),
+        **_left_out(kb, rec, imputed_cells, lang),
+        **_points(rec, parts, rules, robustness, settings["method_label"]),
         robustness=robustness,
         evidence=appendix,
         flagged_used=tuple(e.id for e in appendix if e.flags),
         summarised=summarised,
-        **_provenance(kb, rec, moment),
+        **_provenance(kb, rec, moment, lang),
         verdict=judged.headline,
         verdict_details=judged.details,
         verdict_badge=judged.badge,
         elicited=_elicited(kb, prefs),
         decision_record=_record(kb, rec, robustness, moment.strftime("%Y-%m-%dT%H:%M:%SZ"), uploads),
         **_decision(kb, prefs, rec, parts, meta or DecisionMeta(), app_url, requirement),
+        lang=lang,
     )

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
+from selector import i18n
 from selector.knowledge import provenance
 from selector.knowledge.locators import RAW_DIR
 from selector.knowledge.models import KnowledgeBase
@@ -78,7 +79,8 @@ def claims(kb: KnowledgeBase, uses: Mapping[str, list[str]], today: date | None 
     return tuple(rows)
 
 
-def data_sources(kb: KnowledgeBase, today: date | None = None) -> tuple[DataSource, ...]:
+def data_sources(kb: KnowledgeBase, today: date | None = None, *, lang: i18n.Language = "en") -> tuple[DataSource, ...]:
+    """The bundled datasets as the report names them, each snapshot's age worded in `lang`."""
     return tuple(
         DataSource(
             d.id,
@@ -87,7 +89,7 @@ def data_sources(kb: KnowledgeBase, today: date | None = None) -> tuple[DataSour
             d.attribution,
             d.snapshot_date,
             "; ".join(d.upstream),
-            age=provenance.dataset_age_text(d, today),
+            age=provenance.dataset_age_text(d, today, lang),
             licence_url=provenance.LICENCE_URLS.get(d.licence, ""),
             changes="; ".join(provenance.conversions_used(kb, d.id)),
             notices=", ".join(f"knowledge/{RAW_DIR}/{f}" for f in d.licence_files if "NOTICE" in f.upper()),

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import math
 
-from selector import display
+from selector import display, i18n
 
 
-def scaling(scaler: str) -> str:
-    """``"sum scaling"``, ``"no scaling"`` for the scaler ``none``, ``"fixed value scales"`` for ``value``."""
+def scaling(scaler: str, *, lang: i18n.Language = "en") -> str:
+    """``"sum scaling"``, ``"no scaling"`` for the scaler ``none``, ``"fixed value scales"`` for ``value``, in
+    `lang`."""
+    _ = i18n.translator(lang)
     if scaler == "value":
-        return "fixed value scales"
-    return "no scaling" if scaler == "none" else f"{scaler} scaling"
+        return _("fixed value scales")
+    return _("no scaling") if scaler == "none" else _("{scaler} scaling").format(scaler=scaler)
 
 
 def number(value: float) -> str:

@@ -289,6 +289,7 @@ class Report:
     risks: tuple[Point, ...] = ()
     recheck: tuple[str, ...] = ()  # how to re-check the decision later (MADR's "Confirmation")
     reproduce_params: tuple[tuple[str, str], ...] = ()  # the parameters of reproduce_url, printed beside it
+    lang: str = "en"  # the language of its headings and sentences (selector.i18n); names, ids and numbers stay
 
     @property
     def evidence_ids(self) -> frozenset[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import re
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -17,6 +18,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from markupsafe import Markup
 
+from selector import i18n
 from selector.report.model import Report, ReportError
 from selector.report.render import TEMPLATES, environment, figures, template_context
 
@@ -57,11 +59,33 @@ def print_page(report: Report) -> str:
         (TEMPLATES / "report.css").read_text(encoding="utf-8")
         + "\n"
         + (TEMPLATES / "report_print.css").read_text(encoding="utf-8")
+        + page_furniture(report.lang)
     )
     return (
         environment(markdown=False)
         .get_template("report_pdf.html.j2")
         .render(**template_context(report), charts=figures(report, inline=False), css=css)
+    )
+
+
+def _css_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+
+
+def page_furniture(lang: str) -> str:
+    """The running heads and page numbers in the report's language (report_print.css writes them in English)."""
+    if lang == i18n.SOURCE_LANGUAGE:
+        return ""
+    _ = i18n.translator(i18n.check_language(lang))
+    numbers = " ".join(
+        f"counter({part[1:-1]})" if part in ("{page}", "{pages}") else _css_string(part)
+        for part in re.split(r"(\{pages?\})", _("Page {page} of {pages}"))
+        if part
+    )
+    head, data = _css_string(_("AI Stack Selector · decision record")), _css_string(_("knowledge data") + " ")
+    return (
+        f"\n@page {{ @top-right {{ content: {head}; }} @bottom-left {{ content: {data} string(datahash); }} "
+        f"@bottom-right {{ content: {numbers}; }} }}\n"
     )
 
 

@@ -7,6 +7,7 @@ expression through :func:`selector.escape.md_escape` unless a filter marked it :
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import functools
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,8 +17,12 @@ from urllib.parse import quote
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from selector import i18n
+from selector.adr import STATUS_WORDS
 from selector.charts.report import Criterion, FigureData, Option, report_figures
 from selector.escape import MdSafe, md_escape
+from selector.i18n import N_
+from selector.report import formats
 from selector.report.formats import number, percent, score, tau
 from selector.report.model import Report
 
@@ -26,20 +31,20 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 # The sections of every rendering, in order (id, title): the decision document (MADR 4's headings, with the risks
 # and how to re-check), then the appendix, which starts on a new page in the PDF.
 SECTIONS: tuple[tuple[str, str], ...] = (
-    ("context", "Context and Problem Statement"),
-    ("drivers", "Decision Drivers"),
-    ("options", "Considered Options"),
-    ("outcome", "Decision Outcome"),
-    ("consequences", "Consequences"),
-    ("risks", "Risks"),
-    ("confirmation", "Confirmation: How to Re-check"),
-    ("more", "More Information"),
-    ("scenario", "Appendix A: Scenario and Decision Path"),
-    ("weights", "Appendix B: Weights and Criteria"),
-    ("ranking", "Appendix C: Ranking, Matrix and Robustness"),
-    ("pros-cons", "Appendix D: Pros and Cons of the Options"),
-    ("evidence", "Evidence Appendix"),
-    ("data-sources", "Data Sources and Licences"),
+    ("context", N_("Context and Problem Statement")),
+    ("drivers", N_("Decision Drivers")),
+    ("options", N_("Considered Options")),
+    ("outcome", N_("Decision Outcome")),
+    ("consequences", N_("Consequences")),
+    ("risks", N_("Risks")),
+    ("confirmation", N_("Confirmation: How to Re-check")),
+    ("more", N_("More Information")),
+    ("scenario", N_("Appendix A: Scenario and Decision Path")),
+    ("weights", N_("Appendix B: Weights and Criteria")),
+    ("ranking", N_("Appendix C: Ranking, Matrix and Robustness")),
+    ("pros-cons", N_("Appendix D: Pros and Cons of the Options")),
+    ("evidence", N_("Evidence Appendix")),
+    ("data-sources", N_("Data Sources and Licences")),
 )
 #: The first section of the appendix: the decision document is the sections before it (1-2 pages).
 APPENDIX_START = "scenario"
@@ -47,18 +52,58 @@ APPENDIX_START = "scenario"
 TOP_OPTIONS = 5
 
 
-def template_context(report: Report) -> dict[str, Any]:
-    """What every template gets besides its own extras: the report, the sections, their titles by id."""
+class _MdMessage(MdSafe):
+    """A translated message of a Markdown template: written as it is (the catalog is ours), while the values that
+    :meth:`format` puts into it are escaped like any other expression."""
+
+    __slots__ = ()
+
+    def format(self, *args: object, **kwargs: object) -> MdSafe:
+        escaped = {key: md_escape(value) for key, value in kwargs.items()}
+        return MdSafe(str.format(self, *map(md_escape, args), **escaped))
+
+
+def template_context(report: Report, *, markdown: bool = False) -> dict[str, Any]:
+    """What every template gets besides its own extras: the report, the sections and their titles by id in the
+    report's language, ``_`` that translates a template's words into it, and ``day`` that writes a date its way.
+
+    A template's own words are trusted text, as they were before they went through the catalog: ``_`` returns them
+    as :class:`MdSafe` or :class:`Markup`, whose ``format`` escapes the values it fills in.
+    """
+    lang = i18n.check_language(report.lang)
+    translate = i18n.translator(lang)
+    kind = _MdMessage if markdown else Markup
+
+    def _(message: str) -> str:
+        return kind(translate(message))
+
+    sections = tuple((key, _(title)) for key, title in SECTIONS)
     return {
         "report": report,
-        "sections": SECTIONS,
-        "heads": dict(SECTIONS),
+        "sections": sections,
+        "heads": dict(sections),
         "appendix_start": APPENDIX_START,
         "top": TOP_OPTIONS,
+        "_": _,
+        "lang": lang,
+        "verdict_word": lambda v: _(_VERDICTS[v]),
+        # in HTML the word is tagged (its colour), in Markdown it is the word
+        "verdict_tag": (lambda v: _(_VERDICTS[v])) if markdown else (lambda v: _VERDICT_TAG.format(_(_VERDICTS[v]))),
+        "scaling": formats.scaling(report.scaler, lang=lang),
+        "status": translate(STATUS_WORDS.get(report.status, report.status)),
+        "day": functools.partial(_day, lang=lang),
     }
 
 
-_VERDICTS = {"good": "Good", "bad": "Bad", "neutral": "Neutral"}
+def _day(iso: str, lang: i18n.Language) -> str:
+    """A YYYY-MM-DD date as the report writes it: ISO in English (the record's own form), the locale's in Chinese."""
+    if lang == i18n.SOURCE_LANGUAGE or not iso:
+        return iso
+    return i18n.format_date(dt.date.fromisoformat(iso), lang)
+
+
+_VERDICTS = {"good": N_("Good"), "bad": N_("Bad"), "neutral": N_("Neutral")}
+_VERDICT_TAG = Markup('<span class="verdict">{}</span>')
 FIGURE = Markup('<figure class="chart-box" id="{}"><figcaption>{}</figcaption>{}</figure>')
 
 
@@ -79,7 +124,7 @@ def _md_url(url: str) -> MdSafe:
     return MdSafe("<" + quote(url, safe=":/?&=%#,+;@!$'*()-._~") + ">")
 
 
-_COMMON_FILTERS = {"num": number, "pct": percent, "score": score, "tau": tau, "verdict": lambda v: _VERDICTS[v]}
+_COMMON_FILTERS = {"num": number, "pct": percent, "score": score, "tau": tau}
 
 
 def _record_markup(text: str) -> Markup:
@@ -129,7 +174,7 @@ def render_markdown(report: Report) -> str:
     str
         CommonMark with GitHub tables; numbers cite their claims as links to anchors of the appendix.
     """
-    return environment(markdown=True).get_template("report.md.j2").render(**template_context(report))
+    return environment(markdown=True).get_template("report.md.j2").render(**template_context(report, markdown=True))
 
 
 def figure_data(report: Report) -> FigureData:
@@ -141,9 +186,10 @@ def figure_data(report: Report) -> FigureData:
             for o in report.options
         ),
         higher_is_better=report.higher_is_better,
-        method=f"{report.method_label}, {report.scaling}",
+        method=f"{report.method_label}, {formats.scaling(report.scaler, lang=report.lang)}",
         acceptability=report.robustness.acceptability,
         samples=report.robustness.samples,
+        lang=i18n.check_language(report.lang),
     )
 
 

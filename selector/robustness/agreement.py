@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from selector import i18n
 from selector.arrays import read_only
 from selector.decision import scoring
 from selector.decision.problem import METHODS, Problem, ScoringError, resolve_method
@@ -35,7 +36,11 @@ class MethodAgreement:
     @property
     def summary(self) -> str:
         """One sentence: do the methods agree on the leader, and how similar are the rankings."""
-        return _agreement_summary(self)
+        return agreement_summary(self)
+
+    def text(self, *, lang: i18n.Language = "en") -> str:
+        """:attr:`summary` in `lang`."""
+        return agreement_summary(self, lang=lang)
 
     @property
     def mean_tau(self) -> float | None:
@@ -45,8 +50,8 @@ class MethodAgreement:
         vals = [v for v in vals if math.isfinite(v)]
         return float(np.mean(vals)) if vals else None
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-safe dict."""
+    def to_dict(self, *, lang: i18n.Language = "en") -> dict[str, Any]:
+        """Return a JSON-safe dict (the summary in `lang`)."""
         return to_jsonable(
             {
                 "alternatives": self.alternatives,
@@ -58,7 +63,7 @@ class MethodAgreement:
                 "kendall_tau": self.kendall_tau,
                 "mean_tau": self.mean_tau,
                 "skipped": dict(self.skipped),
-                "summary": self.summary,
+                "summary": agreement_summary(self, lang=lang),
             }
         )
 
@@ -139,17 +144,24 @@ def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:
     return float((sx * sy).sum() / math.sqrt(untied)) if untied else math.nan
 
 
-def _agreement_summary(ag: MethodAgreement) -> str:
+def agreement_summary(ag: MethodAgreement, *, lang: i18n.Language = "en") -> str:
+    """:attr:`MethodAgreement.summary` in `lang`."""
+    _ = i18n.translator(lang)
     mean = ag.mean_tau
-    tau_text = f"mean pairwise Kendall's tau {mean:.2f}" if mean is not None else "Kendall's tau undefined"
+    if mean is not None:
+        tau_text = _("mean pairwise Kendall's tau {tau}").format(tau=f"{mean:.2f}")
+    else:
+        tau_text = _("Kendall's tau undefined")
     if len(set(ag.leaders)) == 1:
-        text = f"All {len(ag.methods)} methods rank {ag.leaders[0]} first; {tau_text}."
+        text = _("All {count} methods rank {leader} first; {tau}.").format(
+            count=len(ag.methods), leader=ag.leaders[0], tau=tau_text
+        )
     else:
         groups: dict[str, list[str]] = {}
         for method, leader in zip(ag.methods, ag.leaders, strict=True):
             groups.setdefault(leader, []).append(method)
         parts = "; ".join(f"{', '.join(ms)} -> {leader}" for leader, ms in groups.items())
-        text = f"Methods disagree on the leader ({parts}); {tau_text}."
+        text = _("Methods disagree on the leader ({parts}); {tau}.").format(parts=parts, tau=tau_text)
     if ag.skipped:
-        text += " Skipped: " + ", ".join(ag.skipped) + " (cannot score this matrix)."
+        text += " " + _("Skipped: {methods} (cannot score this matrix).").format(methods=", ".join(ag.skipped))
     return text

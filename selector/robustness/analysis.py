@@ -17,6 +17,7 @@ from typing import Literal
 
 import numpy as np
 
+from selector import i18n
 from selector.decision.problem import Problem
 from selector.decision.recommend import Recommendation
 from selector.robustness import figure
@@ -47,20 +48,25 @@ class Robustness:
     @property
     def badge(self) -> str:
         """E.g. "first in 56% of 2,000 weightings within ±10 points of yours" (:mod:`selector.robustness.figure`)."""
-        return figure.first_in(self.leader_share, self.smaa.n_samples, self.spread)
+        return self.badge_text()
 
-    def to_dict(self) -> dict:
-        """Return a JSON-safe dict (the body of ``python -m selector sensitivity --format json``)."""
+    def badge_text(self, *, lang: i18n.Language = "en") -> str:
+        """:attr:`badge` in `lang`."""
+        return figure.first_in(self.leader_share, self.smaa.n_samples, self.spread, lang=lang)
+
+    def to_dict(self, *, lang: i18n.Language = "en") -> dict:
+        """Return a JSON-safe dict (the body of ``python -m selector sensitivity --format json``); the sentences
+        for people in `lang`, the keys and ids as they are."""
         return {
             "leader": self.leader,
             "leader_first_share": self.leader_share,
-            "badge": self.badge,
+            "badge": self.badge_text(lang=lang),
             "weight_space": self.space,
             "spread": self.spread,
             "smaa": self.smaa.to_dict(),
-            "tipping_points": [t.to_dict() for t in self.tipping_points],
-            "method_agreement": self.agreement.to_dict(),
-            "rank_reversal": self.reversal.to_dict(),
+            "tipping_points": [t.to_dict(lang=lang) for t in self.tipping_points],
+            "method_agreement": self.agreement.to_dict(lang=lang),
+            "rank_reversal": self.reversal.to_dict(lang=lang),
         }
 
 

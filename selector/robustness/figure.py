@@ -14,6 +14,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Literal
 
+from selector import i18n
+from selector.i18n import N_
+
 #: Weightings drawn by every robustness analysis unless a person asks for another count (the Robustness page's
 #: box, ``--samples``): the badge's figure on every weight change, the page, the report and both commands.
 SAMPLES = 2_000
@@ -28,7 +31,13 @@ CLOSE = 0.5
 Level = Literal["robust", "fragile", "not robust"]
 
 #: The pair of thresholds in words, printed wherever a level is read from a share (badge help, page, report).
-LEVELS = f"robust at {ROBUST:.0%} or more of first places, fragile from {CLOSE:.0%}, not robust below {CLOSE:.0%}"
+_LEVELS = N_("robust at {robust} or more of first places, fragile from {close}, not robust below {close}")
+LEVELS = _LEVELS.format(robust=f"{ROBUST:.0%}", close=f"{CLOSE:.0%}")
+
+
+def levels(*, lang: i18n.Language = "en") -> str:
+    """:data:`LEVELS` in `lang`."""
+    return i18n.translator(lang)(_LEVELS).format(robust=f"{ROBUST:.0%}", close=f"{CLOSE:.0%}")
 
 
 def level(share: float, *, rests_on_flags: bool = False) -> Level:
@@ -41,28 +50,45 @@ def level(share: float, *, rests_on_flags: bool = False) -> Level:
 #: The colour of each level on the page (Streamlit's names) and its tone in the report (good, neutral, bad).
 COLOURS: Mapping[Level, str] = MappingProxyType({"robust": "green", "fragile": "orange", "not robust": "red"})
 TONES: Mapping[Level, str] = MappingProxyType({"robust": "good", "fragile": "neutral", "not robust": "bad"})
+#: Each level in words for people (translated where shown; the level itself stays the data's word).
+LEVEL_WORDS: Mapping[Level, str] = MappingProxyType(
+    {"robust": N_("robust"), "fragile": N_("fragile"), "not robust": N_("not robust")}
+)
 
 
-def region(spread: float | None) -> str:
+def level_words(value: Level, *, lang: i18n.Language = "en") -> str:
+    """The level `value` in words, in `lang`."""
+    _ = i18n.translator(lang)
+    return _(LEVEL_WORDS[value])
+
+
+def region(spread: float | None, *, lang: i18n.Language = "en") -> str:
     """Where the weightings were drawn, in words: around the user's weights, or anywhere."""
+    _ = i18n.translator(lang)
     if spread is None:
-        return "anywhere on the weight simplex"
-    return f"within ±{spread * 100:g} points of yours"
+        return _("anywhere on the weight simplex")
+    return _("within ±{points} points of yours").format(points=f"{spread * 100:g}")
 
 
-def first_in(share: float, samples: int, spread: float | None) -> str:
+def first_in(share: float, samples: int, spread: float | None, *, lang: i18n.Language = "en") -> str:
     """E.g. "first in 56% of 2,000 weightings within ±10 points of yours"."""
-    return f"first in {share:.0%} of {samples:,} weightings {region(spread)}"
+    _ = i18n.translator(lang)
+    return _("first in {share} of {samples} weightings {region}").format(
+        share=f"{share:.0%}", samples=f"{samples:,}", region=region(spread, lang=lang)
+    )
 
 
-def held(name: str, share: float, samples: int, spread: float | None) -> str:
+def held(name: str, share: float, samples: int, spread: float | None, *, lang: i18n.Language = "en") -> str:
     """E.g. "H200 is first in 91% of 2,000 weightings anywhere on the weight simplex: robust" (the page and report)."""
-    return f"{name} is {first_in(share, samples, spread)}: {level(share)}"
+    _ = i18n.translator(lang)
+    return _("{name} is {first_in}: {level}").format(
+        name=name, first_in=first_in(share, samples, spread, lang=lang), level=level_words(level(share), lang=lang)
+    )
 
 
-def badge(name: str, local: float, samples: int, whole: float | None = None) -> str:
+def badge(name: str, local: float, samples: int, whole: float | None = None, *, lang: i18n.Language = "en") -> str:
     """The badge of option `name`: its share around the user's weights, then (when known) anywhere."""
-    text = f"{name}: {first_in(local, samples, SPREAD)}"
+    text = f"{name}: {first_in(local, samples, SPREAD, lang=lang)}"
     if whole is not None:
-        text += f" · {whole:.0%} {region(None)}"
+        text += f" · {whole:.0%} {region(None, lang=lang)}"
     return text

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from selector import i18n
 from selector.decision import scoring
 from selector.decision.problem import Problem
 from selector.decision.scoring import FrozenDict, to_jsonable
@@ -71,31 +72,44 @@ class RankReversalReport:
     @property
     def summary(self) -> str:
         """One sentence for a report."""
+        return self.text()
+
+    def text(self, *, lang: i18n.Language = "en") -> str:
+        """:attr:`summary` in `lang`."""
+        _ = i18n.translator(lang)
         label = f"{self.method}/{self.scaler}"
         removed = (
-            f"removing any of the {len(self.alternatives) - self.removals_omitted} best-ranked alternatives (the "
-            f"other {self.removals_omitted} were not tried)"
+            _("removing any of the {count} best-ranked alternatives (the other {omitted} were not tried)").format(
+                count=len(self.alternatives) - self.removals_omitted, omitted=self.removals_omitted
+            )
             if self.removals_omitted
-            else "removing any alternative"
+            else _("removing any alternative")
         )
         if not self.any_reversal:
-            return (
-                f"No rank reversal under {label}: {removed} or adding a copy of the worst keeps the order of "
-                "the others."
-            )
+            return _(
+                "No rank reversal under {label}: {removed} or adding a copy of the worst keeps the order of the others."
+            ).format(label=label, removed=removed)
         parts = []
         for p in self.perturbations:
             if not p.changed:
                 continue
-            what = f"removing {p.subject}" if p.kind == "remove" else f"adding a copy of {p.subject}"
-            pairs = p.swapped_pairs or p.tie_changes
-            verb = "swaps" if p.swapped_pairs else "changes ties between"
-            parts.append(f"{what} {verb} " + ", ".join(f"{a} and {b}" for a, b in pairs))
-        tried = f" (tried: {removed} and adding a copy of the worst)" if self.removals_omitted else ""
-        return f"Rank reversal under {label}: " + "; ".join(parts) + tried + "."
+            pairs = ", ".join(i18n.join_names((a, b), lang=lang) for a, b in p.swapped_pairs or p.tie_changes)
+            if p.kind == "remove":
+                what = _("removing {subject} swaps {pairs}") if p.swapped_pairs else None
+                what = what or _("removing {subject} changes ties between {pairs}")
+            else:
+                what = _("adding a copy of {subject} swaps {pairs}") if p.swapped_pairs else None
+                what = what or _("adding a copy of {subject} changes ties between {pairs}")
+            parts.append(what.format(subject=p.subject, pairs=pairs))
+        tried = (
+            " " + _("(tried: {removed} and adding a copy of the worst)").format(removed=removed)
+            if self.removals_omitted
+            else ""
+        )
+        return _("Rank reversal under {label}: {parts}").format(label=label, parts="; ".join(parts)) + tried + "."
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-safe dict."""
+    def to_dict(self, *, lang: i18n.Language = "en") -> dict[str, Any]:
+        """Return a JSON-safe dict (the summary in `lang`)."""
         return to_jsonable(
             {
                 "method": self.method,
@@ -103,7 +117,7 @@ class RankReversalReport:
                 "alternatives": self.alternatives,
                 "baseline_ranks": self.baseline_ranks,
                 "any_reversal": self.any_reversal,
-                "summary": self.summary,
+                "summary": self.text(lang=lang),
                 "perturbations": [p.to_dict() for p in self.perturbations],
                 "removals_omitted": self.removals_omitted,
             }

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from selector import i18n
 from selector.decision import scoring
 from selector.decision.problem import Problem
 from selector.decision.scoring import to_jsonable
@@ -43,13 +44,23 @@ class TippingPoint:
     @property
     def sentence(self) -> str:
         """E.g. "MI300X overtakes H200 when cost weight exceeds 34.0%"."""
-        pct = f"{100 * self.weight:.1f}%"
-        if self.direction == "exceeds":
-            return f"{self.after} overtakes {self.before} when {self.dimension} weight exceeds {pct}"
-        return f"{self.before} overtakes {self.after} when {self.dimension} weight falls below {pct}"
+        return self.text()
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-safe dict (with the sentence)."""
+    def text(self, *, lang: i18n.Language = "en", dimension: str | None = None) -> str:
+        """:attr:`sentence` in `lang`, naming the dimension `dimension` (default: :attr:`dimension`)."""
+        _ = i18n.translator(lang)
+        pct = f"{100 * self.weight:.1f}%"
+        named = self.dimension if dimension is None else dimension
+        if self.direction == "exceeds":
+            return _("{after} overtakes {before} when {dimension} weight exceeds {share}").format(
+                after=self.after, before=self.before, dimension=named, share=pct
+            )
+        return _("{before} overtakes {after} when {dimension} weight falls below {share}").format(
+            after=self.after, before=self.before, dimension=named, share=pct
+        )
+
+    def to_dict(self, *, lang: i18n.Language = "en") -> dict[str, Any]:
+        """Return a JSON-safe dict (with the sentence, in `lang`)."""
         return to_jsonable(
             {
                 "dimension": self.dimension,
@@ -58,7 +69,7 @@ class TippingPoint:
                 "before": self.before,
                 "after": self.after,
                 "direction": self.direction,
-                "sentence": self.sentence,
+                "sentence": self.text(lang=lang),
                 "method": self.method,
                 "scaler": self.scaler,
                 "exact": self.exact,

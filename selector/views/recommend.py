@@ -9,12 +9,13 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from selector import display, verdict
+from selector import display, i18n, verdict
 from selector.decision import workload_fit
 from selector.decision.matrix import DecisionMatrix
 from selector.decision.recommend import Recommendation
 from selector.escape import streamlit_md as md
 from selector.escape import streamlit_table
+from selector.i18n import N_
 from selector.knowledge import provenance
 from selector.knowledge.models import KnowledgeBase
 from selector.robustness import figure
@@ -44,11 +45,19 @@ def ranking_table(ranking: Iterable, filled: Mapping[str, int] | None = None) ->
     return columns
 
 
-RANKING_LEGEND = (
+RANKING_LEGEND = N_(
     "score: {direction} · “2=” marks an exact tie · shortlisted: by the decision path · filled in: criteria without "
     "evidence for this option, filled in by the missing-value policy (listed under the ranking)"
 )
-# The tooltip of the robustness badge: how its two shares were sampled.
+#: The ranking's column headings for people (the table's keys stay the data's words).
+COLUMN_WORDS = {
+    "rank": N_("rank"),
+    "name": N_("name"),
+    "score": N_("score"),
+    "shortlisted": N_("shortlisted"),
+    "filled in": N_("filled in"),
+}
+# The tooltip of the robustness badge: how its two shares were sampled (badge_help gives it in a language).
 BADGE_HELP = (
     f"{verdict.SAMPLES:,} weightings of {SPACE_LABELS['dimensions']} drawn uniformly within ±10 percentage points of "
     f"yours, and {verdict.SAMPLES:,} anywhere on the whole weight simplex (every split of 100%); cells without "
@@ -57,33 +66,57 @@ BADGE_HELP = (
 )
 
 
-def ranking_markdown(rec: Recommendation, judged: verdict.Verdict, method_label: str) -> str:
-    """The verdict with its robustness badge, the ranking and its notes, as one Streamlit Markdown text.
+DIMENSION_SPACE = SPACE_LABELS["dimensions"]
+
+
+def badge_help(*, lang: i18n.Language = "en") -> str:
+    """:data:`BADGE_HELP` in `lang`."""
+    if lang == i18n.SOURCE_LANGUAGE:
+        return BADGE_HELP
+    _ = i18n.translator(lang)
+    return _(
+        "{samples} weightings of {space} drawn uniformly within ±10 percentage points of yours, and {samples} "
+        "anywhere on the whole weight simplex (every split of 100%); cells without evidence drawn across their "
+        "plausible range; seed {seed}. The Robustness page shows the same two figures."
+    ).format(samples=f"{verdict.SAMPLES:,}", space=_(DIMENSION_SPACE), seed=verdict.SEED)
+
+
+def ranking_markdown(
+    rec: Recommendation, judged: verdict.Verdict, method_label: str, *, lang: i18n.Language = "en"
+) -> str:
+    """The verdict with its robustness badge, the ranking and its notes, as one Streamlit Markdown text in `lang`
+    (the verdict is worded by :func:`selector.verdict.judge` with the same `lang`).
 
     One text rather than several elements: the Recommend page redraws it on every slider move, and in the browser
     each element costs milliseconds. Everything taken from data is escaped.
     """
+    _ = i18n.translator(lang)
     result, m = rec.result, rec.matrix
-    direction = "higher is better" if result.higher_is_better else "lower is better"
+    direction = _("higher is better") if result.higher_is_better else _("lower is better")
     filled = {a: 0 for a in m.alternatives}
     for cell in m.imputed_cells:
         filled[cell.alternative] += 1
+    flagged = _("flagged claims used") if rec.prefs.use_flagged else _("flagged claims left out")
     notes = [
-        "Weights: defaults 40/25/20/15 from article 004, section 5; the sidebar refines each dimension.",
-        f"Method **{md(method_label)}** · scaler **{md(result.scaler)}** · missing values: **{md(m.missing_policy)}** "
-        f"· flagged claims {'used' if rec.prefs.use_flagged else 'left out'}.",
+        _("Weights: defaults 40/25/20/15 from article 004, section 5; the sidebar refines each dimension."),
+        _("Method **{method}** · scaler **{scaler}** · missing values: **{missing}** · {flagged}.").format(
+            method=md(method_label), scaler=md(result.scaler), missing=md(m.missing_policy), flagged=md(flagged)
+        ),
         # which measurement each workload cell used is listed in the workload box, not under the ranking
         *(md(note) for note in m.notes if not note.startswith(workload_fit.MEASUREMENT_NOTE)),
     ]
     # The answer first, for the first screen of a laptop and a phone: the recommended option, its badge, the reason,
     # then the ranking (without the columns that say nothing here, so that it fits a phone), then the details.
-    table = {k: v for k, v in ranking_table(rec.ranking, filled).items() if k in _ALWAYS or any(v)}
+    table = {
+        _(COLUMN_WORDS.get(k, k)): v for k, v in ranking_table(rec.ranking, filled).items() if k in _ALWAYS or any(v)
+    }
+    why = rec.why_in(lang)
     return (
-        _verdict_text(judged)
-        + f"\n\n:material/lightbulb: {md(rec.why)}"
+        _verdict_text(judged, lang)
+        + f"\n\n:material/lightbulb: {md(why)}"
         + "\n\n"
-        + streamlit_table(table, formats={"score": ".4f"})
-        + f"\n\n{_small(md(RANKING_LEGEND.format(direction=direction)))}"
+        + streamlit_table(table, formats={_("score"): ".4f"})
+        + f"\n\n{_small(md(_(RANKING_LEGEND).format(direction=direction)))}"
         + "".join(f"\n\n{_small(md(detail))}" for detail in judged.details)
         + "".join(f"\n\n{_small(note)}" for note in notes)
     )
@@ -97,12 +130,13 @@ def _small(text: str) -> str:
     return f":small[:gray[{text}]]"
 
 
-def _verdict_text(judged: verdict.Verdict) -> str:
+def _verdict_text(judged: verdict.Verdict, lang: i18n.Language = "en") -> str:
     """The headline, the robustness badge of the recommended option (share of weightings around the user's that
     keep it first, and over any weighting; red when its lead rests on flagged cells)."""
+    _ = i18n.translator(lang)
     parts = [f"### {md(judged.headline)}"]
     if judged.local_share is None:
-        parts.append(_small("Robustness could not be computed for this ranking."))
+        parts.append(_small(_("Robustness could not be computed for this ranking.")))
     else:
         # a lead resting on flagged claims is not robust, whatever the share
         colour = figure.COLOURS[figure.level(judged.local_share, rests_on_flags=judged.rests_on_flags)]

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from selector import i18n
+from selector.i18n import N_
 from selector.knowledge.models import KnowledgeBase
 from selector.robustness.smaa import SMAAResult
 
@@ -55,20 +57,28 @@ def sweep_frame(names: Sequence[str], grid: np.ndarray, scores: np.ndarray) -> p
     return pd.DataFrame(rows, columns=["weight", "alternative", "score"])
 
 
-SPACE_LABELS = {"dimensions": "the four dimension weights", "criteria": "every criterion weight"}
+#: What each weight space samples, in words (marked for the catalogs: translated where shown).
+SPACE_LABELS = {"dimensions": N_("the four dimension weights"), "criteria": N_("every criterion weight")}
 
 
-def sampling_text(smaa: SMAAResult, space: str, spread: float | None) -> str:
-    """What an SMAA run sampled, in one sentence (for the badge's help and the Robustness page)."""
+def sampling_text(smaa: SMAAResult, space: str, spread: float | None, *, lang: i18n.Language = "en") -> str:
+    """What an SMAA run sampled, in one sentence in `lang` (for the badge's help and the Robustness page)."""
+    _ = i18n.translator(lang)
     where = (
-        "anywhere on the whole weight simplex (every split of 100%)"
+        _("anywhere on the whole weight simplex (every split of 100%)")
         if spread is None
-        else f"within ±{spread * 100:g} percentage points of your current weights"
+        else _("within ±{points} percentage points of your current weights").format(points=f"{spread * 100:g}")
     )
-    text = f"{smaa.n_samples:,} weightings of {SPACE_LABELS.get(space, space)}, drawn uniformly {where}"
+    text = _("{samples} weightings of {space}, drawn uniformly {where}").format(
+        samples=f"{smaa.n_samples:,}", space=_(SPACE_LABELS.get(space, space)), where=where
+    )
     if space == "dimensions":
-        text += ", each dimension's share spread over its criteria by your sub-criterion weights"
-    text += f"; method {smaa.method} with {smaa.scaler} scaling; seed {smaa.seed}"
+        text += _(", each dimension's share spread over its criteria by your sub-criterion weights")
+    text += _("; method {method} with {scaler} scaling; seed {seed}").format(
+        method=smaa.method, scaler=smaa.scaler, seed=smaa.seed
+    )
     if smaa.uncertain_cells:
-        text += f"; {len(smaa.uncertain_cells)} cell(s) without evidence drawn across their plausible range"
-    return text + "."
+        text += _("; {cells} cell(s) without evidence drawn across their plausible range").format(
+            cells=len(smaa.uncertain_cells)
+        )
+    return _("{sentence}.").format(sentence=text)

@@ -197,3 +197,18 @@ def build_kb_dir():
     from selector.knowledge.loading import DEFAULT_KNOWLEDGE
 
     return DEFAULT_KNOWLEDGE
+
+
+def test_the_report_speaks_the_interface_language_unless_another_is_chosen(app, media):
+    at = export_page(app, lang="zh")
+    choice = at.button_group(key="export-lang")
+    assert choice.value == "zh"  # the interface's language by default
+    markdown = downloads(at, media[-1])["md"][2].decode("utf-8")
+    assert "## 背景与问题陈述" in markdown and "## 决策结果" in markdown
+    assert at.subheader[0].value.startswith("推荐：")  # the page's verdict in the interface's language
+    # an English report from the Chinese interface: the files change, the page does not
+    ok(choice.set_value("en").run())
+    markdown = downloads(at, media[-1])["md"][2].decode("utf-8")
+    assert "## Context and Problem Statement" in markdown and "背景与问题陈述" not in markdown
+    assert at.subheader[0].value.startswith("推荐：")
+    assert at.button_group(key="export-lang").value == "en"

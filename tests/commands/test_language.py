@@ -1,0 +1,85 @@
+"""``--lang en|zh`` on the command line (selector.commands._context): rank, report, sensitivity and validate write
+their text for people in Chinese or English; ids, JSON keys and numbers stay as they are; a repeated or unknown
+--lang exits 2 naming the languages."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from selector.__main__ import main
+
+# Left to `make test` (marked slow: tests/conftest.py): each call loads the whole knowledge.
+pytestmark = pytest.mark.slow
+
+HAN = re.compile(r"[\u4e00-\u9fff]")
+EDGE = "edge-accelerators"
+SCORE = re.compile(r"^\s*\d+=?\s+(.+?)\s+(\d\.\d{4})\s", re.M)  # a ranking row: rank, name, score
+
+
+def run(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_rank_table_in_chinese_has_chinese_headers_and_the_english_scores(capsys):
+    code, zh, err = run(capsys, "rank", "--group", EDGE, "--lang", "zh")
+    assert code == 0, err
+    _, en, _ = run(capsys, "rank", "--group", EDGE)
+    assert "排名" in zh and "得分" in zh and "入围" in zh and "决策路径：" in zh
+    assert "推荐：" in zh and "Decision path:" not in zh and "Why:" not in zh
+    assert "Decision path:" in en and not HAN.search(en.split("\n")[2])  # English by default
+    assert SCORE.findall(zh) == SCORE.findall(en) != []
+
+
+def test_rank_json_keeps_its_keys_and_translates_the_sentences(capsys):
+    _, en, _ = run(capsys, "rank", "--group", EDGE, "--format", "json")
+    code, zh, err = run(capsys, "rank", "--group", EDGE, "--format", "json", "--lang", "zh")
+    assert code == 0, err
+    en, zh = json.loads(en), json.loads(zh)
+    assert zh.keys() == en.keys() and zh["verdict"].keys() == en["verdict"].keys()
+    assert zh["ranking"] == en["ranking"] and zh["cells"] == en["cells"]  # ids, names and numbers
+    assert zh["verdict"]["recommended"] == en["verdict"]["recommended"]
+    assert HAN.search(zh["verdict"]["headline"]) and not HAN.search(en["verdict"]["headline"])
+    assert HAN.search(zh["why"]) and HAN.search(zh["verdict"]["badge"])
+    assert HAN.search(zh["dimension_basis"][0]["text"])
+
+
+def test_sensitivity_in_chinese(capsys):
+    code, zh, err = run(capsys, "sensitivity", "--group", EDGE, "--samples", "200", "--lang", "zh")
+    assert code == 0, err
+    assert "临界点：" in zh and "方法一致性：" in zh and "排名逆转：" in zh and "Tipping points:" not in zh
+    _, out, _ = run(capsys, "sensitivity", "--group", EDGE, "--samples", "200", "--format", "json", "--lang", "zh")
+    _, out_en, _ = run(capsys, "sensitivity", "--group", EDGE, "--samples", "200", "--format", "json")
+    data, english = json.loads(out), json.loads(out_en)
+    assert data.keys() == english.keys() and data["smaa"] == english["smaa"]
+    assert HAN.search(data["badge"]) and HAN.search(data["method_agreement"]["summary"])
+
+
+def test_report_in_chinese_to_stdout(capsys):
+    code, out, err = run(
+        capsys, "report", "--group", EDGE, "--samples", "100", "--format", "md", "-o", "-", "--lang", "zh"
+    )
+    assert code == 0, err
+    assert "## 背景与问题陈述" in out and "## 决策结果" in out and "Decision Outcome" not in out
+
+
+def test_validate_says_it_in_chinese(capsys):
+    code, out, _ = run(capsys, "validate", "--lang", "zh")
+    assert code == 0
+    assert out.strip().splitlines()[-1].startswith("知识库有效：")
+
+
+@pytest.mark.parametrize("command", [["validate"], ["rank", "--group", EDGE], ["sensitivity", "--group", EDGE]])
+def test_a_repeated_or_unknown_lang_exits_2_naming_the_languages(command, capsys):
+    with pytest.raises(SystemExit) as twice:
+        main([*command, "--lang", "zh", "--lang", "en"])
+    assert twice.value.code == 2
+    assert "--lang is given twice; give it once (en, zh)" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as unknown:
+        main([*command, "--lang", "fr"])
+    assert unknown.value.code == 2
+    assert "language 'fr' is not available; use one of en, zh" in capsys.readouterr().err

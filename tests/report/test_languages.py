@@ -1,0 +1,111 @@
+"""The report in Chinese and in English: the same decision, its headings and sentences in the chosen language, the
+same numbers in both (Markdown, HTML and the PDF's text)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+
+from selector import i18n
+from selector.report import build, pdf, render
+from tests.report.conftest import ADR_HEADINGS, NOW
+from tests.report.test_pdf import needs_pdf
+
+HAN = re.compile(r"[\u4e00-\u9fff]")
+# The decision document's headings in Chinese (MADR 4's sections, as the catalog words them).
+ZH_HEADINGS = ["背景与问题陈述", "决策驱动因素", "备选方案", "决策结果", "影响", "风险", "验证：如何复核", "更多信息"]
+CITATION = re.compile(r"\[\[[^\]]*\]\]\([^)]*\)")  # a claim id may hold digits: not a number of the report
+TAG = re.compile(r"[(（][^)）]*[)）]")  # "(imputed)", "（补值）": the words beside a number
+NUMBER = re.compile(r"^-?\d[\d,]*(\.\d+)?%?$")
+
+
+@pytest.fixture(scope="module")
+def reports(kb, prefs):
+    """The same ranking reported in both languages (same sampling, same date)."""
+    return {lang: build.build_report(kb, prefs, samples=300, seed=1, now=NOW, lang=lang) for lang in i18n.LANGUAGES}
+
+
+def table_numbers(markdown: str) -> list[str]:
+    """Every table cell of a Markdown report that is a number (citations and bracketed tags removed), in order."""
+    found = []
+    for line in markdown.splitlines():
+        if not line.startswith("|"):
+            continue
+        for cell in line.strip("|").split("|"):
+            text = TAG.sub("", CITATION.sub("", cell)).replace("*", "").strip()
+            if NUMBER.match(text):
+                found.append(text)
+    return found
+
+
+def test_the_chinese_markdown_report_has_chinese_headings_and_the_english_numbers(reports):
+    zh, en = (render.render_markdown(reports[lang]) for lang in ("zh", "en"))
+    for heading in ZH_HEADINGS:
+        assert f"## {heading}\n" in zh
+    for heading in ADR_HEADINGS:
+        assert f"## {heading}\n" in en and f"## {heading}\n" not in zh
+    assert "## 附录 C：排名、决策矩阵与稳健性" in zh and "## 证据附录" in zh
+    assert "选定方案：" in zh and "Chosen option:" not in zh
+    # the same numbers, cell for cell: ranks, scores, weights, values, shares, Kendall's tau
+    numbers = table_numbers(en)
+    assert len(numbers) > 50
+    assert table_numbers(zh) == numbers
+    # and the numbers the sentences state: the robustness share and the sample count
+    share = f"{reports['en'].robustness.recommended_acceptability:.0%}"
+    assert share in zh and share in en and "300" in zh
+
+
+def test_the_chinese_report_states_its_date_the_chinese_way(reports):
+    zh = render.render_markdown(reports["zh"])
+    assert "- 日期: 2025年1月2日" in zh and "- 复审日期: 2025年7月2日" in zh
+    assert "- Date: 2025-01-02" in render.render_markdown(reports["en"])  # the record's own form in English
+
+
+def test_the_verdict_and_the_sentences_follow_the_language(reports):
+    zh, en = reports["zh"], reports["en"]
+    assert zh.verdict.startswith("推荐：") and en.verdict.startswith("Recommended: ")
+    assert zh.recommended == en.recommended and zh.recommended_id == en.recommended_id  # names stay as they are
+    assert HAN.search(zh.why) and not HAN.search(en.why)
+    assert all(HAN.search(p.text) for p in zh.consequences)
+    assert all(HAN.search(p.text) for p in zh.risks)
+    assert all(HAN.search(step) for step in zh.recheck)
+    assert [o.score for o in zh.options] == [o.score for o in en.options]
+    assert zh.robustness.acceptability == en.robustness.acceptability
+    # the decision record inside is the same data in both languages (its own timestamps aside)
+    assert zh.decision_record == en.decision_record
+
+
+def test_the_chinese_html_report_is_marked_chinese_and_keeps_the_numbers(reports):
+    zh, en = (render.render_html(reports[lang]) for lang in ("zh", "en"))
+    assert '<html lang="zh-Hans">' in zh and '<html lang="en">' in en
+    for heading in ZH_HEADINGS:
+        assert f"<h2>{heading}</h2>" in zh
+    cells = re.compile(r'<td class="num[^"]*">([^<]*)<')
+    assert cells.findall(zh) == cells.findall(en) != []
+
+
+def test_an_unknown_report_language_is_refused(kb, prefs):
+    with pytest.raises(i18n.LanguageError, match="use one of en, zh"):
+        build.build_report(kb, prefs, samples=0, now=NOW, lang="fr")
+
+
+@pytest.mark.subprocess
+@needs_pdf
+def test_the_chinese_pdf_has_chinese_headings_and_the_english_numbers(reports, tmp_path):
+    texts = {}
+    for lang, report in reports.items():
+        path = tmp_path / f"report-{lang}.pdf"
+        path.write_bytes(pdf.render_pdf(report))
+        texts[lang] = subprocess.run(["pdftotext", str(path), "-"], check=True, capture_output=True, text=True).stdout
+    zh, en = texts["zh"], texts["en"]
+    for heading in ZH_HEADINGS:
+        assert heading in zh  # a CJK font is found offline: pdftotext reads the characters back
+    assert "Decision Outcome" in en and "Decision Outcome" not in zh
+    assert re.search(r"第 1 页，共 \d+ 页", zh) and re.search(r"Page 1 of \d+", en)  # the page furniture too
+    scores = [f"{o.score:.3f}" for o in reports["en"].options]
+    for text in (zh, en):
+        assert all(score in text for score in scores)
+    share = f"{reports['en'].robustness.recommended_acceptability:.0%}"
+    assert share in zh and share in en
