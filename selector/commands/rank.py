@@ -209,5 +209,5 @@ def _matrix_lines(kb, m, lang: i18n.Language = "en") -> list[str]:  # noqa: ANN0
         _("Left out: {name}: {why}").format(name=excluded.id, why=i18n.stored(excluded.reason, lang))
         for excluded in m.excluded_criteria
     )
-    lines.extend(_("Note: {note}").format(note=note) for note in m.notes)
+    lines.extend(_("Note: {note}").format(note=i18n.stored(note, lang)) for note in m.notes)
     return lines

@@ -17,6 +17,7 @@ from selector.decision import engine_support, latency_bound, memory_fit, token_c
 from selector.decision.cells import Cell, Exclusion, impute
 from selector.decision.preferences import PreferenceError, Preferences
 from selector.decision.workload import Workload, WorkloadError, parse
+from selector.i18n import N_
 from selector.knowledge.models import TIERS, Criterion, KnowledgeBase
 
 THROUGHPUT = "workload-throughput"
@@ -81,15 +82,19 @@ def exclusions(
     return tuple(found)
 
 
+#: Stored in English in the matrix (shared by every session); shown through the catalog in the reader's language.
+OFFLINE_NOTE = N_(
+    "No workload stated: the throughput columns are offline peaks (no latency limit). State a workload "
+    "(--workload, the Recommend page's workload form or wl= in a link) to rank on the throughput that meets your "
+    "TTFT/TPOT limits and the cost at your load."
+)
+
+
 def offline_note(kb: KnowledgeBase, criteria: Sequence[Criterion]) -> tuple[str, ...]:
     """Without a workload: a note that the ranked throughput columns are offline peaks (when there are any)."""
     if not any(latency_bound.family_of(c) for c in criteria):
         return ()
-    return (
-        "No workload stated: the throughput columns are offline peaks (no latency limit). State a workload "
-        "(--workload, the Recommend page's workload form or wl= in a link) to rank on the throughput that meets your "
-        "TTFT/TPOT limits and the cost at your load.",
-    )
+    return (OFFLINE_NOTE,)
 
 
 def _replaced(criterion: Criterion) -> str | None:

@@ -377,7 +377,7 @@ def _left_out(
             (kb.entity_name(e.id), i18n.stored(e.reason, lang)) for e in m.excluded_alternatives
         ),
         "excluded_criteria": tuple((named(e.id), i18n.stored(e.reason, lang)) for e in m.excluded_criteria),
-        "notes": tuple(m.notes),
+        "notes": tuple(i18n.stored(n, lang) for n in m.notes),
     }
 
 

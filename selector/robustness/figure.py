@@ -81,8 +81,12 @@ def first_in(share: float, samples: int, spread: float | None, *, lang: i18n.Lan
 def held(name: str, share: float, samples: int, spread: float | None, *, lang: i18n.Language = "en") -> str:
     """E.g. "H200 is first in 91% of 2,000 weightings anywhere on the weight simplex: robust" (the page and report)."""
     _ = i18n.translator(lang)
-    return _("{name} is {first_in}: {level}").format(
-        name=name, first_in=first_in(share, samples, spread, lang=lang), level=level_words(level(share), lang=lang)
+    return _("{name} is first in {share} of {samples} weightings {region}: {level}").format(
+        name=name,
+        share=f"{share:.0%}",
+        samples=f"{samples:,}",
+        region=region(spread, lang=lang),
+        level=level_words(level(share), lang=lang),
     )
 
 

@@ -103,7 +103,7 @@ def ranking_markdown(
             method=md(method_label), scaler=md(result.scaler), missing=md(m.missing_policy), flagged=md(flagged)
         ),
         # which measurement each workload cell used is listed in the workload box, not under the ranking
-        *(md(note) for note in m.notes if not note.startswith(workload_fit.MEASUREMENT_NOTE)),
+        *(md(i18n.stored(note, lang)) for note in m.notes if not note.startswith(workload_fit.MEASUREMENT_NOTE)),
     ]
     # The answer first, for the first screen of a laptop and a phone: the recommended option, its badge, the reason,
     # then the ranking (without the columns that say nothing here, so that it fits a phone), then the details.
