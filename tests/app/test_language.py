@@ -83,39 +83,7 @@ def data_sources(lang: str | None) -> AppTest:
 # gives those functions a `lang=` argument that the pages pass; until both branches are merged the Chinese pages
 # show them in English. Each fragment takes the line of page text it appears in out of both checks.
 # THIS LIST IS EMPTIED BY THE LEAD AFTER THE MERGE: nothing else may excuse English on a Chinese page.
-FROM_SELECTOR_UNTIL_36R_IS_MERGED: tuple[str, ...] = (
-    # selector.verdict and selector.views.recommend (verdict, why, badge, ranking notes)
-    *(r" leads ", r"too close to call", r"is only first in", r"The leader depends on", r"at their (?:best|worst)"),
-    *(r"despite trailing on", r"disagree on the leader", r" pick \w", r"marks an exact tie", r"is first in"),
-    *(r"without evidence for this option", r"listed under the ranking", r"by the decision path"),
-    *(r"is better\\?\]", r"filled in\\?\)"),  # the evidence table's rows: [unit, higher is better], (filled in)
-    r"anywhere on the (?:whole )?weight simplex",
-    # selector.decision.preferences.MISSING_HELP and selector.value.SWING_WEIGHT_MEANING, method labels
-    *(r"a missing cell gets", r"A weight is how much moving", r"weights are swing weights"),
-    *(r"value functions on fixed domain scales", r"scale is fixed from the domain"),
-    # selector.decision.basis (what each dimension ranks), selector.decision.decision_tree (advice)
-    *(r"has no criterion in this group", r"weight was shared out", r"its weight is zero", r"\bfrom -?[\d.]+ to "),
-    *(r"\branks ", r"from article 004", r"the sidebar refines", r"default scaler", r"give no advice"),
-    # selector.decision.requirement (the requirement's words)
-    *(r"to serve (?:an LLM|vision models)", r"to run models on", r"on a (?:laptop|phone)", r"in our own datacenter"),
-    *(r"a module in a device", r"an LLM serving engine"),
-    # selector.decision.cells (cell notes), selector.views.weigh (Saaty's words)
-    *(r"imputed scale's worst end", r"benchmarked claims", r"release price", r"more important"),
-    # selector.decision.workload_fit (the fit table and its why)
-    *(r"fits on one", r" run \w+ on ", r"AccelMark", r"electricity price", r"price per accelerator"),
-    *(r"within your limits", r"your own price in My data", r"tokens of input and output", r"tokens per request"),
-    *(r"GB usable after", r"\d x \d", r"cost at load", r"offline peak is not used"),
-    # selector.robustness and selector.views.robustness (tipping points, sampling, agreement, reversal)
-    *(r"overtakes", r"weightings of the", r"drawn uniformly", r"share spread over", r"with \w+ scaling"),
-    *(r"plausible range", r"every split of 100", r"Kendall's tau \d", r"rank reversal", r"removing any alternative"),
-    # selector.measure.compare (a measurement beside the published figure)
-    *(r"our assessment says", r"figure is flagged", r"your run (?:does not state|says)"),
-    # selector.report (the Export page's summary of the report)
-    *(r"Choosing among the", r"every candidate is ranked", r"share of the total"),
-    # selector.views.datasets (the Data sources page's notes on each dataset's columns)
-    *(r"has wheels for", r"figure labelled GB", r"a peak rated with", r"days (?:from|up to) ", r"raw number"),
-    r"sparse rate is defined",
-)
+FROM_SELECTOR_UNTIL_36R_IS_MERGED: tuple[str, ...] = ()
 
 # four or more English words in a row (a name, a unit or an id between punctuation is shorter)
 _WORDS = re.compile(r"(?<![\w/-])[A-Za-z][A-Za-z'’-]*(?: [A-Za-z0-9][A-Za-z0-9'’.+/-]*){3,}")
