@@ -7,8 +7,13 @@ daemon thread does that work while Streamlit starts and the browser loads: it lo
 to the app's cache by :func:`selector.knowledge.loading.bundled`), imports what app.py and the default page import,
 ranks
 the default preferences once (scikit-criteria's lazy imports, the knowledge's memos), and lets :mod:`inspect`
-resolve every loaded module's file (Streamlit's first element does, once per process). A failed warm-up only leaves
-that work to the first page.
+resolve every loaded module's file (Streamlit's first element does, once per process). It also imports what
+Streamlit itself loads only when the first page's elements ask for it (:data:`FIRST_RUN_LAZY`). A failed warm-up
+only leaves that work to the first page.
+
+The server's start and the warm-up are one process, so their Python work runs one thread at a time: what the first
+page waits for is the sum of both, and the browser's files are served in the gaps. So the start does less of it:
+the garbage collector is off from the launch until the warm-up ends (:func:`collector_off`).
 
 Streamlit's own command line does the serving, so ``.streamlit/config.toml``, the ``STREAMLIT_*`` variables and
 every ``--server.*`` flag apply as with ``streamlit run`` (which still works, without the warm-up), on the same
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import gc
+import importlib
 import inspect
 import sys
 import threading
@@ -35,6 +41,18 @@ APP = HERE / "app.py"
 # What the first page runs: the entry script and the default page (app.py's `default=True`).
 FIRST_PAGE = (APP, HERE / "app_pages" / "recommend.py")
 RUNTIME_WAIT_S = 60.0
+# What Streamlit imports on the first page's first use rather than at its start: the emoji catalog (the language
+# switch's labels are not ASCII), the material icon names (the navigation's icons), magic, PIL (the page icon),
+# pyarrow's pandas conversion (every table) and the agent detection of a new session. tests/test_serve.py holds
+# this list to what a first run imports.
+FIRST_RUN_LAZY = (
+    "streamlit.emojis",
+    "streamlit.material_icon_names",
+    "streamlit.runtime.scriptrunner.magic_funcs",
+    "PIL.Image",
+    "pyarrow.pandas_compat",
+    "streamlit.web.skills",
+)
 
 
 def first_page_imports(scripts: Sequence[Path] = FIRST_PAGE) -> list[ast.Import | ast.ImportFrom]:
@@ -98,14 +116,28 @@ def warm_up(
         recommend.recommend(kb, Preferences(group=next(iter(kb.groups))))
     if runtime_started():
         _run([s for s in statements if _needs_the_runtime(s)])
+        for name in FIRST_RUN_LAZY:
+            importlib.import_module(name)
     # Streamlit's first element of a process looks for a REPL with inspect.stack(), which resolves the file of
     # every loaded module (a realpath each); inspect keeps what it resolved, leaving the page the modules after.
     inspect.stack()
     if not knowledge.bundled_in_use():
         # What is alive now lives as long as the server (as app_pages/_cached.bundled_kb freezes it after its
-        # load): frozen here, it spares the first page most of that full collection.
-        gc.collect()
+        # load): frozen here, it spares the first page that full collection. Frozen without a collection first:
+        # the start leaves little garbage (a few thousand objects, kept for good), and a collection of everything
+        # alive would hold up the first page, which is often waiting by now.
         gc.freeze()
+
+
+def collector_off() -> None:
+    """Turn Python's garbage collector off until the warm-up ends (it turns it back on, having failed or not).
+
+    The start creates objects by the hundred thousand (modules, classes, the knowledge) and frees almost none: each
+    automatic collection on the way walks everything alive to find next to nothing. The warm-up then freezes what
+    is alive, that little garbage included; where the first page has taken the knowledge over first,
+    app_pages/_cached.bundled_kb collects and freezes instead.
+    """
+    gc.disable()
 
 
 def _warm_up_in_background() -> None:
@@ -118,17 +150,21 @@ def _warm_up_in_background() -> None:
     except Exception:  # the first page does the same work itself and reports what fails there
         log.warning("Warm-up stopped; the first page loads what it needs itself", exc_info=True)
         return
+    finally:
+        gc.enable()
     log.info("Warm-up done in %.2f s", time.perf_counter() - start)
 
 
 def start_warm_up() -> threading.Thread:
-    """Start :func:`warm_up` in a daemon thread (it never holds the process up) and return the thread.
+    """Start :func:`warm_up` in a daemon thread (it never holds the process up) and return the thread; the garbage
+    collector is off until it ends (:func:`collector_off`).
 
     Streamlit must be imported whole first: imported beside the warm-up, it finds pandas half imported in
     ``sys.modules`` (plotly's theme set-up checks for it there) and fails.
     """
     if "streamlit.web.cli" not in sys.modules:
         raise RuntimeError("import streamlit.web.cli before starting the warm-up")
+    collector_off()
     thread = threading.Thread(target=_warm_up_in_background, name="warm-up", daemon=True)
     thread.start()
     return thread
@@ -144,6 +180,7 @@ def run_streamlit(args: Sequence[str]) -> int:
 
 def main(args: Sequence[str] | None = None) -> int:
     """Serve the app with ARGS (default: this process's arguments) while it warms up."""
+    collector_off()  # Streamlit's own import is part of the start
     import streamlit.web.cli  # noqa: F401 - see start_warm_up
 
     forwarded = sys.argv[1:] if args is None else list(args)

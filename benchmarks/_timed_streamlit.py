@@ -18,6 +18,11 @@ import sys
 import time
 from typing import Any
 
+if sys.argv[1:2] == ["serve"]:
+    import serve  # the repository root's launcher (the repository root is on PYTHONPATH)
+
+    serve.collector_off()  # before Streamlit's import, as serve.main does
+
 from streamlit.runtime.scriptrunner import script_runner
 from streamlit.web import cli
 
@@ -39,8 +44,6 @@ script_runner.ScriptRunner._run_script = _timed_run_script
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["serve"]:
-        import serve  # the repository root's launcher (the repository root is on PYTHONPATH)
-
         serve.start_warm_up()
         sys.exit(serve.run_streamlit(sys.argv[2:]))
     sys.exit(cli.main(prog_name="streamlit"))

@@ -137,3 +137,86 @@ def test_the_launcher_serves_the_app_on_the_port_it_is_given_and_warms_up_withou
     assert f"127.0.0.1:{port}" in output
     assert "Warm-up done" in output, output
     assert "Traceback" not in output and "WARNING" not in output, output
+
+
+@pytest.fixture
+def collector_restored() -> None:
+    yield
+    gc.enable()
+
+
+def test_the_collector_is_off_from_the_launch_until_the_warm_up_ends_failed_or_not(
+    monkeypatch: pytest.MonkeyPatch, collector_restored
+) -> None:
+    import streamlit.web.cli  # noqa: F401 - start_warm_up refuses to start before it
+
+    seen = []
+
+    def warm_up(fail: bool) -> None:
+        seen.append(gc.isenabled())
+        if fail:
+            raise RuntimeError("a broken warm-up")
+
+    for fail in (False, True):
+        gc.enable()
+        monkeypatch.setattr(serve, "warm_up", lambda fail=fail: warm_up(fail))
+        thread = serve.start_warm_up()
+        thread.join(timeout=60)
+        assert not thread.is_alive()
+        assert gc.isenabled(), "the collector is back on after the warm-up"
+    assert seen == [False, False]
+
+
+def test_the_warm_up_freezes_what_is_alive_without_a_full_collection(
+    counted_loads, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = []
+    monkeypatch.setattr(gc, "collect", lambda *a: calls.append("collect") or 0)
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))
+    serve.warm_up(imports=[], runtime_started=lambda: False)
+    assert calls == ["freeze"]
+    knowledge.bundled()  # the first page takes the knowledge over: a later warm-up leaves it to the page
+    calls.clear()
+    serve.warm_up(imports=[], runtime_started=lambda: False)
+    assert calls == []
+
+
+# In a fresh process: the first page's imports and one ranking (what the warm-up does before the list), then which
+# of the listed modules are loaded, and which a first run of the app (AppTest) loads on top.
+_LAZY_PROBE = """
+import json, sys
+import streamlit.web.cli
+import serve
+from selector.decision import recommend
+from selector.decision.preferences import Preferences
+from selector.knowledge import loading as knowledge
+from streamlit.testing.v1 import AppTest
+
+kb = knowledge.preload_bundled()
+statements = serve.first_page_imports()
+serve._run([s for s in statements if not serve._needs_the_runtime(s)])
+recommend.recommend(kb, Preferences(group=next(iter(kb.groups))))
+app = AppTest.from_file(str(serve.APP), default_timeout=120)
+serve._run([s for s in statements if serve._needs_the_runtime(s)])
+before = set(sys.modules)
+app.run()
+assert not app.exception, app.exception
+loaded = {"before": sorted(before & set(serve.FIRST_RUN_LAZY)), "first run": sorted(set(sys.modules) - before)}
+print(json.dumps(loaded))
+"""
+
+
+@pytest.mark.subprocess
+@pytest.mark.app
+@pytest.mark.slow
+def test_the_lazy_modules_the_warm_up_imports_are_those_a_first_page_imports() -> None:
+    import json
+
+    done = subprocess.run(
+        [sys.executable, "-c", _LAZY_PROBE], cwd=ROOT, capture_output=True, text=True, timeout=300, check=True
+    )
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["before"] == [], "imported by the page's own imports already: the warm-up need not name it"
+    # A new session's agent detection runs in the server's session, which AppTest does not start.
+    server_only = {"streamlit.web.skills"}
+    assert set(serve.FIRST_RUN_LAZY) - server_only <= set(found["first run"])
