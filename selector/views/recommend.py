@@ -217,25 +217,33 @@ def cell_footnotes(kb: KnowledgeBase, m: DecisionMatrix, today: dt.date | None =
     return pd.DataFrame(rows, columns=columns).astype({"ageing": "bool"})
 
 
-def imputed_table(kb: KnowledgeBase, m: DecisionMatrix) -> pd.DataFrame:
-    """The cells filled by the missing-value policy, with the value used."""
+def imputed_table(kb: KnowledgeBase, m: DecisionMatrix, *, lang: i18n.Language = "en") -> pd.DataFrame:
+    """The cells filled by the missing-value policy, with the value used and why in `lang`."""
     rows = [
         {
             "alternative": kb.entity_name(c.alternative),
             "criterion": kb.criteria[c.criterion].name_en,
             "value used": c.value,
-            "why": c.note,
+            "why": i18n.stored(c.note, lang),
         }
         for c in m.imputed_cells
     ]
     return pd.DataFrame(rows, columns=["alternative", "criterion", "value used", "why"])
 
 
-def exclusions_table(kb: KnowledgeBase, m: DecisionMatrix) -> pd.DataFrame:
-    """Alternatives and criteria left out of the ranking, and why."""
-    rows = [{"what": "alternative", "name": kb.entity_name(e.id), "why": e.reason} for e in m.excluded_alternatives]
+def exclusions_table(kb: KnowledgeBase, m: DecisionMatrix, *, lang: i18n.Language = "en") -> pd.DataFrame:
+    """Alternatives and criteria left out of the ranking, and why in `lang` (a reason the catalog does not hold, such
+    as a rule's own wording, stays as the data writes it)."""
+    rows = [
+        {"what": "alternative", "name": kb.entity_name(e.id), "why": i18n.stored(e.reason, lang)}
+        for e in m.excluded_alternatives
+    ]
     rows += [
-        {"what": "criterion", "name": kb.criteria[e.id].name_en if e.id in kb.criteria else e.id, "why": e.reason}
+        {
+            "what": "criterion",
+            "name": kb.criteria[e.id].name_en if e.id in kb.criteria else e.id,
+            "why": i18n.stored(e.reason, lang),
+        }
         for e in m.excluded_criteria
     ]
     return pd.DataFrame(rows, columns=["what", "name", "why"])
