@@ -248,7 +248,7 @@ with st.sidebar:
         format_func=METHOD_LABELS.__getitem__,
         key="method",
         on_change=on_method,
-        help=spec.rationale,
+        help=_(spec.rationale),
     )
     sync_widget("scaler", prefs.scaler or "default")
     default_scaler = _("default ({scaler})").format(scaler=spec.default_scaler)
@@ -267,7 +267,7 @@ with st.sidebar:
         key="missing",
         on_change=on_setting,
     )
-    st.caption(md(MISSING_HELP[prefs.missing]))
+    st.caption(md(_(MISSING_HELP[prefs.missing])))
     sync_widget("use-flagged", prefs.use_flagged)
     st.toggle(
         _("Use flagged claims"),
@@ -319,7 +319,13 @@ def _what_is_ranked() -> None:
     reason = _(" Offered first because {reasons}.").format(reasons="; ".join(why_group)) if why_group else ""
     st.caption(md(_lang.pick(group.description_en, group.description_zh) + reason))
     if not path.shortlisted(group.id):
-        st.caption(md(_("Decision trees: {advice}.").format(advice=path.advice(group.id, kb.entity_name))))
+        st.caption(
+            md(
+                _("Decision trees: {advice}.").format(
+                    advice=path.advice(group.id, kb.entity_name, lang=_lang.current())
+                )
+            )
+        )
     must_have_box(kb, group, prefs, on_setting, on_limits)
     workload_form(kb, prefs)
 
@@ -341,7 +347,7 @@ DIMENSION_HELP = {
             " In this group it {ranks}. Relative weight: only the proportions between the four count; the percentage "
             "is this dimension's share of the decision."
         ).format(ranks=RANKS.get(dim.id) or _("ranks nothing"))
-        + (f" {SWING_WEIGHT_MEANING}" if spec.name == "mavt" else "")
+        + (f" {_(SWING_WEIGHT_MEANING)}" if spec.name == "mavt" else "")
     )
     for dim in kb.dimensions.values()
 }
@@ -500,7 +506,7 @@ st.toggle(
 if RANKS:
     st.caption(
         md(
-            (f"{SWING_WEIGHT_MEANING} " if spec.name == "mavt" else f"{METHOD_LABEL}: {spec.rationale}. ")
+            (f"{_(SWING_WEIGHT_MEANING)} " if spec.name == "mavt" else f"{METHOD_LABEL}: {_(spec.rationale)}. ")
             + _("Here: {ranks}.").format(
                 ranks="; ".join(f"{_name(kb.dimensions[d])} {text}" for d, text in RANKS.items())
             )
@@ -543,10 +549,10 @@ if m is None:
     st.stop()
 st.divider()
 st.subheader(_("Evidence behind every number"))
-markdown_table(matrix_display(kb, m).reset_index())
+markdown_table(matrix_display(kb, m, lang=_lang.current()).reset_index())
 st.caption(
     _("{filled}: no evidence, filled in by the missing-value policy. {flagged}: rests on a flagged claim.").format(
-        filled=FILLED_MARK, flagged=FLAG_MARK
+        filled=_(FILLED_MARK), flagged=FLAG_MARK
     )
 )
 footnotes = cell_footnotes(kb, m, reference_date())
