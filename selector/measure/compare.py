@@ -175,6 +175,11 @@ def _warnings(kb: KnowledgeBase, reference: Claim, measured: Claim) -> list[Word
     return found
 
 
+def _in_english(wordings: Sequence[Wording], label: str) -> tuple[str, ...]:
+    """The warnings as the source language writes them (what :attr:`Comparison.warnings` keeps)."""
+    return tuple(template.format(label=label, **dict(fields)) for template, fields in wordings)
+
+
 def _filled_criteria(kb: KnowledgeBase, claim: Claim) -> tuple[str, ...]:
     """Criteria of groups the claim's entity ranks in whose cell this claim helps fill (its tier is the best)."""
     entity = claim.subject_id
@@ -252,7 +257,7 @@ def comparisons(kb: KnowledgeBase, sources: Iterable[str] | None = None) -> list
                     reference_label=label,
                     ratio=claim.value / other.value if same_unit and other.value else None,
                     conditions=conditions,
-                    warnings=tuple(t.format(label=label, **dict(f)) for t, f in wordings),
+                    warnings=_in_english(wordings, label),
                     criteria=filled,
                     reference_flagged=other.flagged,
                     wordings=wordings,

