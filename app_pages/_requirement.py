@@ -77,11 +77,12 @@ def _questions(kb: KnowledgeBase, req: Requirement, apply: Apply) -> None:
     with st.form("req-form", border=False):
         first, second = st.columns(2)
         for i, (key, (question, words)) in enumerate(_CHOICES.items()):
+            shown = {k: _(w) for k, w in words.items()}  # translated in this run, not in the format_func
             stated = getattr(req, key.removeprefix("req-"))
             (first if i % 2 == 0 else second).selectbox(
                 _(question),
                 options=[None, *words],
-                format_func=lambda v, words=words: unsure if v is None else words[v],
+                format_func=lambda v, shown=shown: unsure if v is None else shown[v],
                 index=[None, *words].index(stated),
                 key=key,
             )

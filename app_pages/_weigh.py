@@ -120,7 +120,7 @@ def _swing(kb: KnowledgeBase, m: DecisionMatrix | None, weights: dict, recorded,
     names = _names(kb)
     questions = {q.id: q for q in weigh.swing_questions(kb, m)} if m is not None else {}
     for dim_id in kb.dimensions:
-        lines = [c.sentence for c in questions[dim_id].criteria] if dim_id in questions else []
+        lines = [c.sentence_in(_lang.current()) for c in questions[dim_id].criteria] if dim_id in questions else []
         text = (
             "; ".join(lines)
             if lines
@@ -175,6 +175,7 @@ def _pairwise(kb: KnowledgeBase, weights: dict, recorded, use: Callable) -> None
         )
     )
     pairs = weigh.comparisons(kb)
+    lang = _lang.current()  # read here: a format_func is also called outside this run (AppTest reads the options)
     start = weigh.starting_judgements(weights, pairs)
     if recorded is not None:
         start = {f"{j.better}/{j.worse}": elicitation.format_value(j.value) for j in recorded.judgements}
@@ -189,7 +190,7 @@ def _pairwise(kb: KnowledgeBase, weights: dict, recorded, use: Callable) -> None
                 )
             ),
             options=weigh.choices(),
-            format_func=lambda v, p=pair: weigh.choice_label(Fraction(v), p.a_name, p.b_name),
+            format_func=lambda v, p=pair: weigh.choice_label(Fraction(v), p.a_name, p.b_name, lang=lang),
             key=key,
         )
         answers.append(elicitation.parse_judgement(f"{pair.key}={value}"))

@@ -41,7 +41,7 @@ for data in found:
         line = _("**Licence:** {licence} · **{claims} claims** · {age}")
         st.markdown(line.format(licence=licence, claims=data.claims, age=age))
         st.markdown(_("**Attribution:** {attribution}").format(attribution=md(data.attribution)))
-        changes = provenance.conversions_used(kb, data.id)
+        changes = provenance.conversions_used(kb, data.id, lang=lang)
         if changes:
             st.markdown(
                 _(

@@ -174,9 +174,9 @@ with st.container(horizontal=True, gap="large"):
     # the value model has one scaler, its fixed value scales: the method's name says it all
     method = METHODS[rec.result.method]
     shown = (
-        method.label
+        _(method.label)
         if rec.result.scaler == VALUE_SCALER
-        else _("{method}, {scaler} scaling").format(method=method.label, scaler=rec.result.scaler)
+        else _("{method}, {scaler} scaling").format(method=_(method.label), scaler=rec.result.scaler)
     )
     # the method's short name as the figure: its full name (28 characters at the metric's size) was cut on a phone
     st.metric(_("Method"), rec.result.method.upper(), help=shown, width="content")

@@ -312,14 +312,14 @@ if source_ids:
                 if item.criteria
                 else ""
             )
-            line = f"{item.metric}: {item.sentence}{where}"
+            line = f"{item.metric}: {item.sentence_in(_lang.current())}{where}"
             st.markdown(f"- **{md(item.entity_name)}**, {md(line)}")
-            for warning in item.warnings:
+            for warning in item.warnings_in(_lang.current()):
                 st.markdown(f"    - :warning: {md(warning)}")
         if len(side_by_side) > 40:
             st.caption(_("{count} more in the table below.").format(count=len(side_by_side) - 40))
         st.dataframe(
-            pd.DataFrame([c.to_dict() for c in side_by_side]).rename(columns=grid_headers()),
+            pd.DataFrame([c.to_dict(lang=_lang.current()) for c in side_by_side]).rename(columns=grid_headers()),
             hide_index=True,
             width="stretch",
             key="my-data-vs",

@@ -24,7 +24,7 @@ from app_pages._widgets import (
     untitled_chart,
 )
 from app_pages._workload import workload_form
-from selector import display, verdict
+from selector import display, i18n, verdict
 from selector.charts.contributions import contribution_bars, restack_contribution_bars
 from selector.decision import basis, decision_tree, matrix, recommend
 from selector.decision.preferences import (
@@ -61,6 +61,10 @@ group = kb.groups[prefs.group]
 answers = decision_tree.resolve_answers(kb, prefs.answers)
 criterion_weights = prefs.checked(kb).criterion_weights
 spec = METHODS[prefs.method]
+# the method's name in the session's language (METHODS keeps the English, marked for the catalog)
+METHOD_LABEL = _(spec.label)
+# every method's name, translated in this run: a format_func is also called outside it (AppTest reads the options)
+METHOD_LABELS = {name: _(method.label) for name, method in METHODS.items()}
 
 
 SLIDER_WIDTH = 220  # px
@@ -241,10 +245,10 @@ with st.sidebar:
     st.selectbox(
         _("Method"),
         options=list(METHODS),
-        format_func=lambda m: METHODS[m].label,
+        format_func=METHOD_LABELS.__getitem__,
         key="method",
         on_change=on_method,
-        help=spec.rationale,
+        help=_(spec.rationale),
     )
     sync_widget("scaler", prefs.scaler or "default")
     default_scaler = _("default ({scaler})").format(scaler=spec.default_scaler)
@@ -263,7 +267,7 @@ with st.sidebar:
         key="missing",
         on_change=on_setting,
     )
-    st.caption(md(MISSING_HELP[prefs.missing]))
+    st.caption(md(_(MISSING_HELP[prefs.missing])))
     sync_widget("use-flagged", prefs.use_flagged)
     st.toggle(
         _("Use flagged claims"),
@@ -315,7 +319,13 @@ def _what_is_ranked() -> None:
     reason = _(" Offered first because {reasons}.").format(reasons="; ".join(why_group)) if why_group else ""
     st.caption(md(_lang.pick(group.description_en, group.description_zh) + reason))
     if not path.shortlisted(group.id):
-        st.caption(md(_("Decision trees: {advice}.").format(advice=path.advice(group.id, kb.entity_name))))
+        st.caption(
+            md(
+                _("Decision trees: {advice}.").format(
+                    advice=path.advice(group.id, kb.entity_name, lang=_lang.current())
+                )
+            )
+        )
     must_have_box(kb, group, prefs, on_setting, on_limits)
     workload_form(kb, prefs)
 
@@ -337,7 +347,7 @@ DIMENSION_HELP = {
             " In this group it {ranks}. Relative weight: only the proportions between the four count; the percentage "
             "is this dimension's share of the decision."
         ).format(ranks=RANKS.get(dim.id) or _("ranks nothing"))
-        + (f" {SWING_WEIGHT_MEANING}" if spec.name == "mavt" else "")
+        + (f" {_(SWING_WEIGHT_MEANING)}" if spec.name == "mavt" else "")
     )
     for dim in kb.dimensions.values()
 }
@@ -378,7 +388,7 @@ def _ranking(rec: recommend.Recommendation, judged: verdict.Verdict, figure: Kep
     # grid (a grid mounts a canvas on every move), and takes the page's width: beside a chart, rank, name and score
     # did not fit a laptop screen. The tooltip explains the robustness badge, the first thing under the headline.
     st.markdown(
-        ranking_markdown(rec, judged, spec.label, lang=_lang.current()),
+        ranking_markdown(rec, judged, METHOD_LABEL, lang=_lang.current()),
         help=None if judged.local_share is None else badge_help(lang=_lang.current()),
     )
     # the reader of a phone sees the verdict, its reason and the ranking's top first (tests/e2e/test_first_screen.py)
@@ -389,7 +399,7 @@ def _ranking(rec: recommend.Recommendation, judged: verdict.Verdict, figure: Kep
                 _(
                     "{method} does not add criteria up; the bars show each criterion's weighted min-max "
                     "performance (1 = best in its column, times its weight) as a picture of the profile."
-                ).format(method=spec.label)
+                ).format(method=METHOD_LABEL)
             )
 
 
@@ -437,12 +447,12 @@ CHART_TITLE = (
     _("What each criterion adds to the score ({method})")
     if spec.contributions
     else _("The criterion profile behind the {method} score")
-).format(method=spec.label)
+).format(method=METHOD_LABEL)
 CHART_TOGGLE = (
     _("Show what each criterion adds to the score ({method}) as a chart")
     if spec.contributions
     else _("Show the criterion profile behind the {method} score as a chart")
-).format(method=spec.label)
+).format(method=METHOD_LABEL)
 CHART_KEY = "show-contribution-chart"
 
 
@@ -496,7 +506,7 @@ st.toggle(
 if RANKS:
     st.caption(
         md(
-            (f"{SWING_WEIGHT_MEANING} " if spec.name == "mavt" else f"{spec.label}: {spec.rationale}. ")
+            (f"{_(SWING_WEIGHT_MEANING)} " if spec.name == "mavt" else f"{METHOD_LABEL}: {_(spec.rationale)}. ")
             + _("Here: {ranks}.").format(
                 ranks="; ".join(f"{_name(kb.dimensions[d])} {text}" for d, text in RANKS.items())
             )
@@ -506,8 +516,8 @@ st.subheader(_("What is ranked, and the limits"))
 _what_is_ranked()
 
 if m is not None:
-    imputed = imputed_table(kb, m)
-    excluded = exclusions_table(kb, m)
+    imputed = imputed_table(kb, m, lang=_lang.current())
+    excluded = exclusions_table(kb, m, lang=_lang.current())
     if len(imputed) or len(excluded):
         with st.expander(
             _("Filled-in values ({filled}) and exclusions ({excluded})").format(
@@ -539,10 +549,10 @@ if m is None:
     st.stop()
 st.divider()
 st.subheader(_("Evidence behind every number"))
-markdown_table(matrix_display(kb, m).reset_index())
+markdown_table(matrix_display(kb, m, lang=_lang.current()).reset_index())
 st.caption(
     _("{filled}: no evidence, filled in by the missing-value policy. {flagged}: rests on a flagged claim.").format(
-        filled=FILLED_MARK, flagged=FLAG_MARK
+        filled=_(FILLED_MARK), flagged=FLAG_MARK
     )
 )
 footnotes = cell_footnotes(kb, m, reference_date())
@@ -558,7 +568,7 @@ cell = m.cells[row][col]
 criterion = kb.criteria[cell.criterion]
 st.markdown(
     f"**{md(chosen)}**: {md(display.quantity(cell.value, criterion.unit))}"
-    + (f" · {md(cell.note)}" if cell.note else "")
+    + (f" · {md(i18n.stored(cell.note, _lang.current()))}" if cell.note else "")
 )
 if not cell.evidence:
     st.caption(_("No claim supports this cell; its value comes from the missing-value policy."))
@@ -581,6 +591,6 @@ if measured or yours:
             )
         )
     for item in measured:
-        st.markdown(f"- **{md(item.entity_name)}**, {md(f'{item.metric}: {item.sentence}')}")
-        for warning in item.warnings:
+        st.markdown(f"- **{md(item.entity_name)}**, {md(f'{item.metric}: {item.sentence_in(_lang.current())}')}")
+        for warning in item.warnings_in(_lang.current()):
             st.markdown(f"    - :warning: {md(warning)}")

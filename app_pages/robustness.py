@@ -62,7 +62,7 @@ st.caption(
     md(
         _("{group}, {method} with {scaling}, {weights}. Change these on the Recommend page.").format(
             group=_lang.pick(group.name_en, group.name_zh),
-            method=METHODS[method].label,
+            method=_(METHODS[method].label),
             scaling=formats.scaling(scaler),
             weights=", ".join(f"{_dimension_name(d)} {w:.0%}" for d, w in m.dimension_weights.items()),
         )
@@ -266,7 +266,7 @@ def method_agreement() -> None:
     agreement = robust.agreement
     st.markdown(md(agreement.text(lang=_lang.current())))
     labels = [f"{k.upper()} / {s}" for k, s in zip(agreement.methods, agreement.scalers, strict=True)]
-    named = [f"{k.upper()} = {label}" for k in agreement.methods if (label := METHODS[k].label) != k.upper()]
+    named = [f"{k.upper()} = {label}" for k in agreement.methods if (label := _(METHODS[k].label)) != k.upper()]
     st.caption(md(_("Each method with its default scaler (method / scaler). {names}.").format(names="; ".join(named))))
     st.markdown(_("**Rank under each method**"))
     method_ranks = pd.DataFrame(

@@ -182,7 +182,7 @@ def _path_lines(kb, rec, lang: i18n.Language = "en") -> list[str]:  # noqa: ANN0
         matched = ", ".join(f"{q}={a}" for q, a in fired.matched.items())
         groups = ", ".join(fired.groups) or _("no ranked group")
         lines.append(f"  {fired.id} ({matched}): " + _("applies to {groups}").format(groups=groups))
-    lines.append(_("Advice for this group: {advice}").format(advice=rec.path.advice(group, kb.entity_name)))
+    lines.append(_("Advice for this group: {advice}").format(advice=rec.path.advice(group, kb.entity_name, lang=lang)))
     lines.extend("  " + _("Rule note: {note}").format(note=note) for note in rec.path.group_advice(group).notes)
     sharpen = decision_tree.sharpening_questions(kb, rec.prefs.answers, group)
     if sharpen:

@@ -11,13 +11,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from selector import i18n
 from selector.decision import shortlist
 from selector.decision.preferences import PreferenceError
+from selector.i18n import N_
 from selector.knowledge import facts
 from selector.knowledge.models import KnowledgeBase, Rule
 from selector.memo import PerKnowledge
 
-NO_ADVICE = "the articles give no advice for this combination; ranking every member"
+NO_ADVICE = N_("the articles give no advice for this combination; ranking every member")
+SHORTLISTED = N_("shortlisted by your scenario: {names}")
+EXCLUDED_REST = N_("the rules exclude {removed}; no rule shortlists a member, so the rest are ranked")
 
 
 @dataclass(frozen=True)
@@ -98,18 +102,18 @@ class DecisionPath:
     def rules_elsewhere(self, group: str) -> tuple[FiredRule, ...]:
         return tuple(f for f in self.fired if not f.applies_to(group))
 
-    def advice(self, group: str, name: Callable[[str], str] = str) -> str:
+    def advice(self, group: str, name: Callable[[str], str] = str, *, lang: i18n.Language = "en") -> str:
         """What the trees say for `group`: the shortlist, a conflict, exclusions, or that they say nothing
-        (entities written by `name`, e.g. ``kb.entity_name``)."""
+        (entities written by `name`, e.g. ``kb.entity_name``), in `lang`."""
         found = self.group_advice(group)
         if found.conflict:
             return found.conflict
         if self.shortlisted(group):
-            return "shortlisted by your scenario: " + ", ".join(map(name, self.shortlisted(group)))
+            return i18n.stored(SHORTLISTED, lang).format(names=", ".join(map(name, self.shortlisted(group))))
         if found.excluded:
-            removed = ", ".join(name(m) for m, _ in found.excluded)
-            return f"the rules exclude {removed}; no rule shortlists a member, so the rest are ranked"
-        return NO_ADVICE
+            removed = ", ".join(name(m) for m, __ in found.excluded)
+            return i18n.stored(EXCLUDED_REST, lang).format(removed=removed)
+        return i18n.stored(NO_ADVICE, lang)
 
     def to_dict(self) -> dict:
         return {

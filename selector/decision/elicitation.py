@@ -22,6 +22,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from selector.errors import SelectorError
+from selector.i18n import N_
 from selector.io import pairs, textpolicy
 
 #: Saaty's random consistency indices (Saaty 1980): the mean CI of random reciprocal matrices of order n.
@@ -46,15 +47,15 @@ SAATY_SCALE: tuple[Fraction, ...] = (
     *(Fraction(k) for k in range(1, 10)),
 )
 SAATY_WORDS = {
-    1: "equally important",
-    2: "equally to moderately more important",
-    3: "moderately more important",
-    4: "moderately to strongly more important",
-    5: "strongly more important",
-    6: "strongly to very strongly more important",
-    7: "very strongly more important",
-    8: "very strongly to extremely more important",
-    9: "extremely more important",
+    1: N_("equally important"),
+    2: N_("equally to moderately more important"),
+    3: N_("moderately more important"),
+    4: N_("moderately to strongly more important"),
+    5: N_("strongly more important"),
+    6: N_("strongly to very strongly more important"),
+    7: N_("very strongly more important"),
+    8: N_("very strongly to extremely more important"),
+    9: N_("extremely more important"),
 }
 SWING_TOP = 100.0
 MAX_ITEMS = max(RANDOM_INDEX)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from selector import i18n
 from selector.arrays import read_only
 from selector.decision import constraints as hard
 from selector.decision import decision_tree, workload_fit
@@ -562,9 +563,16 @@ def _hierarchy(
         hierarchy = Hierarchy.of(dimension_of, dimension_weights, sub_weights, names)
     except WeightError as exc:
         raise PreferenceError(str(exc)) from None
-    notes.extend(
-        f"the {kb.dimensions[d].name_en if d in kb.dimensions else d} dimension has no criterion in this group; "
-        "its weight was shared out proportionally"
-        for d in hierarchy.emptied
-    )
+    notes.extend(emptied_note(kb, d) for d in hierarchy.emptied)
     return hierarchy
+
+
+#: The note on a dimension that no ranked criterion of the group belongs to.
+EMPTIED = N_("the {dimension} dimension has no criterion in this group; its weight was shared out proportionally")
+
+
+def emptied_note(kb: KnowledgeBase, dimension: str, lang: i18n.Language = "en") -> str:
+    """The note on `dimension` left without a criterion, in `lang` (the English is what ``notes`` keeps)."""
+    found = kb.dimensions.get(dimension)
+    name = i18n.pick(lang, found.name_en, found.name_zh) if found is not None else dimension
+    return i18n.stored(EMPTIED, lang).format(dimension=name)

@@ -88,7 +88,7 @@ METHODS: Mapping[str, MethodSpec] = MappingProxyType(
             higher_is_better=True,
             additive=True,
             inverts_cost=False,
-            rationale="value functions on fixed domain scales (worst 0, best 1); weights are swing weights",
+            rationale=N_("value functions on fixed domain scales (worst 0, best 1); weights are swing weights"),
             contributions="w * v(x)",
         ),
         "wsm": MethodSpec(
@@ -99,7 +99,9 @@ METHODS: Mapping[str, MethodSpec] = MappingProxyType(
             higher_is_better=True,
             additive=True,
             inverts_cost=True,
-            rationale="sum scaling keeps proportions; cost criteria inverted 1/x like scikit-criteria InvertMinimize",
+            rationale=N_(
+                "sum scaling keeps proportions; cost criteria inverted 1/x like scikit-criteria InvertMinimize"
+            ),
             contributions="w * normalised",
         ),
         "wpm": MethodSpec(
@@ -110,7 +112,7 @@ METHODS: Mapping[str, MethodSpec] = MappingProxyType(
             higher_is_better=True,
             additive=True,
             inverts_cost=True,
-            rationale="ranking invariant to per-column factors; minmax refused (log of 0); cost inverted 1/x",
+            rationale=N_("ranking invariant to per-column factors; minmax refused (log of 0); cost inverted 1/x"),
             intermediates=("product",),
             contributions="w * log10(normalised)",
         ),
@@ -122,7 +124,7 @@ METHODS: Mapping[str, MethodSpec] = MappingProxyType(
             higher_is_better=True,
             additive=False,
             inverts_cost=False,
-            rationale="vector normalisation as in Hwang & Yoon (1981); cost criteria take the minimum as ideal",
+            rationale=N_("vector normalisation as in Hwang & Yoon (1981); cost criteria take the minimum as ideal"),
             intermediates=("ideal", "anti_ideal", "d_ideal", "d_anti_ideal"),
         ),
         "vikor": MethodSpec(
@@ -133,7 +135,7 @@ METHODS: Mapping[str, MethodSpec] = MappingProxyType(
             higher_is_better=False,
             additive=False,
             inverts_cost=False,
-            rationale="normalises internally by each criterion's best-worst distance (Opricovic & Tzeng 2004)",
+            rationale=N_("normalises internally by each criterion's best-worst distance (Opricovic & Tzeng 2004)"),
             intermediates=(
                 "s_k",
                 "r_k",
@@ -152,7 +154,7 @@ METHODS: Mapping[str, MethodSpec] = MappingProxyType(
             higher_is_better=True,
             additive=True,
             inverts_cost=False,
-            rationale="vector ratios as in Brauers & Zavadskas (2006); cost criteria are subtracted",
+            rationale=N_("vector ratios as in Brauers & Zavadskas (2006); cost criteria are subtracted"),
             contributions="+/- w * normalised (cost criteria subtracted)",
         ),
     }

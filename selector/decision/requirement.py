@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from selector import display
 from selector.errors import SelectorError
+from selector.i18n import N_
 from selector.io import numbers
 from selector.io.pairs import parse_pairs
 from selector.knowledge import facts
@@ -27,26 +28,26 @@ from selector.knowledge.group_fits import Choosing, FitsPlatform, Task, Where
 from selector.knowledge.models import Group, KnowledgeBase
 
 CHOOSING_WORDS: dict[str, str] = {
-    "accelerator": "an accelerator (chip)",
-    "training-framework": "a training framework",
-    "inference-engine": "an inference engine",
-    "llm-serving-engine": "an LLM serving engine",
-    "model-server": "a model server",
-    "on-device-runtime": "an on-device runtime",
+    "accelerator": N_("an accelerator (chip)"),
+    "training-framework": N_("a training framework"),
+    "inference-engine": N_("an inference engine"),
+    "llm-serving-engine": N_("an LLM serving engine"),
+    "model-server": N_("a model server"),
+    "on-device-runtime": N_("an on-device runtime"),
 }
 TASK_WORDS: dict[str, str] = {
-    "train": "to train models",
-    "serve-llm": "to serve an LLM",
-    "serve-vision": "to serve vision models",
-    "generate-images": "to generate images",
-    "run-on-device": "to run models on a device",
+    "train": N_("to train models"),
+    "serve-llm": N_("to serve an LLM"),
+    "serve-vision": N_("to serve vision models"),
+    "generate-images": N_("to generate images"),
+    "run-on-device": N_("to run models on a device"),
 }
 WHERE_WORDS: dict[str, str] = {
-    "cloud": "in the cloud",
-    "datacenter": "in our own datacenter",
-    "edge": "at the edge (a module in a device or gateway)",
-    "device": "on a phone or embedded device",
-    "client": "on a laptop or desktop",
+    "cloud": N_("in the cloud"),
+    "datacenter": N_("in our own datacenter"),
+    "edge": N_("at the edge (a module in a device or gateway)"),
+    "device": N_("on a phone or embedded device"),
+    "client": N_("on a laptop or desktop"),
 }
 PLATFORM_WORDS: dict[str, str] = {
     "linux": "Linux",
@@ -54,7 +55,7 @@ PLATFORM_WORDS: dict[str, str] = {
     "macos": "macOS",
     "android": "Android",
     "ios": "iOS",
-    "embedded-linux": "embedded Linux",
+    "embedded-linux": N_("embedded Linux"),
 }
 #: The criterion metric a "memory per chip" answer limits, and the units a budget answer limits.
 MEMORY_METRIC = "memory_capacity_gb"

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from selector.errors import SelectorError
+from selector.i18n import N_
 from selector.io import fileio, numbers, rawtext
 from selector.knowledge import releases, resolved
 
@@ -83,34 +84,34 @@ def _release_figure(
 
 # conversion id -> (how the raw number becomes the stored one, what that means in words)
 CONVERSIONS: dict[str, tuple[Callable[[Mapping[str, Any], str, str], float], str]] = {
-    "none": (_scaled(1.0), "the raw number unchanged"),
-    "flops_to_tflops": (_scaled(1e12), "FLOP/s (or OP/s) / 10^12 = TFLOPS (TOPS)"),
-    "bytes_to_gb": (_scaled(1e9), "bytes / 10^9 = GB"),
-    "gib_to_gb": (_scaled(1e9 / 2**30), "GiB x 2^30 / 10^9 = GB (a figure labelled GB that is binary GiB)"),
-    "bytes_per_s_to_tb_per_s": (_scaled(1e12), "bytes/s / 10^12 = TB/s"),
+    "none": (_scaled(1.0), N_("the raw number unchanged")),
+    "flops_to_tflops": (_scaled(1e12), N_("FLOP/s (or OP/s) / 10^12 = TFLOPS (TOPS)")),
+    "bytes_to_gb": (_scaled(1e9), N_("bytes / 10^9 = GB")),
+    "gib_to_gb": (_scaled(1e9 / 2**30), N_("GiB x 2^30 / 10^9 = GB (a figure labelled GB that is binary GiB)")),
+    "bytes_per_s_to_tb_per_s": (_scaled(1e12), N_("bytes/s / 10^12 = TB/s")),
     "sparse_to_dense": (
         _scaled(2.0),
-        "a peak rated with 2:4 structured sparsity / 2 = the dense peak (the sparse rate is defined as twice it)",
+        N_("a peak rated with 2:4 structured sparsity / 2 = the dense peak (the sparse rate is defined as twice it)"),
     ),
     "per_accelerator": (
         _per_accelerator,
-        "system result / (accelerators per node `a#` x `Nodes`): a derived per-accelerator figure",
+        N_("system result / (accelerators per node `a#` x `Nodes`): a derived per-accelerator figure"),
     ),
     "pypi_releases_12m": (
         _release_figure(releases.releases_in_window),
-        "final releases (no pre-release, not yanked) first uploaded in the 365 days up to the fetch date",
+        N_("final releases (no pre-release, not yanked) first uploaded in the 365 days up to the fetch date"),
     ),
     "pypi_days_since_release": (
         _release_figure(releases.days_since_release),
-        "days from the newest final release's first upload to the fetch date, inclusive (never 0)",
+        N_("days from the newest final release's first upload to the fetch date, inclusive (never 0)"),
     ),
     "pypi_os_count": (
         _release_figure(releases.os_count),
-        "operating systems the newest release with platform wheels has wheels for",
+        N_("operating systems the newest release with platform wheels has wheels for"),
     ),
     "pypi_arch_count": (
         _release_figure(releases.arch_count),
-        "CPU architectures the newest release with platform wheels has wheels for",
+        N_("CPU architectures the newest release with platform wheels has wheels for"),
     ),
 }
 

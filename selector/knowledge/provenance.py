@@ -198,14 +198,14 @@ def dataset_age_text(info: DatasetInfo, today: dt.date | None = None, lang: i18n
     return _("snapshot {date} ({months} months old)").format(date=info.snapshot_date, months=months)
 
 
-def conversions_used(kb: KnowledgeBase, dataset_id: str) -> list[str]:
-    """What was changed in the dataset's numbers on import, in words (CC BY 4.0 asks to indicate changes).
+def conversions_used(kb: KnowledgeBase, dataset_id: str, *, lang: i18n.Language = "en") -> list[str]:
+    """What was changed in the dataset's numbers on import, in words in `lang` (CC BY 4.0 asks to indicate changes).
 
     One entry per unit conversion its claims' locators name, e.g. ``bytes / 10^9 = GB``; a dataset whose
     numbers are kept as they stand gives ``the raw number unchanged``.
     """
     used = sorted({c.locator.conversion for c in kb.claims.values() if c.locator and c.locator.dataset == dataset_id})
-    return [CONVERSIONS[name][1] for name in used if name in CONVERSIONS]
+    return [i18n.stored(CONVERSIONS[name][1], lang) for name in used if name in CONVERSIONS]
 
 
 def notices(info: DatasetInfo, knowledge_dir: Path) -> list[tuple[str, str]]:

@@ -11,17 +11,33 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from selector import i18n
 from selector.decision.matrix import claims_for_cell
+from selector.i18n import N_
 from selector.knowledge.models import Claim, KnowledgeBase
 
-#: The conditions whose difference makes a ratio suspect, with the words used in warnings.
+#: The conditions whose difference makes a ratio suspect, with the words used in warnings (marked: translated there).
 WATCHED: tuple[tuple[str, str], ...] = (
-    ("workload", "model"),
-    ("precision", "precision"),
-    ("batch", "batch"),
-    ("hardware", "hardware"),
-    ("scenario", "scenario"),
+    ("workload", N_("model")),
+    ("precision", N_("precision")),
+    ("batch", N_("batch")),
+    ("hardware", N_("hardware")),
+    ("scenario", N_("scenario")),
 )
+#: Who publishes a figure, when it is not named by the data itself (an article's id, MLPerf, a dataset's title).
+OUR_ASSESSMENT = N_("our assessment")
+THE_ARTICLE = N_("the article ({source})")
+#: A warning's wording, its fields filled when it is shown: ``{label}`` is who publishes, ``{word}`` a condition.
+DIFFERS = N_("{word} differs: {a} ({label}) vs {b} (yours)")
+NOT_STATED_BY_THEM = N_("{word}: {label} does not state it (yours: {b})")
+NOT_STATED_BY_YOU = N_("{word}: your run does not state it ({label}: {a})")
+UNITS_DIFFER = N_("units differ: {a} vs {b}")
+FLAGGED = N_("{label}'s figure is flagged: {reason}")
+SAYS = N_("{label} says {published}; your run says {yours}{ratio}")
+NO_RATIO = N_("units differ: no ratio")
+
+#: A warning kept as its wording and fields, so that it can be shown in any language.
+Wording = tuple[str, tuple[tuple[str, str], ...]]
 
 
 @dataclass(frozen=True)
@@ -38,34 +54,60 @@ class Comparison:
     reference_value: float
     reference_unit: str
     reference_tier: str
-    reference_label: str  # "the article (004)", "MLPerf", ...
+    reference_label: str  # "the article (004)", "MLPerf", ...: in English; label_in(lang) gives it in a language
     ratio: float | None  # measured / reference; None when units differ or the reference is 0
     conditions: tuple[tuple[str, str, str], ...]  # (condition, reference's, yours), every condition either states
-    warnings: tuple[str, ...]
+    warnings: tuple[str, ...]  # in English; warnings_in(lang) gives them in a language
     criteria: tuple[str, ...]  # criteria whose cell for this entity the measured figure fills
     reference_flagged: bool = False
+    wordings: tuple[Wording, ...] = ()  # the warnings as wording and fields (what warnings_in translates)
+    label_wording: Wording = ("", ())  # the reference label's wording and fields; empty: the label is a name
 
     @property
     def sentence(self) -> str:
         """``the article (004) says 2500 img/s; your run says 1900 img/s (0.76x)``."""
-        ratio = f" ({self.ratio:.2f}x)" if self.ratio is not None else " (units differ: no ratio)"
-        return (
-            f"{self.reference_label} says {_num(self.reference_value)} {self.reference_unit}; "
-            f"your run says {_num(self.measured_value)} {self.measured_unit}{ratio}"
+        return self.sentence_in("en")
+
+    def label_in(self, lang: i18n.Language) -> str:
+        """Who publishes the reference figure, in `lang` (a name such as MLPerf or a dataset's title stays)."""
+        template, fields = self.label_wording
+        return i18n.translator(lang)(template).format(**dict(fields)) if template else self.reference_label
+
+    def sentence_in(self, lang: i18n.Language) -> str:
+        """:attr:`sentence` in `lang` (the numbers and units as they are)."""
+        _ = i18n.translator(lang)
+        ratio = f"{self.ratio:.2f}x" if self.ratio is not None else _(NO_RATIO)
+        return _(SAYS).format(
+            label=self.label_in(lang),
+            published=f"{_num(self.reference_value)} {self.reference_unit}",
+            yours=f"{_num(self.measured_value)} {self.measured_unit}",
+            ratio=f" ({ratio})",
         )
 
-    def to_dict(self) -> dict:
-        """Plain data for tables and JSON (conditions as ``name: reference | yours`` text)."""
+    def warnings_in(self, lang: i18n.Language) -> tuple[str, ...]:
+        """:attr:`warnings` in `lang` (conditions' values, units and flag reasons as the records write them)."""
+        if not self.wordings:
+            return self.warnings
+        shown = []
+        for template, fields in self.wordings:
+            values = dict(fields)
+            if "word" in values:  # a condition's name, marked in WATCHED
+                values["word"] = i18n.stored(values["word"], lang)
+            shown.append(i18n.stored(template, lang).format(label=self.label_in(lang), **values))
+        return tuple(shown)
+
+    def to_dict(self, *, lang: i18n.Language = "en") -> dict:
+        """Plain data for tables and JSON (conditions as ``name: reference | yours`` text), its sentences in `lang`."""
         return {
             "entity": self.entity_name,
             "metric": self.metric,
-            "comparison": self.sentence,
+            "comparison": self.sentence_in(lang),
             "ratio": self.ratio,
             "published": f"{_num(self.reference_value)} {self.reference_unit}",
-            "published_by": self.reference_label,
+            "published_by": self.label_in(lang),
             "yours": f"{_num(self.measured_value)} {self.measured_unit}",
             "conditions (published | yours)": "; ".join(f"{k}: {a or '-'} | {b or '-'}" for k, a, b in self.conditions),
-            "warnings": "; ".join(self.warnings),
+            "warnings": "; ".join(self.warnings_in(lang)),
             "in ranking": ", ".join(self.criteria),
             "published claim": self.reference_claim,
             "your claim": self.measured_claim,
@@ -78,13 +120,24 @@ def _num(value: float) -> str:
 
 def reference_label(kb: KnowledgeBase, claim: Claim) -> str:
     """Who publishes `claim`: ``the article (004)``, ``MLPerf``, a dataset's title, or ``our assessment``."""
+    template, fields = _label_wording(kb, claim)
+    return template.format(**dict(fields)) if template else _label_name(kb, claim)
+
+
+def _label_wording(kb: KnowledgeBase, claim: Claim) -> Wording:
+    """The label's wording when the interface words it (our assessment, an article); empty for a name."""
     source = kb.sources.get(claim.source)
     if claim.tier == "assessed":
-        return "our assessment"
+        return (OUR_ASSESSMENT, ())
+    if "mlperf" not in claim.source.lower() and source is not None and source.kind == "article":
+        return (THE_ARTICLE, (("source", source.id),))
+    return ("", ())
+
+
+def _label_name(kb: KnowledgeBase, claim: Claim) -> str:
     if "mlperf" in claim.source.lower():
         return "MLPerf"
-    if source is not None and source.kind == "article":
-        return f"the article ({source.id})"
+    source = kb.sources.get(claim.source)
     return source.title_en[:60] if source is not None else claim.source
 
 
@@ -101,24 +154,30 @@ def _stated(kb: KnowledgeBase, claim: Claim) -> dict[str, str]:
     return given
 
 
-def _warnings(kb: KnowledgeBase, reference: Claim, measured: Claim, label: str) -> list[str]:
-    found = []
+def _warnings(kb: KnowledgeBase, reference: Claim, measured: Claim) -> list[Wording]:
+    """Each condition that differs or one side does not state, a unit mismatch, a flagged reference: as wordings."""
+    found: list[Wording] = []
     ref, mine = _stated(kb, reference), _stated(kb, measured)
     for key, word in WATCHED:
         a, b = ref.get(key, ""), mine.get(key, "")
         if a and b and a.casefold() != b.casefold():
             if key == "hardware":
                 a, b = kb.entity_name(a), kb.entity_name(b)
-            found.append(f"{word} differs: {a} ({label}) vs {b} (yours)")
+            found.append((DIFFERS, (("word", word), ("a", a), ("b", b))))
         elif b and not a:
-            found.append(f"{word}: {label} does not state it (yours: {b})")
+            found.append((NOT_STATED_BY_THEM, (("word", word), ("b", b))))
         elif a and not b:
-            found.append(f"{word}: your run does not state it ({label}: {a})")
+            found.append((NOT_STATED_BY_YOU, (("word", word), ("a", a))))
     if reference.unit.strip().casefold() != measured.unit.strip().casefold():
-        found.append(f"units differ: {reference.unit} vs {measured.unit}")
+        found.append((UNITS_DIFFER, (("a", reference.unit), ("b", measured.unit))))
     if reference.flagged:
-        found.append(f"{label}'s figure is flagged: {reference.flags[0].reason[:120]}")
+        found.append((FLAGGED, (("reason", reference.flags[0].reason[:120]),)))
     return found
+
+
+def _in_english(wordings: Sequence[Wording], label: str) -> tuple[str, ...]:
+    """The warnings as the source language writes them (what :attr:`Comparison.warnings` keeps)."""
+    return tuple(template.format(label=label, **dict(fields)) for template, fields in wordings)
 
 
 def _filled_criteria(kb: KnowledgeBase, claim: Claim) -> tuple[str, ...]:
@@ -175,6 +234,7 @@ def comparisons(kb: KnowledgeBase, sources: Iterable[str] | None = None) -> list
         filled = _filled_criteria(kb, claim)
         for other in published.get((claim.metric, claim.subject_id), ()):
             label = reference_label(kb, other)
+            wordings = tuple(_warnings(kb, other, claim))
             same_unit = other.unit.strip().casefold() == claim.unit.strip().casefold()
             ref, mine_c = other.conditions.model_dump(), claim.conditions.model_dump()
             conditions = tuple(
@@ -197,9 +257,11 @@ def comparisons(kb: KnowledgeBase, sources: Iterable[str] | None = None) -> list
                     reference_label=label,
                     ratio=claim.value / other.value if same_unit and other.value else None,
                     conditions=conditions,
-                    warnings=tuple(_warnings(kb, other, claim, label)),
+                    warnings=_in_english(wordings, label),
                     criteria=filled,
                     reference_flagged=other.flagged,
+                    wordings=wordings,
+                    label_wording=_label_wording(kb, other),
                 )
             )
     return sorted(found, key=lambda c: (c.entity, c.metric, c.measured_claim, bool(c.warnings), c.reference_claim))

@@ -390,7 +390,7 @@ def _provenance(kb: KnowledgeBase, rec: Recommendation, moment: datetime, lang: 
         "app_version": _version(),
         "generated_at": moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "measured_vs_published": tuple(
-            (c.entity_name, c.metric, c.sentence, c.warnings)
+            (c.entity_name, c.metric, c.sentence_in(lang), c.warnings_in(lang))
             for c in compare.for_entities(compare.comparisons(kb), rec.matrix.alternatives)
         ),
     }

@@ -91,7 +91,7 @@ def data_sources(kb: KnowledgeBase, today: date | None = None, *, lang: i18n.Lan
             "; ".join(d.upstream),
             age=provenance.dataset_age_text(d, today, lang),
             licence_url=provenance.LICENCE_URLS.get(d.licence, ""),
-            changes="; ".join(provenance.conversions_used(kb, d.id)),
+            changes="; ".join(provenance.conversions_used(kb, d.id, lang=lang)),
             notices=", ".join(f"knowledge/{RAW_DIR}/{f}" for f in d.licence_files if "NOTICE" in f.upper()),
         )
         for d in provenance.datasets(kb)

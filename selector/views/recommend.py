@@ -11,7 +11,7 @@ import pandas as pd
 
 from selector import display, i18n, verdict
 from selector.decision import workload_fit
-from selector.decision.matrix import DecisionMatrix
+from selector.decision.matrix import DecisionMatrix, emptied_note
 from selector.decision.recommend import Recommendation
 from selector.escape import streamlit_md as md
 from selector.escape import streamlit_table
@@ -103,7 +103,7 @@ def ranking_markdown(
             method=md(method_label), scaler=md(result.scaler), missing=md(m.missing_policy), flagged=md(flagged)
         ),
         # which measurement each workload cell used is listed in the workload box, not under the ranking
-        *(md(i18n.stored(note, lang)) for note in m.notes if not note.startswith(workload_fit.MEASUREMENT_NOTE)),
+        *(md(_note(rec.kb, m, note, lang)) for note in m.notes if not note.startswith(workload_fit.MEASUREMENT_NOTE)),
     ]
     # The answer first, for the first screen of a laptop and a phone: the recommended option, its badge, the reason,
     # then the ranking (without the columns that say nothing here, so that it fits a phone), then the details.
@@ -145,30 +145,45 @@ def _verdict_text(judged: verdict.Verdict, lang: i18n.Language = "en") -> str:
     return "\n\n".join(parts)
 
 
-def matrix_table(kb: KnowledgeBase, m: DecisionMatrix) -> pd.DataFrame:
-    """The decision matrix for reading: one row per criterion (name, unit, direction), one column per alternative.
+HIGHER_IS_BETTER = N_("{unit}, higher is better")
+LOWER_IS_BETTER = N_("{unit}, lower is better")
+
+
+def _criterion_row(kb: KnowledgeBase, criterion_id: str, objective: str, lang: i18n.Language) -> str:
+    """``name [unit, higher is better]`` in `lang`."""
+    criterion = kb.criteria[criterion_id]
+    direction = i18n.stored(HIGHER_IS_BETTER if objective == "max" else LOWER_IS_BETTER, lang)
+    unit = i18n.pick(lang, criterion.unit, criterion.unit_zh)
+    return f"{i18n.pick(lang, criterion.name_en, criterion.name_zh)} [{direction.format(unit=unit)}]"
+
+
+def _note(kb: KnowledgeBase | None, m: DecisionMatrix, note: str, lang: i18n.Language) -> str:
+    """A note of the matrix in `lang`: an emptied dimension's note worded again, a marked note translated."""
+    emptied = {} if kb is None else {emptied_note(kb, d): emptied_note(kb, d, lang) for d in m.hierarchy.emptied}
+    return emptied.get(note) or i18n.stored(note, lang)
+
+
+def matrix_table(kb: KnowledgeBase, m: DecisionMatrix, *, lang: i18n.Language = "en") -> pd.DataFrame:
+    """The decision matrix for reading: one row per criterion (name, unit, direction in `lang`), one column per
+    alternative.
 
     Criteria are the rows because their names are long and they outnumber the alternatives.
     """
     index = pd.Index(
-        [
-            f"{kb.criteria[c].name_en} [{kb.criteria[c].unit}, {'higher' if o == 'max' else 'lower'} is better]"
-            for c, o in zip(m.criteria, m.objectives, strict=True)
-        ],
-        name="criterion",
+        [_criterion_row(kb, c, o, lang) for c, o in zip(m.criteria, m.objectives, strict=True)], name="criterion"
     )
     columns = [kb.entity_name(a) for a in m.alternatives]
     return pd.DataFrame(m.values.T, index=index, columns=columns)
 
 
-FILLED_MARK = "(filled in)"
+FILLED_MARK = N_("(filled in)")
 FLAG_MARK = "⚑"
 
 
-def matrix_display(kb: KnowledgeBase, m: DecisionMatrix) -> pd.DataFrame:
-    """:func:`matrix_table` as text, each value marked when it was filled in or rests on a flagged claim."""
-    table = matrix_table(kb, m)
-    marks = {"imputed": f" {FILLED_MARK}", "flagged": f" {FLAG_MARK}", "": ""}
+def matrix_display(kb: KnowledgeBase, m: DecisionMatrix, *, lang: i18n.Language = "en") -> pd.DataFrame:
+    """:func:`matrix_table` as text in `lang`, each value marked when it was filled in or rests on a flagged claim."""
+    table = matrix_table(kb, m, lang=lang)
+    marks = {"imputed": f" {i18n.stored(FILLED_MARK, lang)}", "flagged": f" {FLAG_MARK}", "": ""}
     text = [
         [
             f"{display.number(cell.value)}{marks['imputed' if cell.imputed else 'flagged' if cell.flagged else '']}"
@@ -217,25 +232,33 @@ def cell_footnotes(kb: KnowledgeBase, m: DecisionMatrix, today: dt.date | None =
     return pd.DataFrame(rows, columns=columns).astype({"ageing": "bool"})
 
 
-def imputed_table(kb: KnowledgeBase, m: DecisionMatrix) -> pd.DataFrame:
-    """The cells filled by the missing-value policy, with the value used."""
+def imputed_table(kb: KnowledgeBase, m: DecisionMatrix, *, lang: i18n.Language = "en") -> pd.DataFrame:
+    """The cells filled by the missing-value policy, with the value used and why in `lang`."""
     rows = [
         {
             "alternative": kb.entity_name(c.alternative),
             "criterion": kb.criteria[c.criterion].name_en,
             "value used": c.value,
-            "why": c.note,
+            "why": i18n.stored(c.note, lang),
         }
         for c in m.imputed_cells
     ]
     return pd.DataFrame(rows, columns=["alternative", "criterion", "value used", "why"])
 
 
-def exclusions_table(kb: KnowledgeBase, m: DecisionMatrix) -> pd.DataFrame:
-    """Alternatives and criteria left out of the ranking, and why."""
-    rows = [{"what": "alternative", "name": kb.entity_name(e.id), "why": e.reason} for e in m.excluded_alternatives]
+def exclusions_table(kb: KnowledgeBase, m: DecisionMatrix, *, lang: i18n.Language = "en") -> pd.DataFrame:
+    """Alternatives and criteria left out of the ranking, and why in `lang` (a reason the catalog does not hold, such
+    as a rule's own wording, stays as the data writes it)."""
+    rows = [
+        {"what": "alternative", "name": kb.entity_name(e.id), "why": i18n.stored(e.reason, lang)}
+        for e in m.excluded_alternatives
+    ]
     rows += [
-        {"what": "criterion", "name": kb.criteria[e.id].name_en if e.id in kb.criteria else e.id, "why": e.reason}
+        {
+            "what": "criterion",
+            "name": kb.criteria[e.id].name_en if e.id in kb.criteria else e.id,
+            "why": i18n.stored(e.reason, lang),
+        }
         for e in m.excluded_criteria
     ]
     return pd.DataFrame(rows, columns=["what", "name", "why"])

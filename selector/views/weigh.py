@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from selector import display
+from selector import display, i18n
 from selector.decision.elicitation import (
     HIGHEST,
     LOWEST,
@@ -19,6 +19,7 @@ from selector.decision.elicitation import (
     percentages,
 )
 from selector.decision.matrix import DecisionMatrix
+from selector.i18n import N_
 from selector.knowledge.models import KnowledgeBase
 
 
@@ -33,17 +34,35 @@ class CriterionSwing:
     best: float
     evidence_worst: tuple[float, str] | None  # value, alternative: the group's worst value with evidence
     evidence_best: tuple[float, str] | None
+    name_zh: str | None = None
+    unit_zh: str | None = None
 
     @property
     def sentence(self) -> str:
-        unit = "" if self.unit.startswith("rating") else f" {self.unit}"
-        text = f"{self.name}: from {display.number(self.worst)} to {display.number(self.best)}{unit}"
+        return self.sentence_in("en")
+
+    def sentence_in(self, lang: i18n.Language) -> str:
+        """``Memory: from 16 to 256 GB (this group's evidence: ...)`` in `lang` (names and numbers as they are)."""
+        _ = i18n.translator(lang)
+        unit = "" if self.unit.startswith("rating") else f" {i18n.pick(lang, self.unit, self.unit_zh)}"
+        name = i18n.pick(lang, self.name, self.name_zh)
+        text = _(SWING_FROM).format(name=name, worst=display.number(self.worst))
+        text += " " + _(SWING_TO).format(best=display.number(self.best), unit=unit)
         if self.evidence_worst and self.evidence_best:
             (low, low_name), (high, high_name) = self.evidence_worst, self.evidence_best
-            text += (
-                f" (this group's evidence: {display.number(low)}, {low_name}, to {display.number(high)}, {high_name})"
+            evidence = _(EVIDENCE_RANGE).format(
+                low=display.number(low), low_name=low_name, high=display.number(high), high_name=high_name
             )
+            text += f" ({evidence})"
         return text
+
+
+# Two messages, not one: a catalog sentence shaped "{name}: from {worst} to {best}" would also match a title in the
+# data ("...compared: from the lab to production"), which the language checks read as untranslated interface text.
+SWING_FROM = N_("{name}: from {worst}")
+SWING_TO = N_("to {best}{unit}")
+EVIDENCE_RANGE = N_("this group's evidence: {low}, {low_name}, to {high}, {high_name}")
+EQUAL_IMPORTANCE = N_("equal importance (1)")
 
 
 @dataclass(frozen=True)
@@ -86,7 +105,18 @@ def swing_questions(kb: KnowledgeBase, m: DecisionMatrix) -> tuple[DimensionSwin
             low, high = criterion.scale if criterion.scale else (float(m.scales[k][0]), float(m.scales[k][1]))
             worst, best = (high, low) if m.objectives[k] == "min" else (low, high)
             ev_worst, ev_best = _evidence_ends(kb, m, k)
-            swings.append(CriterionSwing(criterion.name_en, criterion.unit, worst, best, ev_worst, ev_best))
+            swings.append(
+                CriterionSwing(
+                    criterion.name_en,
+                    criterion.unit,
+                    worst,
+                    best,
+                    ev_worst,
+                    ev_best,
+                    name_zh=criterion.name_zh,
+                    unit_zh=criterion.unit_zh,
+                )
+            )
         found.append(DimensionSwing(dim_id, dim.name_en, tuple(swings)))
     return tuple(found)
 
@@ -113,13 +143,13 @@ def comparisons(kb: KnowledgeBase) -> tuple[Comparison, ...]:
     )
 
 
-def choice_label(value: Fraction, a_name: str, b_name: str) -> str:
+def choice_label(value: Fraction, a_name: str, b_name: str, *, lang: i18n.Language = "en") -> str:
     """A value of Saaty's scale for the pair (A, B) in words, the more important side named first: "equal",
     "Performance 3: moderately more important" (A/B = 3), "Cost 5: strongly more important" (A/B = 1/5)."""
     if value == 1:
-        return "equal importance (1)"
+        return i18n.stored(EQUAL_IMPORTANCE, lang)
     more, strength = (a_name, value) if value > 1 else (b_name, 1 / value)
-    return f"{more} {format_value(strength)}: {SAATY_WORDS[int(strength)]}"
+    return f"{more} {format_value(strength)}: {i18n.stored(SAATY_WORDS[int(strength)], lang)}"
 
 
 def choices() -> tuple[str, ...]:
