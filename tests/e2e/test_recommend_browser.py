@@ -302,10 +302,15 @@ def test_a_three_way_tie_is_one_tie_in_one_order_and_no_disagreement(page: Page,
 
 
 def test_topsis_with_min_max_names_the_displayed_leader_in_the_agreement_line(page: Page, app_url: str, kb):
-    # client NPUs: min-max and vector TOPSIS crown different leaders
-    _open(page, f"{app_url}/?group=client-npus&method=topsis&scaler=minmax")
+    # training frameworks weighed on risk alone: min-max and vector TOPSIS crown different leaders (the case of
+    # tests/test_verdict.py; the client NPUs were the case before they became the laptop NPUs)
+    weights = {"performance": 0, "cost": 0, "ecosystem": 0, "risk": 100}
+    w = ",".join(f"{k}={v}" for k, v in sorted(weights.items()))
+    _open(page, f"{app_url}/?group=training-frameworks&w={w}&method=topsis&scaler=minmax")
     leader = _first_rows(page)[0][1]
-    default = recommend.recommend(kb, Preferences(group="client-npus", method="topsis"))
+    default = recommend.recommend(
+        kb, Preferences(group="training-frameworks", method="topsis", dimension_weights=weights)
+    )
     assert default.ranking[0].name != leader, "the case needs the two scalers to differ"
     text = page.get_by_test_id("stMain").inner_text()
     line = next((s for s in text.splitlines() if "The methods disagree" in s), "")
