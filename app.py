@@ -16,7 +16,7 @@ from app_pages._widgets import DATA_SOURCES_PAGE, data_sources_footer, knowledge
 st.set_page_config(
     page_title="AI Stack Selector", page_icon=Path(__file__).parent / "app_pages" / "icon.svg", layout="wide"
 )
-_lang.current()  # settled before any text: the link's `lang`, the session's or the browser's
+_lang.settle()  # before any text: the link's `lang`, the session's or the browser's
 if knowledge_problems():
     # Every page needs the knowledge: one page that says what is wrong beats an exception box on each of them.
     pages = [st.Page("app_pages/broken_knowledge.py", title=_("Knowledge cannot be loaded"), icon=":material/error:")]

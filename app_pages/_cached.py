@@ -134,7 +134,10 @@ def robustness_of(
     )
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+# Shared, not copied: st.cache_data would unpickle every frame on every visit of every session (a good part of the
+# page's server time under load); the pages only read them, and pandas' copy-on-write keeps what they derive from
+# them their own (tests/app/test_shared_tables.py checks that a visit leaves them as built).
+@st.cache_resource(max_entries=16, show_spinner=False)
 def accelerator_tables(
     _kb, data_hash: str, today: dt.date
 ) -> tuple[pd.DataFrame, dict[str, pd.DataFrame], dict[str, pd.DataFrame], pd.DataFrame]:  # noqa: ANN001
@@ -149,7 +152,7 @@ def accelerator_tables(
     return claims, spec_tables, located, accelerator_efficiency(_kb)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=16, show_spinner=False)  # shared read-only, as accelerator_tables
 def evidence_tables(_kb, data_hash: str, today: dt.date) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:  # noqa: ANN001
     """The Evidence page's tables, built once per knowledge (its hash is the key) and date ages are counted to:
     every claim as the download writes it (:func:`claims_table`), the same as the grid shows it (names, flag

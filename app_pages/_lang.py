@@ -12,14 +12,24 @@ _KEY = "lang"  # session_state: the language in force (a page switch clears the 
 _SWITCH = "lang-switch"  # the sidebar widget
 
 
-def current() -> i18n.Language:
-    """The language of this run: the link's `lang` when valid, else the session's, else the browser's."""
+def settle() -> i18n.Language:
+    """Fix the language of this run, before any text: the link's `lang` when valid, else the session's, else the
+    browser's. app.py calls it at the top of every run; :func:`choose` is the only other writer."""
     asked = st.query_params.get(profile.LANG_PARAM)
     if asked in i18n.LANGUAGES:
         st.session_state[_KEY] = asked
     if _KEY not in st.session_state:
         st.session_state[_KEY] = i18n.negotiate(st.context.locale)
     return st.session_state[_KEY]
+
+
+def current() -> i18n.Language:
+    """The language of this run (as :func:`settle` fixed it). Every message and bilingual field asks for it, often
+    thousands of times a run, so it reads the session once settled rather than the link each time."""
+    try:
+        return st.session_state[_KEY]
+    except KeyError:  # a page run on its own (tests), without app.py's settle
+        return settle()
 
 
 def _(message: str) -> str:

@@ -17,6 +17,7 @@ from app_pages._session import (
     set_filters,
 )
 from app_pages._widgets import markdown_table, reference_date, show_claim, sync_widget
+from selector import i18n
 from selector.escape import streamlit_md as md
 from selector.knowledge import provenance
 from selector.knowledge.locators import RAW_DIR
@@ -262,13 +263,17 @@ st.download_button(
 
 if st.session_state.get("ev-claim") not in shown_ids:
     st.session_state["ev-claim"] = None  # the filters hid it
-english = dict(zip(table["id"], table["text_en"], strict=True))
-chinese = dict(zip(table["id"], table["quote_zh"], strict=True))
+# one label per claim shown (over a thousand options), in the run's language asked for once
+lang = _lang.current()
+labels = {
+    c: f"{c}: {i18n.pick(lang, english, chinese)[:90]}"
+    for c, english, chinese in zip(table["id"], table["text_en"], table["quote_zh"], strict=True)
+}
 claim_id = st.selectbox(
     _("Show a claim"),
     options=shown_ids,
     index=None,
-    format_func=lambda c: f"{c}: {_lang.pick(english[c], chinese[c])[:90]}",
+    format_func=labels.__getitem__,
     key="ev-claim",
     placeholder=_("Pick a claim, or select a row of the grid (the box at its left)"),
 )

@@ -24,8 +24,10 @@ def _axis_hover(prefix: str, unit: str, part: pd.DataFrame) -> list[str]:
     benchmarked number its footnote (result id, round, division, ...), which a datasheet row does not need.
     """
     lines = []
-    for _, row in part.iterrows():
-        get = {f: row[f"{prefix}_{f}"] for f in ("value", "note", "tier", "source", "rows", "retrieved", "snapshot")}
+    fields = ("value", "note", "tier", "source", "rows", "retrieved", "snapshot", "ageing", "footnote", "claims")
+    # plain records: a pandas row per point (iterrows) cost more than the hover text itself
+    for row in part[[f"{prefix}_{f}" for f in fields]].to_dict("records"):
+        get = {f: row[f"{prefix}_{f}"] for f in fields}
         text = f"{html.escape(short_number(float(get['value'])))} {html.escape(unit)}"
         if get["note"]:
             text += f" ({html.escape(get['note'])})"
@@ -36,14 +38,14 @@ def _axis_hover(prefix: str, unit: str, part: pd.DataFrame) -> list[str]:
         if get["retrieved"]:
             dates.append(f"retrieved {html.escape(get['retrieved'])}")
         if get["snapshot"]:
-            age = f" ({AGEING_NOTE})" if row[f"{prefix}_ageing"] else ""
+            age = f" ({AGEING_NOTE})" if get["ageing"] else ""
             dates.append(f"snapshot {html.escape(get['snapshot'])}{age}")
         if dates:
             details.append(", ".join(dates))
-        if get["tier"] == "benchmarked" and row[f"{prefix}_footnote"]:
-            details.append(f"footnote: {hover_text(row[f'{prefix}_footnote'], 60)}")
+        if get["tier"] == "benchmarked" and get["footnote"]:
+            details.append(f"footnote: {hover_text(get['footnote'], 60)}")
         elif not get["rows"]:
-            details.append(f"claims {hover_text(row[f'{prefix}_claims'], 60)}")
+            details.append(f"claims {hover_text(get['claims'], 60)}")
         lines.append(text + "<br>  " + "<br>  ".join(details))
     return lines
 

@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
-from selector import i18n
+from selector import i18n, memo
 from selector.i18n import N_
 from selector.knowledge.locators import CONVERSIONS, RAW_DIR
 from selector.knowledge.models import TIERS, Claim, KnowledgeBase
@@ -63,8 +63,16 @@ class DatasetInfo:
         }
 
 
-def datasets(kb: KnowledgeBase) -> list[DatasetInfo]:
+# every page's footer names the datasets: counted once per knowledge base, not on every run
+_DATASETS = memo.PerKnowledge(4)
+
+
+def datasets(kb: KnowledgeBase) -> tuple[DatasetInfo, ...]:
     """Every dataset source of `kb`, sorted by id, with how many claims cite it."""
+    return _DATASETS.get(kb, "datasets", lambda: tuple(_datasets(kb)))
+
+
+def _datasets(kb: KnowledgeBase) -> list[DatasetInfo]:
     counts: dict[str, int] = {}
     for claim in kb.claims.values():
         counts[claim.source] = counts.get(claim.source, 0) + 1

@@ -156,9 +156,13 @@ def spec_table(claims: pd.DataFrame, segment: str | None = None) -> pd.DataFrame
     return table
 
 
-def _dense_first(kb: KnowledgeBase, rows: pd.DataFrame) -> pd.DataFrame:
-    dense = rows[[kb.claims[c].conditions.sparsity == "dense" for c in rows["claim"]]]
-    return dense if len(dense) else rows
+def _dense_first(kb: KnowledgeBase, rows: list[dict]) -> list[dict]:
+    dense = [r for r in rows if kb.claims[r["claim"]].conditions.sparsity == "dense"]
+    return dense or rows
+
+
+def _median(rows: list[dict]) -> float:
+    return float(np.median([r["value"] for r in rows])) if rows else np.nan
 
 
 def accelerator_efficiency(kb: KnowledgeBase, use_flagged: bool = True) -> pd.DataFrame:
@@ -167,42 +171,40 @@ def accelerator_efficiency(kb: KnowledgeBase, use_flagged: bool = True) -> pd.Da
     Only accelerators with an efficiency claim or both a TOPS and a power claim appear. `basis` says which. Where
     an accelerator has dense figures (``conditions.sparsity: dense``), only those are used.
     """
-    claims = accelerator_claims(kb, use_flagged)
+    by_entity: dict[str, list[dict]] = {}
+    # plain records grouped once: a boolean pandas filter per accelerator and metric cost most of the page's build
+    for row in accelerator_claims(kb, use_flagged).to_dict("records"):
+        by_entity.setdefault(row["entity_id"], []).append(row)
     rows = []
-    for entity_id, own in claims.groupby("entity_id", sort=False):
+    for entity_id, own in by_entity.items():
 
-        def pick(metric: str, own: pd.DataFrame = own) -> pd.DataFrame:
-            return own[own["metric"] == metric]
+        def pick(metric: str, own: list[dict] = own) -> list[dict]:
+            return [r for r in own if r["metric"] == metric]
 
         # Peak TOPS are published dense or with 2:4 sparsity (twice as high); where a chip has a dense figure, the
         # chart uses only that, so that chips are compared on one basis.
-        tops, watts, eff = (
-            _dense_first(kb, pick("tops_int8")),
-            pick("power_w"),
-            _dense_first(kb, pick("efficiency_tops_per_w")),
-        )
-        tops_v = float(tops["value"].median()) if len(tops) else np.nan
-        watts_v = float(watts["value"].median()) if len(watts) else np.nan
-        if len(eff):
-            used, value, basis = eff, float(eff["value"].median()), "claimed"
-        elif len(tops) and len(watts) and watts_v > 0:
-            used, value, basis = pd.concat([tops, watts]), tops_v / watts_v, "derived (TOPS / W)"
+        tops, watts = _dense_first(kb, pick("tops_int8")), pick("power_w")
+        eff = _dense_first(kb, pick("efficiency_tops_per_w"))
+        tops_v, watts_v = _median(tops), _median(watts)
+        if eff:
+            used, value, basis = eff, _median(eff), "claimed"
+        elif tops and watts and watts_v > 0:
+            used, value, basis = tops + watts, tops_v / watts_v, "derived (TOPS / W)"
         else:
             continue
-        used = pd.concat([used, tops, watts]).drop_duplicates("claim")
-        first = own.iloc[0]
+        used = list({r["claim"]: r for r in (*used, *tops, *watts)}.values())  # each claim once, first kept
         rows.append(
             {
                 "entity_id": entity_id,
-                "name": first["name"],
-                "segment": first["segment"],
+                "name": own[0]["name"],
+                "segment": own[0]["segment"],
                 "tops": tops_v,
                 "watts": watts_v,
                 "tops_per_w": value,
                 "basis": basis,
-                "claims": ", ".join(used["claim"]),
-                "flagged": bool(used["flagged"].any()),
-                "flags": " | ".join(f for f in used["flags"] if f),
+                "claims": ", ".join(r["claim"] for r in used),
+                "flagged": any(r["flagged"] for r in used),
+                "flags": " | ".join(r["flags"] for r in used if r["flags"]),
             }
         )
     columns = ["entity_id", "name", "segment", "tops", "watts", "tops_per_w", "basis", "claims", "flagged", "flags"]
