@@ -17,7 +17,7 @@ AGEING_NOTE = f"AGEING: older than {AGEING_MONTHS} months"
 _VENDOR_COLOURS = plotly.colors.qualitative.Plotly + plotly.colors.qualitative.Dark24
 
 
-def _axis_hover(prefix: str, unit: str, part: pd.DataFrame) -> list[str]:
+def _axis_hover(prefix: str, unit: str, part: list[dict]) -> list[str]:
     """One axis's value with its provenance, as hover lines (everything from the knowledge escaped).
 
     Tier and source; the raw row; retrieval and snapshot dates (an ageing snapshot said in capitals); for a
@@ -25,8 +25,7 @@ def _axis_hover(prefix: str, unit: str, part: pd.DataFrame) -> list[str]:
     """
     lines = []
     fields = ("value", "note", "tier", "source", "rows", "retrieved", "snapshot", "ageing", "footnote", "claims")
-    # plain records: a pandas row per point (iterrows) cost more than the hover text itself
-    for row in part[[f"{prefix}_{f}" for f in fields]].to_dict("records"):
+    for row in part:
         get = {f: row[f"{prefix}_{f}"] for f in fields}
         text = f"{html.escape(short_number(float(get['value'])))} {html.escape(unit)}"
         if get["note"]:
@@ -79,17 +78,20 @@ def spec_scatter(
     drawn hollow and its label says so.
     """
     traces = []
-    vendors = sorted(pairs["vendor"].unique(), key=str.casefold) if len(pairs) else []
-    for index, vendor in enumerate(vendors):
-        part = pairs[pairs["vendor"] == vendor]
-        ageing = (part["x_ageing"].astype(bool) | part["y_ageing"].astype(bool)).tolist()
+    # plain records grouped once: a pandas filter per vendor and a pandas row per point cost more than the chart
+    by_vendor: dict[str, list[dict]] = {}
+    for row in pairs.to_dict("records"):
+        by_vendor.setdefault(row["vendor"], []).append(row)
+    for index, vendor in enumerate(sorted(by_vendor, key=str.casefold)):
+        part = by_vendor[vendor]
+        ageing = [bool(r["x_ageing"]) or bool(r["y_ageing"]) for r in part]
         traces.append(
             {
                 "type": "scatter",
-                "x": part["x_value"].tolist(),
-                "y": part["y_value"].tolist(),
+                "x": [r["x_value"] for r in part],
+                "y": [r["y_value"] for r in part],
                 "mode": "markers+text",
-                "text": hover_labels(part["name"]),
+                "text": hover_labels([r["name"] for r in part]),
                 "textposition": "top center",
                 "cliponaxis": False,
                 "name": html.escape(vendor),
@@ -102,7 +104,10 @@ def spec_scatter(
                 "customdata": [
                     [html.escape(s), xh, yh]
                     for s, xh, yh in zip(
-                        part["segment"], _axis_hover("x", x_unit, part), _axis_hover("y", y_unit, part), strict=True
+                        [r["segment"] for r in part],
+                        _axis_hover("x", x_unit, part),
+                        _axis_hover("y", y_unit, part),
+                        strict=True,
                     )
                 ],
                 "hovertemplate": "<b>%{text}</b> (%{fullData.name}, %{customdata[0]})"

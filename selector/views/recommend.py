@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from selector import display, i18n, verdict
+from selector import display, i18n, memo, verdict
 from selector.decision import workload_fit
 from selector.decision.matrix import DecisionMatrix, emptied_note
 from selector.decision.recommend import Recommendation
@@ -180,8 +180,17 @@ FILLED_MARK = N_("(filled in)")
 FLAG_MARK = "⚑"
 
 
+# Per matrix (one object per checked preferences): the Recommend page draws these tables on every run of the page,
+# the same until the ranking's inputs change. Read-only for callers (shared, as every memo value).
+_PER_MATRIX = memo.PerObject(64)
+
+
 def matrix_display(kb: KnowledgeBase, m: DecisionMatrix, *, lang: i18n.Language = "en") -> pd.DataFrame:
     """:func:`matrix_table` as text in `lang`, each value marked when it was filled in or rests on a flagged claim."""
+    return _PER_MATRIX.get(m, ("display", kb.data_hash, lang), lambda: _matrix_display(kb, m, lang))
+
+
+def _matrix_display(kb: KnowledgeBase, m: DecisionMatrix, lang: i18n.Language) -> pd.DataFrame:
     table = matrix_table(kb, m, lang=lang)
     marks = {"imputed": f" {i18n.stored(FILLED_MARK, lang)}", "flagged": f" {FLAG_MARK}", "": ""}
     text = [
@@ -209,6 +218,11 @@ def cell_footnotes(kb: KnowledgeBase, m: DecisionMatrix, today: dt.date | None =
 
     A cell resting on several claims (a median, or a derived cost per million tokens) lists each.
     """
+    day = today or dt.datetime.now(dt.UTC).date()  # the date ages are counted to is part of what is kept
+    return _PER_MATRIX.get(m, ("footnotes", kb.data_hash, day), lambda: _cell_footnotes(kb, m, day))
+
+
+def _cell_footnotes(kb: KnowledgeBase, m: DecisionMatrix, today: dt.date) -> pd.DataFrame:
     rows = []
     for row in m.cells:
         for cell in row:

@@ -227,3 +227,15 @@ def test_the_left_out_table_shows_a_discontinued_member_with_its_successor(kb):
         .str.startswith("discontinued")
         .any()
     )
+
+
+def test_the_matrix_tables_are_kept_per_matrix_date_and_language(kb):
+    # kept: the same object while the matrix, the date and the language are the same; a new date or language is
+    # computed anew (an ageing mark depends on the date, the filled-in mark on the language)
+    m = matrix.build(kb, Preferences(group="llm-inference-accelerators"))
+    assert cell_footnotes(kb, m, OLD) is cell_footnotes(kb, m, OLD)
+    later = cell_footnotes(kb, m, dt.date(2031, 1, 1))  # every snapshot of today's knowledge is ageing by then
+    assert later is not cell_footnotes(kb, m, OLD)
+    assert later["ageing"].all() and not cell_footnotes(kb, m, OLD)["ageing"].all()
+    assert matrix_display(kb, m, lang="en") is matrix_display(kb, m, lang="en")
+    assert matrix_display(kb, m, lang="zh") is not matrix_display(kb, m, lang="en")
