@@ -149,7 +149,7 @@ def accelerator_tables(
     segments = [s for s in SEGMENT_LABELS if (claims["segment"] == s).any()]
     spec_tables = {segment: spec_table(stated, segment) for segment in segments}
     located = {segment: dataset_numbers(_kb, claims, segment) for segment in segments}
-    return claims, spec_tables, located, accelerator_efficiency(_kb)
+    return claims, spec_tables, located, accelerator_efficiency(_kb, claims=claims)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)  # shared read-only, as accelerator_tables

@@ -165,15 +165,20 @@ def _median(rows: list[dict]) -> float:
     return float(np.median([r["value"] for r in rows])) if rows else np.nan
 
 
-def accelerator_efficiency(kb: KnowledgeBase, use_flagged: bool = True) -> pd.DataFrame:
+def accelerator_efficiency(
+    kb: KnowledgeBase, use_flagged: bool = True, claims: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """TOPS, watts and TOPS/W per accelerator: claimed efficiency where stated, else derived as TOPS / W.
 
     Only accelerators with an efficiency claim or both a TOPS and a power claim appear. `basis` says which. Where
-    an accelerator has dense figures (``conditions.sparsity: dense``), only those are used.
+    an accelerator has dense figures (``conditions.sparsity: dense``), only those are used. `claims`: the frame of
+    :func:`accelerator_claims` when the caller has it already (`use_flagged` then does not apply).
     """
+    if claims is None:
+        claims = accelerator_claims(kb, use_flagged)
     by_entity: dict[str, list[dict]] = {}
     # plain records grouped once: a boolean pandas filter per accelerator and metric cost most of the page's build
-    for row in accelerator_claims(kb, use_flagged).to_dict("records"):
+    for row in claims.to_dict("records"):
         by_entity.setdefault(row["entity_id"], []).append(row)
     rows = []
     for entity_id, own in by_entity.items():

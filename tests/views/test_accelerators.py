@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from selector.knowledge import loading as knowledge
@@ -134,3 +135,8 @@ def test_evidence_labels_name_every_claim_once_with_its_full_number(kb):
         # the number as stated: a benchmark's decimals are kept, a comparator other than "=" is shown
         number = label.rsplit(f" {row['unit']} (", 1)[0].split(": ")[-1]
         assert float(number.removeprefix(row["comparator"]) if row["comparator"] != "=" else number) == row["value"]
+
+
+def test_efficiency_from_the_claims_the_caller_has_equals_its_own(kb):
+    claims = accelerator_claims(kb)
+    pd.testing.assert_frame_equal(accelerator_efficiency(kb, claims=claims), accelerator_efficiency(kb))
