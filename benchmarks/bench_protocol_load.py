@@ -14,7 +14,8 @@ Frameworks, Accelerators and Evidence; open Export and download the Markdown rep
 Printed for each load (1, 10, 50 and 100 sessions by default) on one server and on two replicas:
 - errors (an exception element, a run that did not finish, a failed download, a lost connection);
 - the median and p95 of every step's time and the p95 as a ratio to one session's (target: within 3x for 50
-  sessions on one server and 100 on two replicas);
+  sessions on one server and 100 on two replicas; a line says MET or NOT MET and names the slowest step);
+- the offered load in steps per second (what the sessions and their think time ask of the servers);
 - server memory per session: the servers' RSS with every session open, less the RSS after one warm-up session,
   divided by the sessions;
 - server CPU per step: the servers' CPU seconds over the load, divided by the steps taken;
@@ -187,7 +188,10 @@ def p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))] if ordered else float("nan")
 
 
-def report(title: str, loads: list[Load], baseline_rss: float) -> None:
+TARGET_RATIO = 3.0
+
+
+def report(title: str, loads: list[Load], baseline_rss: float, target_sessions: int) -> None:
     print(f"\n== {title}")
     one = {name: p95([s.seconds for s in loads[0].steps if s.name == name and not s.errors]) for name in STEPS}
     for load in loads:
@@ -209,6 +213,18 @@ def report(title: str, loads: list[Load], baseline_rss: float) -> None:
         every = [s.seconds / one[s.name] for s in taken if one.get(s.name)]
         if every and load.sessions > 1:
             print(f"      every step, as a ratio to one session's p95 of that step: p95 {p95(every):.1f}x")
+        print(f"      offered load: {len(taken) / max(load.wall_s, 1e-9):.1f} steps per second")
+        ratios = {
+            name: p95([s.seconds for s in taken if s.name == name]) / one[name] for name in STEPS if one.get(name)
+        }
+        ratios = {name: r for name, r in ratios.items() if r == r}  # a step no session reached has no ratio
+        if load.sessions == target_sessions and ratios:
+            worst = max(ratios, key=ratios.get)
+            held = "MET" if ratios[worst] <= TARGET_RATIO and not errors else "NOT MET"
+            print(
+                f"      target ({target_sessions} sessions: no error, every step's p95 within {TARGET_RATIO:g}x one "
+                f"session's): {held}; the slowest step is {worst!r} at {ratios[worst]:.1f}x"
+            )
         for name in STEPS:
             times = [s.seconds for s in taken if s.name == name]
             if not times:
@@ -255,11 +271,13 @@ def warm(served: _serve.Served, limit: str) -> float:
     return sum(_serve.rss_mb(p) for p in served.pids)
 
 
-def run(title: str, context: Callable, counts: list[int], args: argparse.Namespace, limit: str) -> None:
+def run(
+    title: str, context: Callable, counts: list[int], args: argparse.Namespace, limit: str, target_sessions: int
+) -> None:
     with context() as served:
         baseline = warm(served, limit)
         loads = [measure(served, count, args, limit) for count in counts]
-        report(title, loads, baseline)
+        report(title, loads, baseline, target_sessions)
         if args.browsers:
             witnessed(served, args, limit)
 
@@ -284,9 +302,9 @@ def main() -> int:
         f"think {args.think:g} s, ramp {args.ramp:g} s, limit `{limit}`"
     )
     if not args.skip_single:
-        run("one server (serve.py)", _serve.streamlit, counts, args, limit)
+        run("one server (serve.py)", _serve.streamlit, counts, args, limit, target_sessions=50)
     if not args.skip_replicas:
-        run("two replicas behind nginx (sticky)", lambda: _serve.replicas(2), counts, args, limit)
+        run("two replicas behind nginx (sticky)", lambda: _serve.replicas(2), counts, args, limit, target_sessions=100)
     print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
 
