@@ -180,14 +180,15 @@ FILLED_MARK = N_("(filled in)")
 FLAG_MARK = "⚑"
 
 
-# Per matrix (one object per checked preferences): the Recommend page draws these tables on every run of the page,
-# the same until the ranking's inputs change. Read-only for callers (shared, as every memo value).
-_PER_MATRIX = memo.PerObject(64)
+# Kept per matrix cells: the Recommend page draws these tables on every run of the page (each run checks its
+# preferences anew, so each has a new matrix, but one layout's cells are one object, kept per knowledge base in
+# selector.decision.matrix); they depend on the cells alone. Read-only for callers (shared, as every memo value).
+_PER_CELLS = memo.PerObject(64)
 
 
 def matrix_display(kb: KnowledgeBase, m: DecisionMatrix, *, lang: i18n.Language = "en") -> pd.DataFrame:
     """:func:`matrix_table` as text in `lang`, each value marked when it was filled in or rests on a flagged claim."""
-    return _PER_MATRIX.get(m, ("display", kb.data_hash, lang), lambda: _matrix_display(kb, m, lang))
+    return _PER_CELLS.get(m.cells, ("display", kb.data_hash, lang), lambda: _matrix_display(kb, m, lang))
 
 
 def _matrix_display(kb: KnowledgeBase, m: DecisionMatrix, lang: i18n.Language) -> pd.DataFrame:
@@ -219,7 +220,7 @@ def cell_footnotes(kb: KnowledgeBase, m: DecisionMatrix, today: dt.date | None =
     A cell resting on several claims (a median, or a derived cost per million tokens) lists each.
     """
     day = today or dt.datetime.now(dt.UTC).date()  # the date ages are counted to is part of what is kept
-    return _PER_MATRIX.get(m, ("footnotes", kb.data_hash, day), lambda: _cell_footnotes(kb, m, day))
+    return _PER_CELLS.get(m.cells, ("footnotes", kb.data_hash, day), lambda: _cell_footnotes(kb, m, day))
 
 
 def _cell_footnotes(kb: KnowledgeBase, m: DecisionMatrix, today: dt.date) -> pd.DataFrame:

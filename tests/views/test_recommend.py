@@ -229,11 +229,14 @@ def test_the_left_out_table_shows_a_discontinued_member_with_its_successor(kb):
     )
 
 
-def test_the_matrix_tables_are_kept_per_matrix_date_and_language(kb):
+def test_the_matrix_tables_are_kept_per_cells_date_and_language(kb):
     # kept: the same object while the matrix, the date and the language are the same; a new date or language is
     # computed anew (an ageing mark depends on the date, the filled-in mark on the language)
     m = matrix.build(kb, Preferences(group="llm-inference-accelerators"))
-    assert cell_footnotes(kb, m, OLD) is cell_footnotes(kb, m, OLD)
+    # a page run checks new preferences (a new matrix) with another weighting: the cells, and what is kept, are the same
+    again = matrix.build(kb, Preferences(group="llm-inference-accelerators", dimension_weights={"performance": 70}))
+    assert again is not m and again.cells is m.cells
+    assert cell_footnotes(kb, m, OLD) is cell_footnotes(kb, again, OLD)
     later = cell_footnotes(kb, m, dt.date(2031, 1, 1))  # every snapshot of today's knowledge is ageing by then
     assert later is not cell_footnotes(kb, m, OLD)
     assert later["ageing"].all() and not cell_footnotes(kb, m, OLD)["ageing"].all()
