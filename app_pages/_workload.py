@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app_pages import _lang
 from app_pages._lang import _
 from app_pages._session import check_prefs, prefs_in_force, set_prefs
 from app_pages._widgets import markdown_table
@@ -68,7 +69,7 @@ def _submit(kb: KnowledgeBase, text: str | None) -> None:
 
 
 def _fit_table(kb: KnowledgeBase, group_id: str, stated: workload.Workload) -> None:
-    rows = workload_fit.fit_table(kb, group_id, stated)
+    rows = workload_fit.fit_table(kb, group_id, stated, _lang.current())
     answer = {True: _("yes"), False: _("no"), None: _("unknown")}
     markdown_table(
         {

@@ -21,9 +21,10 @@ from selector.decision.cells import Cell, Exclusion, impute
 from selector.decision.preferences import Checked, PreferenceError, Preferences
 from selector.decision.problem import Problem, criterion_weights
 from selector.decision.weights import Hierarchy, WeightError
-from selector.i18n import N_
+from selector.i18n import N_, Phrase
 from selector.knowledge import facts
 from selector.knowledge.models import TIERS, Claim, Criterion, KnowledgeBase
+from selector.knowledge.provenance import TIER_NAMES
 from selector.memo import PerKnowledge, PerObject
 from selector.value import ValueScales
 
@@ -31,6 +32,9 @@ _TIER_ORDER = {tier: rank for rank, tier in enumerate(TIERS)}
 ZERO_WEIGHT = N_("its weight is zero")
 #: Why a criterion no option of the group has evidence for is left out (marked: a report translates it).
 NO_EVIDENCE = N_("no alternative of the group has evidence for it")
+#: How a cell's value was drawn from several claims (a Phrase: said in the reader's language where shown).
+MEDIAN_OF = N_("median of {count} {tier} claims")
+LOWER_TIER_UNUSED = N_("{count} lower-tier claim(s) not used")
 
 
 # The checked problem of each matrix layout, without weights: every weighting of a layout shares its cells object
@@ -233,9 +237,10 @@ def _cell(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_flagged: 
     best_tier = claims[0].tier
     used = [c for c in claims if c.tier == best_tier]
     value = statistics.median(c.value for c in used)
-    note = f"median of {len(used)} {best_tier} claims" if len(used) > 1 else ""
+    parts = [Phrase(MEDIAN_OF, count=str(len(used)), tier=Phrase(TIER_NAMES[best_tier]))] if len(used) > 1 else []
     if len(claims) > len(used):
-        note = (note + "; " if note else "") + f"{len(claims) - len(used)} lower-tier claim(s) not used"
+        parts.append(Phrase(LOWER_TIER_UNUSED, count=str(len(claims) - len(used))))
+    note = i18n.joined(parts)
     return Cell(
         entity_id,
         criterion.id,
