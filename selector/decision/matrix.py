@@ -577,7 +577,7 @@ EMPTIED = N_("the {dimension} dimension has no criterion in this group; its weig
 
 
 def emptied_note(kb: KnowledgeBase, dimension: str, lang: i18n.Language = "en") -> str:
-    """The note on `dimension` left without a criterion, in `lang` (the English is what ``notes`` keeps)."""
+    """The note on `dimension` left without a criterion, in `lang` (``notes`` keeps the Phrase: English as text)."""
     found = kb.dimensions.get(dimension)
-    name = i18n.pick(lang, found.name_en, found.name_zh) if found is not None else dimension
-    return i18n.stored(EMPTIED, lang).format(dimension=name)
+    name = Phrase.twin(found.name_en, found.name_zh) if found is not None else dimension
+    return Phrase(EMPTIED, dimension=name).in_(lang) if lang != "en" else Phrase(EMPTIED, dimension=name)

@@ -41,7 +41,11 @@ def test_rank_json_keeps_its_keys_and_translates_the_sentences(capsys):
     assert code == 0, err
     en, zh = json.loads(en), json.loads(zh)
     assert zh.keys() == en.keys() and zh["verdict"].keys() == en["verdict"].keys()
-    assert zh["ranking"] == en["ranking"] and zh["cells"] == en["cells"]  # ids, names and numbers
+    assert zh["ranking"] == en["ranking"]
+    # a cell's ids, names and numbers stay; its note is a sentence for people and follows --lang
+    assert [{**c, "note": ""} for c in zh["cells"]] == [{**c, "note": ""} for c in en["cells"]]
+    notes = [(c["note"], e["note"]) for c, e in zip(zh["cells"], en["cells"], strict=True) if e["note"]]
+    assert notes and all(HAN.search(z) and not HAN.search(e) for z, e in notes)
     assert zh["verdict"]["recommended"] == en["verdict"]["recommended"]
     assert HAN.search(zh["verdict"]["headline"]) and not HAN.search(en["verdict"]["headline"])
     assert HAN.search(zh["why"]) and HAN.search(zh["verdict"]["badge"])
