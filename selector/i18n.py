@@ -131,9 +131,9 @@ class Phrase(str):
         return (_rebuilt, (self.template, self.fields, self.chinese))
 
     def in_(self, lang: Language) -> str:
-        """The phrase in `lang`: the translated template with each field in `lang` too."""
+        """The phrase in `lang`: the translated template with each field in `lang` too (in English, itself)."""
         if lang == SOURCE_LANGUAGE:
-            return str(self)
+            return self
         if self.chinese is not None:
             return self.chinese
         said = translator(lang)(self.template)

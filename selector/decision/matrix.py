@@ -32,6 +32,9 @@ _TIER_ORDER = {tier: rank for rank, tier in enumerate(TIERS)}
 ZERO_WEIGHT = N_("its weight is zero")
 #: Why a criterion no option of the group has evidence for is left out (marked: a report translates it).
 NO_EVIDENCE = N_("no alternative of the group has evidence for it")
+#: Why a member is removed before ranking (Phrases: a page or report says them, and their join, in its language).
+VENDOR_EXCLUDED = N_("vendor {name} is excluded")
+EXCLUDED_BY_YOU = N_("excluded by you")
 #: How a cell's value was drawn from several claims (a Phrase: said in the reader's language where shown).
 MEDIAN_OF = N_("median of {count} {tier} claims")
 LOWER_TIER_UNUSED = N_("{count} lower-tier claim(s) not used")
@@ -335,7 +338,7 @@ def apply_limits(
         if note is not None:
             notes.append(note)
     kept = [a for a in group.members if not reasons[a]]
-    removed = [Exclusion(a, "; ".join(r)) for a, r in reasons.items() if r]
+    removed = [Exclusion(a, i18n.joined(r)) for a, r in reasons.items() if r]
     if not kept:
         lines = "; ".join(f"{kb.entity_name(e.id)} ({e.reason})" for e in removed)
         raise PreferenceError(
@@ -356,9 +359,9 @@ def _exclusion_reasons(kb: KnowledgeBase, members: tuple[str, ...], limits: Limi
             reasons[alt].append(discontinued)
         vendor = kb.entities[alt].vendor
         if vendor and vendor in limits.exclude_vendors:
-            reasons[alt].append(f"vendor {kb.entity_name(vendor)} is excluded")
+            reasons[alt].append(Phrase(VENDOR_EXCLUDED, name=kb.entity_name(vendor)))
         if alt in limits.exclude:
-            reasons[alt].append(N_("excluded by you"))
+            reasons[alt].append(Phrase(EXCLUDED_BY_YOU))
     for alt, why in limits.rule_exclusions:
         if alt in reasons:
             reasons[alt].append(why)

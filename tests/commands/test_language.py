@@ -87,3 +87,18 @@ def test_a_repeated_or_unknown_lang_exits_2_naming_the_languages(command, capsys
         main([*command, "--lang", "fr"])
     assert unknown.value.code == 2
     assert "language 'fr' is not available; use one of en, zh" in capsys.readouterr().err
+
+
+def test_a_workload_report_in_chinese_has_no_english_note(capsys, tmp_path):
+    from tests.app.test_language import english_found
+
+    workload = "model=llama-3.1-8b,context=2048,ttft-ms=200,tpot-ms=50"
+    argv = ["report", "--group", "llm-serving-single-accelerator", "--workload", workload, "--samples", "100"]
+    for lang in ("zh", "en"):
+        code, _, err = run(capsys, *argv, "--format", "md", "-o", str(tmp_path / f"{lang}.md"), "--lang", lang)
+        assert code == 0, err
+    zh, en = ((tmp_path / f"{lang}.md").read_text(encoding="utf-8") for lang in ("zh", "en"))
+    # the claims' English renderings are data the Chinese report shows after the quote
+    shown = "\n".join(line for line in zh.splitlines() if not line.startswith("- 英文："))
+    assert not english_found(shown), english_found(shown)[:3]
+    assert "的工作负载单元格" in zh and "Workload cells of" in en and len(english_found(en)) >= 20
