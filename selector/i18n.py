@@ -1,4 +1,5 @@
-"""The interface's languages: message catalogs (gettext, managed with Babel) and locale-aware dates.
+"""The interface's languages: message catalogs (gettext, managed with Babel), locale-aware dates, and phrases (a
+sentence built from a marked template and its fields) that the data keeps in English and a reader gets in either.
 
 The server is shared by every user, so a translation is chosen per call (per session, per report), never installed
 globally with ``gettext.install``. Catalogs live in ``selector/locale/<lang>/LC_MESSAGES/messages.po`` and are
@@ -136,12 +137,8 @@ class Phrase(str):
             return self
         if self.chinese is not None:
             return self.chinese
-        said = translator(lang)(self.template)
-        return (
-            said.format(**{k: v.in_(lang) if isinstance(v, Phrase) else v for k, v in self.fields})
-            if self.fields
-            else said
-        )
+        template = translator(lang)(self.template)
+        return template.format(**{k: said_in(v, lang) for k, v in self.fields}) if self.fields else template
 
 
 def _rebuilt(template: str, fields: tuple[tuple[str, str], ...], chinese: str | None) -> Phrase:
@@ -162,6 +159,11 @@ def joined(parts: Sequence[str], template: str = SEMICOLON) -> str:
     for part in parts[1:]:
         result = Phrase(template, first=result, second=part)
     return result
+
+
+def said_in(text: str, lang: Language) -> str:
+    """A :class:`Phrase` in `lang`; any other text (a name, a number, an id) as it is."""
+    return text.in_(lang) if isinstance(text, Phrase) else text
 
 
 def stored(text: str, lang: Language) -> str:
