@@ -111,16 +111,7 @@ class Requirement(BaseModel):
         _ = i18n.translator(lang)
         if self.empty:
             return _("No requirement stated.")
-        head = _("Choosing {choosing}").format(choosing=_(CHOOSING_WORDS[self.choosing] if self.choosing else ANY))
-        if self.task:
-            head = _("{head} {task}").format(head=head, task=_(TASK_WORDS[self.task]))
-        if self.model_b is not None:
-            head = _("{head} of {size}B parameters").format(head=head, size=display.number(self.model_b))
-        if self.where:
-            head = _("{head} {where}").format(head=head, where=_(WHERE_WORDS[self.where]))
-        if self.platform:
-            head = _("{head} on {platform}").format(head=head, platform=_(PLATFORM_WORDS[self.platform]))
-        parts = [head]
+        parts = [self._head(lang)]
         if self.usd_per_mtok is not None:
             parts.append(_("at most {usd} USD per million tokens").format(usd=display.number(self.usd_per_mtok)))
         if self.usd_per_hour is not None:
@@ -135,6 +126,20 @@ class Requirement(BaseModel):
             places = comma.join(self.avoid_jurisdictions)
             parts.append(_("avoiding vendors based in {places}").format(places=places))
         return _("{parts}.").format(parts=("；" if lang == "zh" else "; ").join(parts))
+
+    def _head(self, lang: i18n.Language) -> str:
+        """What is chosen, for what, how large, where and on which platform, in `lang`."""
+        _ = i18n.translator(lang)
+        head = _("Choosing {choosing}").format(choosing=_(CHOOSING_WORDS[self.choosing] if self.choosing else ANY))
+        if self.task:
+            head = _("{head} {task}").format(head=head, task=_(TASK_WORDS[self.task]))
+        if self.model_b is not None:
+            head = _("{head} of {size}B parameters").format(head=head, size=display.number(self.model_b))
+        if self.where:
+            head = _("{head} {where}").format(head=head, where=_(WHERE_WORDS[self.where]))
+        if self.platform:
+            head = _("{head} on {platform}").format(head=head, platform=_(PLATFORM_WORDS[self.platform]))
+        return head
 
     def to_param(self) -> str:
         """The link form: ``choosing=accelerator,task=serve-llm,model=70,mem=141,avoid=huawei:nvidia``."""

@@ -94,7 +94,7 @@ def method_agreement(problem: Problem, methods: Sequence[str] | None = None) -> 
         try:
             results.append(scoring.score(problem.with_method(name)))
         except ScoringError as exc:
-            skipped[name] = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)  # a Phrase kept
+            skipped[name] = exc.message  # a Phrase kept: the report says it in its language
     if not results:
         raise ScoringError("no method could score this matrix: " + "; ".join(f"{k}: {v}" for k, v in skipped.items()))
     alts = results[0].alternatives
