@@ -107,8 +107,8 @@ def _workload_lines(kb, rec, lang: i18n.Language = "en") -> list[str]:  # noqa: 
     stated = workload.parse(rec.prefs.workload)
     lines = [_("Workload: {workload}").format(workload=", ".join(f"{k}={v}" for k, v in stated.to_dict().items()))]
     for row in rows:
-        runs = {True: _("runs"), False: _("cannot run"), None: _("unknown")}[row["runs"]]
-        lines.append(f"  {row['name']}: {runs}")
+        runs = {True: _("{name}: runs"), False: _("{name}: cannot run"), None: _("{name}: unknown")}[row["runs"]]
+        lines.append("  " + runs.format(name=row["name"]))
         lines.append("    " + _("memory: {memory}").format(memory=row["memory"]))
         lines.append("    " + _("engines: {engines}").format(engines=row["support"]))
         lines.append("    " + _("throughput: {throughput}").format(throughput=row["throughput_note"]))

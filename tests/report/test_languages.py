@@ -148,3 +148,21 @@ def test_the_chinese_workload_report_has_no_english_sentence_and_the_english_num
     assert LLM_REQUIREMENT.words(kb) not in zh
     # the same checks find the English report's sentences (they can fail)
     assert len(english_found(en)) >= 20
+
+
+@pytest.mark.subprocess
+@needs_pdf
+def test_the_chinese_workload_pdf_has_chinese_text_and_the_english_scores(workload_reports, tmp_path):
+    texts = {}
+    for lang, report in workload_reports.items():
+        path = tmp_path / f"workload-{lang}.pdf"
+        path.write_bytes(pdf.render_pdf(report))
+        texts[lang] = subprocess.run(["pdftotext", str(path), "-"], check=True, capture_output=True, text=True).stdout
+    zh, en = texts["zh"], texts["en"]
+    for heading in ZH_HEADINGS:
+        assert heading in zh
+    # the workload's notes in each language (pdftotext may break a line inside a sentence: the start is enough)
+    assert "的工作负载单元格" in zh and "Workload cells of" in en and "Workload cells of" not in zh
+    scores = [f"{o.score:.3f}" for o in workload_reports["en"].options]
+    for text in (zh, en):
+        assert all(score in text for score in scores)
