@@ -46,7 +46,7 @@ def requirement_box(kb: KnowledgeBase, prefs: Preferences, apply: Apply) -> None
     group = kb.groups[prefs.group]
     title = (
         _("Your requirement: {requirement} Ranked in: {group}. Change it").format(
-            requirement=req.words(kb), group=_lang.pick(group.name_en, group.name_zh)
+            requirement=req.words(kb, _lang.current()), group=_lang.pick(group.name_en, group.name_zh)
         )
         if req is not None and not req.empty
         else _("Start here: say what you need in plain words (what, for what, where, budget, memory per chip)")

@@ -379,7 +379,7 @@ def requirement_in_force(kb: KnowledgeBase) -> dict | None:
     req = prefs_in_force(kb).requirement
     if req is None or req.empty:
         return None
-    return {**req.model_dump(mode="json"), "words": req.words(kb)}
+    return {**req.model_dump(mode="json"), "words": req.words(kb, _lang.current())}
 
 
 def current_meta() -> adr.DecisionMeta:

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app_pages import _lang
 from app_pages._lang import _
 from app_pages._session import check_prefs, prefs_in_force, set_prefs
 from app_pages._widgets import markdown_table
+from selector import i18n
 from selector.decision import workload, workload_fit
 from selector.decision.preferences import Preferences
 from selector.errors import SelectorError
@@ -68,7 +70,7 @@ def _submit(kb: KnowledgeBase, text: str | None) -> None:
 
 
 def _fit_table(kb: KnowledgeBase, group_id: str, stated: workload.Workload) -> None:
-    rows = workload_fit.fit_table(kb, group_id, stated)
+    rows = workload_fit.fit_table(kb, group_id, stated, _lang.current())
     answer = {True: _("yes"), False: _("no"), None: _("unknown")}
     markdown_table(
         {
@@ -76,7 +78,7 @@ def _fit_table(kb: KnowledgeBase, group_id: str, stated: workload.Workload) -> N
             _("runs"): [answer[r.runs] for r in rows],
             _("how many"): [r.accelerators or "" for r in rows],
             _("tokens/s within limits"): [f"{r.throughput:,.0f}" if r.throughput else _("none") for r in rows],
-            _("cost at your load"): ["; ".join(r.cost) for r in rows],
+            _("cost at your load"): [i18n.said_in(i18n.joined(r.cost), _lang.current()) for r in rows],
         }
     )
     with st.expander(_("Why: memory, engines and the measurement each figure used")):

@@ -20,3 +20,10 @@ class SelectorError(Exception):
     """
 
     issues: tuple[Issue, ...] = ()
+
+    @property
+    def message(self) -> str:
+        """What the refusal says: the :class:`selector.i18n.Phrase` it was raised with (which a report can say in
+        its reader's language), else its text."""
+        first = self.args[0] if len(self.args) == 1 else None
+        return first if isinstance(first, str) else str(self)

@@ -1,4 +1,5 @@
-"""The interface's languages: message catalogs (gettext, managed with Babel) and locale-aware dates.
+"""The interface's languages: message catalogs (gettext, managed with Babel), locale-aware dates, and phrases (a
+sentence built from a marked template and its fields) that the data keeps in English and a reader gets in either.
 
 The server is shared by every user, so a translation is chosen per call (per session, per report), never installed
 globally with ``gettext.install``. Catalogs live in ``selector/locale/<lang>/LC_MESSAGES/messages.po`` and are
@@ -92,7 +93,83 @@ def join_names(items: Sequence[str], *, lang: Language = "en") -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+class Phrase(str):
+    """A sentence built from a marked template and its fields, kept so that it can be said in either language.
+
+    A phrase *is* its English text: it is stored, compared, hashed, joined and written to JSON as that text, so the
+    source language's output is what an f-string gave. :meth:`in_` (or :func:`stored`) says it in another language:
+    the template through the catalog, each field as it is (a name, a number with its unit, an id), or said in the
+    same language when the field is a phrase itself. A template the catalog lacks stays English.
+
+    ``Phrase(N_("fits on {where}"), where=Phrase(N_("one {name}"), name="NVIDIA H200"))``
+    """
+
+    __slots__ = ("chinese", "fields", "template")
+    template: str
+    fields: tuple[tuple[str, str], ...]
+    chinese: str | None  # a twin's own Chinese (a knowledge field), None for a catalog template
+
+    def __new__(cls, template: str, /, **fields: str) -> Phrase:
+        phrase = super().__new__(cls, template.format(**fields) if fields else template)
+        object.__setattr__(phrase, "template", template)
+        object.__setattr__(phrase, "fields", tuple(fields.items()))
+        object.__setattr__(phrase, "chinese", None)
+        return phrase
+
+    @classmethod
+    def twin(cls, english: str, chinese: str | None) -> Phrase:
+        """A value the knowledge keeps in both languages (a criterion's name): said from its own fields, not the
+        catalog (a missing Chinese keeps the English)."""
+        phrase = cls(english)
+        object.__setattr__(phrase, "chinese", chinese or english)
+        return phrase
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Phrase is immutable; {name} cannot be set")
+
+    def __reduce__(self) -> tuple:
+        # pickled by its parts (Streamlit's caches, deep copies): rebuilding from the English text would lose them
+        return (_rebuilt, (self.template, self.fields, self.chinese))
+
+    def in_(self, lang: Language) -> str:
+        """The phrase in `lang`: the translated template with each field in `lang` too (in English, itself)."""
+        if lang == SOURCE_LANGUAGE:
+            return self
+        if self.chinese is not None:
+            return self.chinese
+        template = translator(lang)(self.template)
+        return template.format(**{k: said_in(v, lang) for k, v in self.fields}) if self.fields else template
+
+
+def _rebuilt(template: str, fields: tuple[tuple[str, str], ...], chinese: str | None) -> Phrase:
+    phrase = Phrase(template, **dict(fields))
+    object.__setattr__(phrase, "chinese", chinese)
+    return phrase
+
+
+#: How two parts of one note are joined (an imputed cell's reason and how it was filled, a list of runs).
+SEMICOLON = N_("{first}; {second}")
+
+
+def joined(parts: Sequence[str], template: str = SEMICOLON) -> str:
+    """`parts` joined by `template` (``"a; b; c"``), a phrase that joins in the reader's language."""
+    if not parts:
+        return ""
+    result = parts[0]
+    for part in parts[1:]:
+        result = Phrase(template, first=result, second=part)
+    return result
+
+
+def said_in(text: str, lang: Language) -> str:
+    """A :class:`Phrase` in `lang`; any other text (a name, a number, an id) as it is."""
+    return text.in_(lang) if isinstance(text, Phrase) else text
+
+
 def stored(text: str, lang: Language) -> str:
-    """A text the data keeps in English and the catalog marks (an exclusion's reason, an imputed cell's note) in
-    `lang`; a text the catalog does not hold stays as it is (gettext would answer the catalog's header for "")."""
+    """A text the data keeps in English in `lang`: a :class:`Phrase` said in `lang`, a message the catalog marks
+    (an exclusion's reason, an imputed cell's note) translated, any other text as it is (gettext would answer the
+    catalog's header for "")."""
+    if isinstance(text, Phrase):
+        return text.in_(lang)
     return translator(lang)(text) if text else text

@@ -3,9 +3,13 @@ and dates follow the locale."""
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import io
+import json
+import pickle
 import re
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -197,3 +201,84 @@ def test_every_sentence_of_the_selector_is_chinese_when_asked():
     assert not found, f"English sentences left in the selector's Chinese output: {found[:5]}"
     # the same check finds the English sentences in the English output (it can fail)
     assert len(english_found(_sentences("en"))) >= 40
+
+
+# --- Phrase: a sentence built from a marked template and fields, said in either language ------------------------
+
+# four or more English words in a row (as tests/app/test_language.py finds English on a Chinese page)
+HAN = re.compile(r"[\u4e00-\u9fff]")
+ENGLISH_RUN = re.compile(r"(?<![\w/-])[A-Za-z][A-Za-z'’-]*(?: [A-Za-z0-9][A-Za-z0-9'’.+/-]*){3,}")
+NUMBERS = re.compile(r"\d[\d,.]*\d|\d")
+
+
+def _fits_on_one_h200() -> i18n.Phrase:
+    from selector.decision import memory_fit
+
+    need = i18n.Phrase(
+        memory_fit.NEED,
+        model="Llama 3.1 8B",
+        precision="BF16",
+        weights="16.1 GB",
+        cache="0.3 GB",
+        cache_precision="BF16",
+        requests="1",
+        tokens="2,560",
+    )
+    room = i18n.Phrase(memory_fit.ROOM, memory="141.0 GB", usable="126.9 GB", overhead="10%")
+    where = i18n.Phrase(memory_fit.ONE, name="NVIDIA H200")
+    return i18n.Phrase(memory_fit.FITS, need=need, where=where, room=room, per="16.4 GB")
+
+
+def test_a_phrase_is_its_english_text():
+    phrase = _fits_on_one_h200()
+    # what the f-string wrote before the note became a Phrase, character for character
+    before = (
+        "Llama 3.1 8B at BF16: 16.1 GB weights + 0.3 GB KV cache (BF16) for 1 x 2,560 tokens: fits on one NVIDIA "
+        "H200 (141.0 GB, 126.9 GB usable after 10% runtime overhead; 16.4 GB on each)"
+    )
+    assert phrase == before and str(phrase) == before and type(str(phrase)) is str
+    assert phrase.in_("en") == before and i18n.stored(phrase, "en") == before
+    assert hash(phrase) == hash(before) and {phrase: 1}[before] == 1
+    assert json.dumps({"note": phrase}) == json.dumps({"note": before})
+
+
+def test_a_phrase_in_chinese_translates_every_part_and_keeps_every_number_and_name():
+    phrase = _fits_on_one_h200()
+    chinese = phrase.in_("zh")
+    assert chinese != str(phrase) and HAN.search(chinese)
+    assert i18n.stored(phrase, "zh") == chinese
+    assert not ENGLISH_RUN.findall(chinese.replace("NVIDIA H200", "").replace("Llama 3.1 8B", ""))
+    # every number of the English, as many times (the Chinese writes "one H200" as "1 张 H200": one more)
+    assert not Counter(NUMBERS.findall(str(phrase))) - Counter(NUMBERS.findall(chinese))
+    assert "NVIDIA H200" in chinese and "Llama 3.1 8B" in chinese
+    # the nested phrases are said in Chinese too (the room and where it fits), not left as their English
+    assert "usable after" not in chinese and "one NVIDIA" not in chinese
+    assert "扣除 10% 运行时开销后可用 126.9 GB" in chinese and "1 张 NVIDIA H200" in chinese
+
+
+def test_a_template_the_catalog_lacks_stays_english_with_its_fields_said():
+    inner = i18n.Phrase(i18n.N_("no TDP known"))
+    phrase = i18n.Phrase("a template no catalog holds: {why}", why=inner)
+    assert phrase.in_("zh") == "a template no catalog holds: TDP 未知"
+    assert i18n.Phrase("no catalog holds this").in_("zh") == "no catalog holds this"
+    # a plain field is a value shown as it is, even when it reads like a catalog message
+    assert i18n.Phrase(i18n.N_("{first}; {second}"), first="Recommend", second="2").in_("zh") == "Recommend；2"
+
+
+def test_joined_phrases_join_in_the_language_and_a_twin_says_its_own_chinese():
+    parts = [i18n.Phrase(i18n.N_("no TDP known")), "run 3", i18n.Phrase.twin("Throughput", "吞吐量")]
+    joined = i18n.joined(parts)
+    assert joined == "no TDP known; run 3; Throughput"
+    assert joined.in_("zh") == "TDP 未知；run 3；吞吐量"
+    assert i18n.joined([]) == "" and i18n.joined(["only"]) == "only"
+    assert i18n.Phrase.twin("Latency", None).in_("zh") == "Latency"  # no Chinese twin: the English stays
+
+
+def test_a_phrase_survives_pickling_and_copying_and_cannot_be_changed():
+    phrase = _fits_on_one_h200()
+    for copied in (pickle.loads(pickle.dumps(phrase)), copy.deepcopy(phrase)):
+        assert type(copied) is i18n.Phrase and copied == phrase and copied.in_("zh") == phrase.in_("zh")
+    twin = pickle.loads(pickle.dumps(i18n.Phrase.twin("Throughput", "吞吐量")))
+    assert twin.in_("zh") == "吞吐量"
+    with pytest.raises(AttributeError, match="immutable"):
+        phrase.template = "x"

@@ -66,12 +66,26 @@ def _with_provenance(kb, rec, lang: i18n.Language = "en") -> dict:  # noqa: ANN0
     payload["unranked_cells"] = unranked
     payload["datasets"] = [d.to_dict() for d in provenance.datasets(kb)]
     payload["dimension_basis"] = [b.to_dict() for b in basis.dimension_basis(kb, rec.matrix, lang=lang)]
-    payload["workload_fit"] = _workload_rows(kb, rec)
+    payload["workload_fit"] = _workload_rows(kb, rec, lang)
+    _say_notes(payload, lang)
     return payload
 
 
-def _workload_rows(kb, rec) -> list[dict] | None:  # noqa: ANN001 - KnowledgeBase, Recommendation
-    """Each member's fit, support, latency-bounded throughput and cost (None without a workload or LLM group)."""
+def _say_notes(payload: dict, lang: i18n.Language) -> None:
+    """The cells' notes, the reasons for leaving out and the matrix's notes in `lang` (kept as Phrases or marked
+    messages until here, so English is what the matrix stores)."""
+    for key in ("cells", "imputed_cells", "unranked_cells"):
+        for cell in payload[key]:
+            cell["note"] = i18n.stored(cell["note"], lang)
+    for key in ("excluded_alternatives", "excluded_criteria"):
+        for excluded in payload[key]:
+            excluded["reason"] = i18n.stored(excluded["reason"], lang)
+    payload["notes"] = [i18n.stored(note, lang) for note in payload["notes"]]
+
+
+def _workload_rows(kb, rec, lang: i18n.Language = "en") -> list[dict] | None:  # noqa: ANN001 - KnowledgeBase, Recommendation
+    """Each member's fit, support, latency-bounded throughput and cost in `lang` (None without a workload or LLM
+    group)."""
     from dataclasses import asdict
 
     from selector.decision import workload_fit
@@ -79,24 +93,25 @@ def _workload_rows(kb, rec) -> list[dict] | None:  # noqa: ANN001 - KnowledgeBas
     stated = workload_fit.stated(kb, rec.prefs)
     if stated is None or not workload_fit.applies(kb, rec.matrix.group):
         return None
-    return [asdict(row) for row in workload_fit.fit_table(kb, rec.matrix.group, stated)]
+    return [asdict(row) for row in workload_fit.fit_table(kb, rec.matrix.group, stated, lang)]
 
 
-def _workload_lines(kb, rec) -> list[str]:  # noqa: ANN001 - KnowledgeBase, Recommendation
+def _workload_lines(kb, rec, lang: i18n.Language = "en") -> list[str]:  # noqa: ANN001 - KnowledgeBase, Recommendation
     """The workload and, per member: can it run, on how many accelerators, how fast within the limits, at what cost."""
-    rows = _workload_rows(kb, rec)
+    rows = _workload_rows(kb, rec, lang)
     if rows is None:
         return []
     from selector.decision import workload
 
+    _ = i18n.translator(lang)
     stated = workload.parse(rec.prefs.workload)
-    lines = [f"Workload: {', '.join(f'{k}={v}' for k, v in stated.to_dict().items())}"]
+    lines = [_("Workload: {workload}").format(workload=", ".join(f"{k}={v}" for k, v in stated.to_dict().items()))]
     for row in rows:
-        runs = {True: "runs", False: "cannot run", None: "unknown"}[row["runs"]]
-        lines.append(f"  {row['name']}: {runs}")
-        lines.append(f"    memory: {row['memory']}")
-        lines.append(f"    engines: {row['support']}")
-        lines.append(f"    throughput: {row['throughput_note']}")
+        runs = {True: _("{name}: runs"), False: _("{name}: cannot run"), None: _("{name}: unknown")}[row["runs"]]
+        lines.append("  " + runs.format(name=row["name"]))
+        lines.append("    " + _("memory: {memory}").format(memory=row["memory"]))
+        lines.append("    " + _("engines: {engines}").format(engines=row["support"]))
+        lines.append("    " + _("throughput: {throughput}").format(throughput=row["throughput_note"]))
         lines.extend(f"    {line}" for line in row["cost"])
     return lines
 
@@ -112,7 +127,7 @@ def _table(kb, rec, judged, lang: i18n.Language = "en") -> str:  # noqa: ANN001 
         *(f"  {d}" for d in judged.details),
         _("Robustness: {badge}").format(badge=judged.badge),
         _("Why: {why}").format(why=why),
-        *_workload_lines(kb, rec),
+        *_workload_lines(kb, rec, lang),
         *_matrix_lines(kb, rec.matrix, lang),
         _("Knowledge data hash: {hash}").format(hash=rec.data_hash),
     ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from selector.i18n import N_
+from selector.i18n import N_, Phrase
 from selector.knowledge.models import Criterion
 
 
@@ -49,9 +49,9 @@ class Exclusion:
 
 #: What an imputed cell's note says, per way of filling it (marked for the catalogs: a report translates the note).
 IMPUTED_NOTES = {
-    "median": N_("no evidence; imputed column median"),
-    "column-worst": N_("no evidence; imputed column worst"),
-    "scale-worst": N_("no evidence; imputed scale's worst end"),
+    "median": Phrase(N_("no evidence; imputed column median")),
+    "column-worst": Phrase(N_("no evidence; imputed column worst")),
+    "scale-worst": Phrase(N_("no evidence; imputed scale's worst end")),
 }
 
 

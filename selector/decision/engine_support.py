@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from selector.i18n import N_, Phrase
 from selector.knowledge.models import KnowledgeBase
+
+RUN = N_("{engines} run {precision} on {name} ({cited})")
+ANY_ENGINE = N_("any engine")
+NO_ROW = N_("knowledge/support.yaml documents no {who} for {name}")
+OTHER_PRECISIONS = N_("{who} runs {name} but its documentation lists {listed}, not {precision} (support.yaml: {cited})")
 
 
 @dataclass(frozen=True)
@@ -25,16 +31,17 @@ def _rows(kb: KnowledgeBase, accelerator: str, engine: str | None) -> list:
 def runs(kb: KnowledgeBase, accelerator: str, precision: str, engine: str | None = None) -> Answer:
     """Whether `engine` (or, when None, any engine of the table) runs `accelerator` at `precision`."""
     rows = _rows(kb, accelerator, engine)
-    who = kb.entity_name(engine) if engine else "any engine"
+    who = kb.entity_name(engine) if engine else Phrase(ANY_ENGINE)
     name = kb.entity_name(accelerator)
     good = [r for r in rows if precision in r.precisions]
     if good:
         engines = ", ".join(dict.fromkeys(kb.entity_name(r.engine) for r in good))
         cited = ", ".join(r.id for r in good)
-        return Answer(True, tuple(r.id for r in good), f"{engines} run {precision.upper()} on {name} ({cited})")
+        text = Phrase(RUN, engines=engines, precision=precision.upper(), name=name, cited=cited)
+        return Answer(True, tuple(r.id for r in good), text)
     if not rows:
-        return Answer(None, (), f"knowledge/support.yaml documents no {who} for {name}")
+        return Answer(None, (), Phrase(NO_ROW, who=who, name=name))
     listed = ", ".join(p.upper() for p in sorted({p for r in rows for p in r.precisions}))
     cited = ", ".join(r.id for r in rows)
-    text = f"{who} runs {name} but its documentation lists {listed}, not {precision.upper()} (support.yaml: {cited})"
+    text = Phrase(OTHER_PRECISIONS, who=who, name=name, listed=listed, precision=precision.upper(), cited=cited)
     return Answer(False, tuple(r.id for r in rows), text)

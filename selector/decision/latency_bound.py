@@ -22,6 +22,7 @@ import statistics
 from dataclasses import dataclass
 
 from selector.decision.workload import Workload
+from selector.i18n import N_, Phrase, joined
 from selector.knowledge.models import Claim, Criterion, KnowledgeBase
 
 ACCELMARK_SUITES_URL = (
@@ -51,6 +52,29 @@ FAMILIES = {
     "llama3.1-8b": Family("Llama-3.1-8B", 8.0, "mlperf", server_bounds=(2000.0, 100.0)),
 }
 THROUGHPUT_METRICS = ("tokens_per_s_per_chip", "tokens_per_s_per_accelerator")
+
+# What a bound says, marked for the catalogs (a Phrase keeps the fields, so a page says it in the reader's language)
+BOTH_LIMITS = N_("{first} and {second}")
+NO_LIMIT = N_("no latency limit")
+NO_ONLINE = N_(
+    "no AccelMark online measurement meets {limits} ({tried} rate(s) measured); the offline peak is not used"
+)
+ONLINE_POINT = N_("p99 TTFT {ttft} ms, p99 TPOT {tpot} ms, run {run}")
+ONLINE = N_(
+    "latency-bounded: AccelMark {model} online, {qps} requests/s within {limits} ({shown}) x {tokens} output tokens "
+    "per request (the suite's median)"
+)
+NO_SERVER = N_(
+    "no MLPerf measurement meets {limits}: Server results are bounded at p99 TTFT {ttft} ms and TPOT {tpot} ms "
+    "({rules}), looser than your limits; the Offline peak is not used"
+)
+NO_MLPERF = N_("no MLPerf {model} {scenario} result for this accelerator")
+OFFLINE_PEAK = N_("no latency limit stated: the Offline peak")
+WITHIN_SERVER = N_("MLPerf Server, whose p99 bounds (TTFT {ttft} ms, TPOT {tpot} ms) are within {limits}")
+MLPERF = N_("{why}; {model}, median of {count} result(s) per accelerator")
+NOT_READ = N_("{criterion} is not a benchmark this module reads")
+NO_OFFLINE = N_("no AccelMark {model} offline run for this accelerator")
+OFFLINE = N_("no latency limit stated: the offline peak, AccelMark {model}, median of {count} run(s)")
 
 
 @dataclass(frozen=True)
@@ -82,7 +106,8 @@ def closest(criteria: list[Criterion], params_b: float) -> Criterion | None:
 def _limits_text(workload: Workload) -> str:
     parts = [f"TTFT <= {workload.ttft_ms:g} ms" if workload.ttft_ms is not None else ""]
     parts.append(f"TPOT <= {workload.tpot_ms:g} ms" if workload.tpot_ms is not None else "")
-    return " and ".join(p for p in parts if p) or "no latency limit"
+    parts = [p for p in parts if p]
+    return joined(parts, BOTH_LIMITS) or Phrase(NO_LIMIT)
 
 
 def _within(workload: Workload, ttft: float, tpot: float) -> bool:
@@ -121,23 +146,23 @@ def _accelmark(kb: KnowledgeBase, accelerator: str, criterion: Criterion, worklo
     limits = _limits_text(workload)
     if not best_per_run:
         tried = len(points)
-        return Bound(
-            None,
-            (),
-            None,
-            f"no AccelMark online measurement meets {limits} ({tried} rate(s) measured); the offline peak is not used",
-        )
+        return Bound(None, (), None, Phrase(NO_ONLINE, limits=limits, tried=str(tried)))
     qps = statistics.median(q for q, _ in best_per_run.values())
     chosen = [p for _, p in best_per_run.values()]
     evidence = tuple(c.id for p in chosen for c in p.values())
-    shown = "; ".join(
-        f"p99 TTFT {p['ttft_p99_ms'].value:,.0f} ms, p99 TPOT {p['tpot_p99_ms'].value:,.1f} ms, "
-        f"run {p['queries_per_second'].id.rsplit('-', 1)[-1]}"
-        for p in chosen
+    shown = joined(
+        [
+            Phrase(
+                ONLINE_POINT,
+                ttft=f"{p['ttft_p99_ms'].value:,.0f}",
+                tpot=f"{p['tpot_p99_ms'].value:,.1f}",
+                run=p["queries_per_second"].id.rsplit("-", 1)[-1],
+            )
+            for p in chosen
+        ]
     )
-    note = (
-        f"latency-bounded: AccelMark {family.model} online, {qps:g} requests/s within {limits} ({shown}) "
-        f"x {family.output_tokens} output tokens per request (the suite's median)"
+    note = Phrase(
+        ONLINE, model=family.model, qps=f"{qps:g}", limits=limits, shown=shown, tokens=str(family.output_tokens)
     )
     return Bound(qps * family.output_tokens, evidence, "benchmarked", note)
 
@@ -149,13 +174,8 @@ def _mlperf(kb: KnowledgeBase, accelerator: str, offline: Criterion, workload: W
     if workload.has_limits:
         ttft, tpot = family.server_bounds
         if not _within(workload, ttft, tpot):
-            return Bound(
-                None,
-                (),
-                None,
-                f"no MLPerf measurement meets {limits}: Server results are bounded at p99 TTFT {ttft:g} ms and "
-                f"TPOT {tpot:g} ms ({MLPERF_RULES_URL}), looser than your limits; the Offline peak is not used",
-            )
+            why = Phrase(NO_SERVER, limits=limits, ttft=f"{ttft:g}", tpot=f"{tpot:g}", rules=MLPERF_RULES_URL)
+            return Bound(None, (), None, why)
     claims = [
         c
         for c in kb.numeric_claims.get((offline.metric, accelerator), ())
@@ -164,17 +184,16 @@ def _mlperf(kb: KnowledgeBase, accelerator: str, offline: Criterion, workload: W
         and (c.conditions.scenario or "") == scenario
     ]
     if not claims:
-        return Bound(None, (), None, f"no MLPerf {family.model} {scenario} result for this accelerator")
+        return Bound(None, (), None, Phrase(NO_MLPERF, model=family.model, scenario=scenario))
     value = statistics.median(c.value for c in claims)
     why = (
-        "no latency limit stated: the Offline peak"
+        Phrase(OFFLINE_PEAK)
         if scenario == "Offline"
-        else (
-            f"MLPerf Server, whose p99 bounds (TTFT {family.server_bounds[0]:g} ms, "
-            f"TPOT {family.server_bounds[1]:g} ms) are within {limits}"
+        else Phrase(
+            WITHIN_SERVER, ttft=f"{family.server_bounds[0]:g}", tpot=f"{family.server_bounds[1]:g}", limits=limits
         )
     )
-    note = f"{why}; {family.model}, median of {len(claims)} result(s) per accelerator"
+    note = Phrase(MLPERF, why=why, model=family.model, count=str(len(claims)))
     return Bound(float(value), tuple(c.id for c in claims), claims[0].tier, note)
 
 
@@ -186,14 +205,14 @@ def bound(kb: KnowledgeBase, accelerator: str, criterion: Criterion, workload: W
     """
     family = family_of(criterion)
     if family is None:
-        return Bound(None, (), None, f"{criterion.id} is not a benchmark this module reads")
+        return Bound(None, (), None, Phrase(NOT_READ, criterion=criterion.id))
     if family.kind == "mlperf":
         return _mlperf(kb, accelerator, criterion, workload)
     if not workload.has_limits:
         claims = [c for c in kb.numeric_claims.get((criterion.metric, accelerator), ()) if criterion.reads(c)]
         if not claims:
-            return Bound(None, (), None, f"no AccelMark {family.model} offline run for this accelerator")
+            return Bound(None, (), None, Phrase(NO_OFFLINE, model=family.model))
         value = statistics.median(c.value for c in claims)
-        note = f"no latency limit stated: the offline peak, AccelMark {family.model}, median of {len(claims)} run(s)"
+        note = Phrase(OFFLINE, model=family.model, count=str(len(claims)))
         return Bound(float(value), tuple(c.id for c in claims), claims[0].tier, note)
     return _accelmark(kb, accelerator, criterion, workload)

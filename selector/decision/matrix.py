@@ -21,9 +21,10 @@ from selector.decision.cells import Cell, Exclusion, impute
 from selector.decision.preferences import Checked, PreferenceError, Preferences
 from selector.decision.problem import Problem, criterion_weights
 from selector.decision.weights import Hierarchy, WeightError
-from selector.i18n import N_
+from selector.i18n import N_, Phrase
 from selector.knowledge import facts
 from selector.knowledge.models import TIERS, Claim, Criterion, KnowledgeBase
+from selector.knowledge.provenance import TIER_NAMES
 from selector.memo import PerKnowledge, PerObject
 from selector.value import ValueScales
 
@@ -31,6 +32,12 @@ _TIER_ORDER = {tier: rank for rank, tier in enumerate(TIERS)}
 ZERO_WEIGHT = N_("its weight is zero")
 #: Why a criterion no option of the group has evidence for is left out (marked: a report translates it).
 NO_EVIDENCE = N_("no alternative of the group has evidence for it")
+#: Why a member is removed before ranking (Phrases: a page or report says them, and their join, in its language).
+VENDOR_EXCLUDED = N_("vendor {name} is excluded")
+EXCLUDED_BY_YOU = N_("excluded by you")
+#: How a cell's value was drawn from several claims (a Phrase: said in the reader's language where shown).
+MEDIAN_OF = N_("median of {count} {tier} claims")
+LOWER_TIER_UNUSED = N_("{count} lower-tier claim(s) not used")
 
 
 # The checked problem of each matrix layout, without weights: every weighting of a layout shares its cells object
@@ -233,9 +240,10 @@ def _cell(kb: KnowledgeBase, criterion: Criterion, entity_id: str, use_flagged: 
     best_tier = claims[0].tier
     used = [c for c in claims if c.tier == best_tier]
     value = statistics.median(c.value for c in used)
-    note = f"median of {len(used)} {best_tier} claims" if len(used) > 1 else ""
+    parts = [Phrase(MEDIAN_OF, count=str(len(used)), tier=Phrase(TIER_NAMES[best_tier]))] if len(used) > 1 else []
     if len(claims) > len(used):
-        note = (note + "; " if note else "") + f"{len(claims) - len(used)} lower-tier claim(s) not used"
+        parts.append(Phrase(LOWER_TIER_UNUSED, count=str(len(claims) - len(used))))
+    note = i18n.joined(parts)
     return Cell(
         entity_id,
         criterion.id,
@@ -330,7 +338,7 @@ def apply_limits(
         if note is not None:
             notes.append(note)
     kept = [a for a in group.members if not reasons[a]]
-    removed = [Exclusion(a, "; ".join(r)) for a, r in reasons.items() if r]
+    removed = [Exclusion(a, i18n.joined(r)) for a, r in reasons.items() if r]
     if not kept:
         lines = "; ".join(f"{kb.entity_name(e.id)} ({e.reason})" for e in removed)
         raise PreferenceError(
@@ -351,9 +359,9 @@ def _exclusion_reasons(kb: KnowledgeBase, members: tuple[str, ...], limits: Limi
             reasons[alt].append(discontinued)
         vendor = kb.entities[alt].vendor
         if vendor and vendor in limits.exclude_vendors:
-            reasons[alt].append(f"vendor {kb.entity_name(vendor)} is excluded")
+            reasons[alt].append(Phrase(VENDOR_EXCLUDED, name=kb.entity_name(vendor)))
         if alt in limits.exclude:
-            reasons[alt].append(N_("excluded by you"))
+            reasons[alt].append(Phrase(EXCLUDED_BY_YOU))
     for alt, why in limits.rule_exclusions:
         if alt in reasons:
             reasons[alt].append(why)
@@ -572,7 +580,7 @@ EMPTIED = N_("the {dimension} dimension has no criterion in this group; its weig
 
 
 def emptied_note(kb: KnowledgeBase, dimension: str, lang: i18n.Language = "en") -> str:
-    """The note on `dimension` left without a criterion, in `lang` (the English is what ``notes`` keeps)."""
+    """The note on `dimension` left without a criterion, in `lang` (``notes`` keeps the Phrase: English as text)."""
     found = kb.dimensions.get(dimension)
-    name = i18n.pick(lang, found.name_en, found.name_zh) if found is not None else dimension
-    return i18n.stored(EMPTIED, lang).format(dimension=name)
+    name = Phrase.twin(found.name_en, found.name_zh) if found is not None else dimension
+    return Phrase(EMPTIED, dimension=name).in_(lang) if lang != "en" else Phrase(EMPTIED, dimension=name)

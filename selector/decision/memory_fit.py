@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass
 
 from selector.decision.workload import BYTES_PER_VALUE, Workload, WorkloadError
+from selector.i18n import N_, Phrase
 from selector.knowledge.models import TIERS, KnowledgeBase
 
 TENSOR_PARALLEL = (1, 2, 4, 8)
@@ -136,25 +137,42 @@ def _gb(value: float) -> str:
     return f"{value:,.1f} GB" if value < 1000 else f"{value:,.0f} GB"
 
 
+NEED = N_(
+    "{model} at {precision}: {weights} weights + {cache} KV cache ({cache_precision}) for {requests} x {tokens} tokens"
+)
+UNKNOWN = N_("{need}: {name}'s memory is unknown")
+ROOM = N_("{memory}, {usable} usable after {overhead} runtime overhead")
+ONE = N_("one {name}")
+SEVERAL = N_("{ranks} x {name} (tensor parallel {ranks})")
+FITS = N_("{need}: fits on {where} ({room}; {per} on each)")
+TOO_BIG = N_("{need}: does not fit on 8 x {name} ({room}; {per} needed on each)")
+
+
 def fit(model: ModelFacts, workload: Workload, accelerator: str, name: str, memory_gb: float | None) -> Fit:
     """How many of `accelerator` (1, 2, 4 or 8, tensor parallel) hold `workload`, explained in one sentence."""
     weights, cache = weights_gb(model, workload.precision), kv_gb(model, workload)
-    need = (
-        f"{model.name} at {workload.precision.upper()}: {_gb(weights)} weights + {_gb(cache)} KV cache "
-        f"({workload.cache_precision.upper()}) for {workload.concurrency:,} x {workload.tokens_per_sequence:,} tokens"
+    need = Phrase(
+        NEED,
+        model=model.name,
+        precision=workload.precision.upper(),
+        weights=_gb(weights),
+        cache=_gb(cache),
+        cache_precision=workload.cache_precision.upper(),
+        requests=f"{workload.concurrency:,}",
+        tokens=f"{workload.tokens_per_sequence:,}",
     )
     if memory_gb is None:
-        return Fit(accelerator, None, (), None, weights, cache, None, None, f"{need}: {name}'s memory is unknown")
+        return Fit(accelerator, None, (), None, weights, cache, None, None, Phrase(UNKNOWN, need=need, name=name))
     usable = memory_gb * (1 - workload.overhead)
-    room = f"{_gb(memory_gb)}, {_gb(usable)} usable after {workload.overhead:.0%} runtime overhead"
+    room = Phrase(ROOM, memory=_gb(memory_gb), usable=_gb(usable), overhead=f"{workload.overhead:.0%}")
     for ranks in TENSOR_PARALLEL:
         per = weights / ranks + kv_share(model, cache, ranks)
         if per <= usable:
-            where = f"one {name}" if ranks == 1 else f"{ranks} x {name} (tensor parallel {ranks})"
-            text = f"{need}: fits on {where} ({room}; {_gb(per)} on each)"
+            where = Phrase(ONE, name=name) if ranks == 1 else Phrase(SEVERAL, ranks=str(ranks), name=name)
+            text = Phrase(FITS, need=need, where=where, room=room, per=_gb(per))
             return Fit(accelerator, memory_gb, (), usable, weights, cache, ranks, per, text)
     per = weights / TENSOR_PARALLEL[-1] + kv_share(model, cache, TENSOR_PARALLEL[-1])
-    text = f"{need}: does not fit on 8 x {name} ({room}; {_gb(per)} needed on each)"
+    text = Phrase(TOO_BIG, need=need, name=name, room=room, per=_gb(per))
     return Fit(accelerator, memory_gb, (), usable, weights, cache, 0, per, text)
 
 

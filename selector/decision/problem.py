@@ -44,7 +44,7 @@ import numpy as np
 from selector.arrays import read_only
 from selector.decision import weights as weighting
 from selector.errors import SelectorError
-from selector.i18n import N_
+from selector.i18n import N_, Phrase
 from selector.value import ValueScales, outside_message
 
 SCALERS: tuple[str, ...] = ("none", "sum", "vector", "minmax", "value")
@@ -302,6 +302,23 @@ def as_matrix(
     return x, alts, crits
 
 
+# Why a cell cannot be scored and what to do, marked for the catalogs: a method that cannot score a matrix is
+# reported beside the others (robustness, report), in the reader's language.
+CELL_REFUSED = N_("cell (alternative {alternative}, criterion {criterion}) is {value}{context}: {why}; {fix}")
+SUBNORMAL = N_("a subnormal number (closer to zero than 2.2e-308) has lost its precision and breaks 1/x and logarithms")
+SUBNORMAL_FIX = N_("give 0 or the value in a larger unit")
+INVERTS = N_("{method} inverts cost criteria (1/x, as scikit-criteria's InvertMinimize), which needs values > 0")
+INVERTS_FIX = N_(
+    "use method 'topsis' or 'moora' (they handle cost criteria without inverting) or give a positive value"
+)
+LOGARITHMS = N_("the weighted product takes logarithms, which needs values > 0")
+LOGARITHMS_FIX = N_("use another method")
+SUM_NEGATIVE = N_("sum scaling divides by the column sum, which is meaningless with negative values")
+SUM_NEGATIVE_FIX = N_("use scaler 'vector' or 'minmax'")
+WSM_NEGATIVE = N_("a weighted sum under scaler {scaler} would add a negative value")
+WSM_NEGATIVE_FIX = N_("use scaler 'minmax'")
+
+
 def check_values(
     matrix: np.ndarray,
     signs: np.ndarray,
@@ -334,45 +351,54 @@ def check_values(
         return
     cost = signs < 0
 
-    def _fail(mask: np.ndarray, why: str, fix: str) -> None:
+    def _fail(mask: np.ndarray, why: str, fix: str, **why_fields: str) -> None:
         idx = np.argwhere(mask)[0]
         i, j = int(idx[-2]), int(idx[-1])
         value = matrix[tuple(int(v) for v in idx)]
         raise ScoringError(
-            f"cell (alternative {alternatives[i]!r}, criterion {criteria[j]!r}) is {value:g}{context}: {why}; {fix}"
+            Phrase(
+                CELL_REFUSED,
+                alternative=repr(alternatives[i]),
+                criterion=repr(criteria[j]),
+                value=f"{value:g}",
+                context=context,
+                why=Phrase(why, **why_fields),
+                fix=Phrase(fix),
+            )
         )
 
     tiny = (matrix != 0) & (np.abs(matrix) < sys.float_info.min)
     if tiny.any():
         _fail(
             tiny,
-            "a subnormal number (closer to zero than 2.2e-308) has lost its precision and breaks 1/x and logarithms",
-            "give 0 or the value in a larger unit",
+            SUBNORMAL,
+            SUBNORMAL_FIX,
         )
     if spec.inverts_cost and cost.any():
         bad = (matrix <= 0) & cost
         if bad.any():
             _fail(
                 bad,
-                f"{spec.name} inverts cost criteria (1/x, as scikit-criteria's InvertMinimize), which needs values > 0",
-                "use method 'topsis' or 'moora' (they handle cost criteria without inverting) or give a positive value",
+                INVERTS,
+                INVERTS_FIX,
+                method=spec.name,
             )
     if spec.name == "wpm":
         bad = matrix <= 0
         if bad.any():
-            _fail(bad, "the weighted product takes logarithms, which needs values > 0", "use another method")
+            _fail(bad, LOGARITHMS, LOGARITHMS_FIX)
     if scaler == "sum":
         bad = matrix < 0
         if bad.any():
             _fail(
                 bad,
-                "sum scaling divides by the column sum, which is meaningless with negative values",
-                "use scaler 'vector' or 'minmax'",
+                SUM_NEGATIVE,
+                SUM_NEGATIVE_FIX,
             )
     if spec.name == "wsm" and scaler in ("none", "vector"):
         bad = (matrix < 0) & ~cost
         if bad.any():
-            _fail(bad, f"a weighted sum under scaler {scaler!r} would add a negative value", "use scaler 'minmax'")
+            _fail(bad, WSM_NEGATIVE, WSM_NEGATIVE_FIX, scaler=repr(scaler))
 
 
 def criterion_weights(weights: Any, criteria: Sequence[str]) -> np.ndarray:

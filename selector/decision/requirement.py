@@ -16,7 +16,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from selector import display
+from selector import display, i18n
 from selector.errors import SelectorError
 from selector.i18n import N_
 from selector.io import numbers
@@ -49,6 +49,8 @@ WHERE_WORDS: dict[str, str] = {
     "device": N_("on a phone or embedded device"),
     "client": N_("on a laptop or desktop"),
 }
+#: What is chosen when the requirement does not say.
+ANY = N_("an option")
 PLATFORM_WORDS: dict[str, str] = {
     "linux": "Linux",
     "windows": "Windows",
@@ -102,33 +104,42 @@ class Requirement(BaseModel):
     def empty(self) -> bool:
         return self == Requirement()
 
-    def words(self, kb: KnowledgeBase | None = None) -> str:
-        """The requirement in plain words, e.g. "Choosing an accelerator (chip) to serve an LLM of 70B parameters in
-        the cloud; at most 2 USD per million tokens; at least 141 GB of memory per chip"."""
+    def words(self, kb: KnowledgeBase | None = None, lang: i18n.Language = "en") -> str:
+        """The requirement in plain words in `lang`, e.g. "Choosing an accelerator (chip) to serve an LLM of 70B
+        parameters in the cloud; at most 2 USD per million tokens; at least 141 GB of memory per chip."; numbers,
+        units, names and jurisdiction codes stay as they are."""
+        _ = i18n.translator(lang)
         if self.empty:
-            return "No requirement stated."
-        head = "Choosing " + (CHOOSING_WORDS[self.choosing] if self.choosing else "an option")
-        if self.task:
-            head += " " + TASK_WORDS[self.task]
-        if self.model_b is not None:
-            head += f" of {display.number(self.model_b)}B parameters"
-        if self.where:
-            head += " " + WHERE_WORDS[self.where]
-        if self.platform:
-            head += f" on {PLATFORM_WORDS[self.platform]}"
-        parts = [head]
+            return _("No requirement stated.")
+        parts = [self._head(lang)]
         if self.usd_per_mtok is not None:
-            parts.append(f"at most {display.number(self.usd_per_mtok)} USD per million tokens")
+            parts.append(_("at most {usd} USD per million tokens").format(usd=display.number(self.usd_per_mtok)))
         if self.usd_per_hour is not None:
-            parts.append(f"at most {display.number(self.usd_per_hour)} USD per accelerator-hour")
+            parts.append(_("at most {usd} USD per accelerator-hour").format(usd=display.number(self.usd_per_hour)))
         if self.memory_gb is not None:
-            parts.append(f"at least {display.number(self.memory_gb)} GB of memory per chip")
+            parts.append(_("at least {gb} GB of memory per chip").format(gb=display.number(self.memory_gb)))
+        comma = "、" if lang == "zh" else ", "
         if self.avoid_vendors:
-            names = [kb.entity_name(v) if kb is not None else v for v in self.avoid_vendors]
-            parts.append("avoiding vendors " + ", ".join(names))
+            names = comma.join(kb.entity_name(v) if kb is not None else v for v in self.avoid_vendors)
+            parts.append(_("avoiding vendors {names}").format(names=names))
         if self.avoid_jurisdictions:
-            parts.append("avoiding vendors based in " + ", ".join(self.avoid_jurisdictions))
-        return "; ".join(parts) + "."
+            places = comma.join(self.avoid_jurisdictions)
+            parts.append(_("avoiding vendors based in {places}").format(places=places))
+        return _("{parts}.").format(parts=("；" if lang == "zh" else "; ").join(parts))
+
+    def _head(self, lang: i18n.Language) -> str:
+        """What is chosen, for what, how large, where and on which platform, in `lang`."""
+        _ = i18n.translator(lang)
+        head = _("Choosing {choosing}").format(choosing=_(CHOOSING_WORDS[self.choosing] if self.choosing else ANY))
+        if self.task:
+            head = _("{head} {task}").format(head=head, task=_(TASK_WORDS[self.task]))
+        if self.model_b is not None:
+            head = _("{head} of {size}B parameters").format(head=head, size=display.number(self.model_b))
+        if self.where:
+            head = _("{head} {where}").format(head=head, where=_(WHERE_WORDS[self.where]))
+        if self.platform:
+            head = _("{head} on {platform}").format(head=head, platform=_(PLATFORM_WORDS[self.platform]))
+        return head
 
     def to_param(self) -> str:
         """The link form: ``choosing=accelerator,task=serve-llm,model=70,mem=141,avoid=huawei:nvidia``."""

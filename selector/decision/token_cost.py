@@ -16,6 +16,7 @@ import statistics
 from dataclasses import dataclass
 
 from selector.decision.workload import Workload
+from selector.i18n import N_, Phrase
 from selector.knowledge.models import TIERS, KnowledgeBase
 
 PRICE_METRIC = "cloud_usd_per_gpu_hour"
@@ -23,6 +24,28 @@ PRICE_METRIC = "cloud_usd_per_gpu_hour"
 PRICE_VERSION = "AccelMark cloud prices 2026-04"
 HOURS_PER_YEAR = 8760
 _TIER = {tier: rank for rank, tier in enumerate(TIERS)}
+
+# The figures in words, marked for the catalogs (a Phrase keeps its fields: a page says it in the reader's language)
+YOUR_PRICE = N_("USD {price} per accelerator-hour (your workload's price)")
+PRICE = N_("USD {price} per accelerator-hour ({basis}; {claims})")
+OWN_PRICE = N_("your own price (My data)")
+LISTED = N_("{version}, {scope}")
+ON_DEMAND = N_("on demand")
+AT = N_("at {utilisation} utilisation and {speed} output tokens/s")
+RENT = N_(
+    "rent: USD {per_output} per million output tokens, USD {per_token} per million tokens of input and output "
+    "({price}, {at})"
+)
+NO_RENT = N_("rent: no price per accelerator-hour known (give `price=` or your own price in My data)")
+POWER = N_(
+    "power: USD {per_output} per million output tokens (TDP {tdp} W at USD {price} per kWh, every paid hour at TDP)"
+)
+OWNED = N_("owned: USD {per_output} per million output tokens (release price USD {release} over {years} years{power})")
+PLUS_POWER = N_(" plus power")
+NO_POWER_PRICE = N_(" (no electricity price stated)")
+API = N_("API: USD {api} per request, rent USD {rent}")
+API_CHEAPER = N_("{api}: renting costs more than the API even at {full} utilisation")
+RENT_CHEAPER = N_("{api}: renting is cheaper than the API above {utilisation} utilisation")
 
 
 @dataclass(frozen=True)
@@ -43,7 +66,7 @@ def per_million(usd_per_hour: float, tokens_per_s: float, utilisation: float) ->
 def rent(kb: KnowledgeBase, workload: Workload, accelerator: str) -> Input | None:
     """The price per accelerator-hour: the workload's own, else the user's measured price, else the bundled list."""
     if workload.price is not None:
-        return Input(workload.price, (), f"USD {workload.price:g} per accelerator-hour (your workload's price)")
+        return Input(workload.price, (), Phrase(YOUR_PRICE, price=f"{workload.price:g}"))
     claims = [c for c in kb.numeric_claims.get((PRICE_METRIC, accelerator), ()) if c.tier == "measured"]
     own = bool(claims)
     if not own:
@@ -56,8 +79,10 @@ def rent(kb: KnowledgeBase, workload: Workload, accelerator: str) -> Input | Non
         return None
     value = float(statistics.median(c.value for c in claims))
     ids = tuple(sorted(c.id for c in claims))
-    basis = "your own price (My data)" if own else f"{PRICE_VERSION}, {claims[0].conditions.scope or 'on demand'}"
-    return Input(value, ids, f"USD {value:g} per accelerator-hour ({basis}; {', '.join(ids)})", claims[0].tier)
+    scope = claims[0].conditions.scope or Phrase(ON_DEMAND)
+    basis = Phrase(OWN_PRICE) if own else Phrase(LISTED, version=PRICE_VERSION, scope=scope)
+    said = Phrase(PRICE, price=f"{value:g}", basis=basis, claims=", ".join(ids))
+    return Input(value, ids, said, claims[0].tier)
 
 
 def _best(kb: KnowledgeBase, metric: str, accelerator: str) -> Input | None:
@@ -86,35 +111,29 @@ class CostAtLoad:
 
     def lines(self, workload: Workload) -> list[str]:
         """The figures in words, each with its inputs."""
-        at = f"at {self.utilisation:.0%} utilisation and {self.tokens_per_s:,.0f} output tokens/s"
-        out = []
+        at = Phrase(AT, utilisation=f"{self.utilisation:.0%}", speed=f"{self.tokens_per_s:,.0f}")
+        out: list[str] = []
         if self.rent_per_million_output is not None:
-            out.append(
-                f"rent: USD {self.rent_per_million_output:,.3g} per million output tokens, USD "
-                f"{self.per_million_tokens:,.3g} per million tokens of input and output ({self.rent.said}, {at})"
-            )
+            per_output, per_token = f"{self.rent_per_million_output:,.3g}", f"{self.per_million_tokens:,.3g}"
+            out.append(Phrase(RENT, per_output=per_output, per_token=per_token, price=self.rent.said, at=at))
         else:
-            out.append("rent: no price per accelerator-hour known (give `price=` or your own price in My data)")
+            out.append(Phrase(NO_RENT))
         if self.power_per_million_output is not None:
-            out.append(
-                f"power: USD {self.power_per_million_output:,.3g} per million output tokens (TDP "
-                f"{self.tdp_w.said} W at USD {workload.power_price:g} per kWh, every paid hour at TDP)"
-            )
+            per_output, price = f"{self.power_per_million_output:,.3g}", f"{workload.power_price:g}"
+            out.append(Phrase(POWER, per_output=per_output, tdp=self.tdp_w.said, price=price))
         if self.owned_per_million_output is not None:
-            power = " plus power" if self.power_per_million_output is not None else " (no electricity price stated)"
-            out.append(
-                f"owned: USD {self.owned_per_million_output:,.3g} per million output tokens (release price USD "
-                f"{self.release_usd.said} over {workload.years:g} years{power})"
-            )
+            power = Phrase(PLUS_POWER if self.power_per_million_output is not None else NO_POWER_PRICE)
+            per_output, years = f"{self.owned_per_million_output:,.3g}", f"{workload.years:g}"
+            out.append(Phrase(OWNED, per_output=per_output, release=self.release_usd.said, years=years, power=power))
         if self.api_per_request is not None and self.per_request is not None:
             out.append(self._break_even_text())
         return out
 
     def _break_even_text(self) -> str:
-        api = f"API: USD {self.api_per_request:.4g} per request, rent USD {self.per_request:.4g}"
+        api = Phrase(API, api=f"{self.api_per_request:.4g}", rent=f"{self.per_request:.4g}")
         if self.break_even_utilisation is None or self.break_even_utilisation > 1:
-            return f"{api}: renting costs more than the API even at 100 % utilisation"
-        return f"{api}: renting is cheaper than the API above {self.break_even_utilisation:.0%} utilisation"
+            return Phrase(API_CHEAPER, api=api, full="100 %")  # a field: "% u" would read as a printf directive
+        return Phrase(RENT_CHEAPER, api=api, utilisation=f"{self.break_even_utilisation:.0%}")
 
 
 def api_per_request(workload: Workload) -> float | None:

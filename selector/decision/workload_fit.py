@@ -17,7 +17,7 @@ from selector.decision import engine_support, latency_bound, memory_fit, token_c
 from selector.decision.cells import Cell, Exclusion, impute
 from selector.decision.preferences import PreferenceError, Preferences
 from selector.decision.workload import Workload, WorkloadError, parse
-from selector.i18n import N_
+from selector.i18n import N_, Language, Phrase, joined, stored
 from selector.knowledge.models import TIERS, Criterion, KnowledgeBase
 
 THROUGHPUT = "workload-throughput"
@@ -26,6 +26,29 @@ ENERGY = "workload-kwh-per-million-tokens"
 WORKLOAD_CRITERIA = (THROUGHPUT, COST, ENERGY)
 #: How the notes on which measurement each workload cell used begin (Recommend shows them in its workload box).
 MEASUREMENT_NOTE = "Workload cells of "
+MEASURED = N_("Workload cells of {name}: {used}")
+USED = N_("{criterion}: {value} ({note})")
+# The notes of the workload's cells and exclusions, marked for the catalogs: each is kept as a Phrase, which the
+# matrix stores as its English text and a page, the command line or a report says in its reader's language.
+CANNOT_RUN = N_("cannot run your workload: {why}")
+CANNOT_RUN_UNKNOWN = N_("cannot run your workload: {why}; removed as unknown")
+NO_THROUGHPUT = N_("no throughput within your limits ({why})")
+NO_PRICE = N_("no price per accelerator-hour known")
+RENT_FORMULA = N_("rent {price} / ({speed} tokens/s x {utilisation} x 3600) x 10^6")
+NO_TDP = N_("no TDP known")
+POWER_FORMULA = N_("TDP {tdp} W / ({speed} tokens/s x {utilisation}) x 10^6 / 3.6 x 10^6")
+NO_COLUMN = N_("no LLM benchmark column in this group")
+PROXY = N_("{note}; measured on {measured}, not {model}: a proxy that ranks the accelerators, not your model's speed")
+RANKED_ON = N_("Workload: {workload}; ranked on latency-bounded throughput and cost at load")
+REPLACED = N_("replaced by {column} (your workload)")
+LACKING = N_("no value within your workload for {lacking}")
+NO_VALUE = N_("no value within your workload")
+NO_COST = N_("no cost: no throughput within your limits")
+SERVED = N_(
+    "for {rate} requests/s x {output} output tokens: {needed} accelerator(s) ({replicas} replica(s) of {group}) at "
+    "{speed} tokens/s each"
+)
+MEMORY_FROM = N_("{fit} (memory: {claims})")
 
 
 def stated(kb: KnowledgeBase, prefs: Preferences) -> Workload | None:
@@ -71,13 +94,9 @@ def exclusions(
         support = engine_support.runs(kb, member, workload.precision, workload.engine)
         reasons = []
         if fit.fits is False or (fit.fits is None and not keep_unknown):
-            reasons.append(
-                f"cannot run your workload: {fit.text}" + ("" if fit.fits is False else "; removed as unknown")
-            )
+            reasons.append(Phrase(CANNOT_RUN if fit.fits is False else CANNOT_RUN_UNKNOWN, why=fit.text))
         if support.runs is False or (support.runs is None and not keep_unknown):
-            reasons.append(
-                f"cannot run your workload: {support.text}" + ("" if support.runs is False else "; removed as unknown")
-            )
+            reasons.append(Phrase(CANNOT_RUN if support.runs is False else CANNOT_RUN_UNKNOWN, why=support.text))
         found.extend((member, why) for why in reasons)
     return tuple(found)
 
@@ -125,18 +144,21 @@ class Values:
         if column == THROUGHPUT:
             return Cell(member, column, b.value, b.evidence if b.value is not None else (), b.tier, note=b.note)
         if b.value is None or self.cost is None:
-            return Cell(member, column, None, (), note=f"no throughput within your limits ({b.note})")
+            return Cell(member, column, None, (), note=Phrase(NO_THROUGHPUT, why=b.note))
         c = self.cost
         if column == COST:
             if c.rent_per_million_output is None:
-                return Cell(member, column, None, (), note="no price per accelerator-hour known")
-            note = f"rent {c.rent.said} / ({c.tokens_per_s:,.0f} tokens/s x {c.utilisation:.0%} x 3600) x 10^6"
+                return Cell(member, column, None, (), note=Phrase(NO_PRICE))
+            note = Phrase(
+                RENT_FORMULA, price=c.rent.said, speed=f"{c.tokens_per_s:,.0f}", utilisation=f"{c.utilisation:.0%}"
+            )
             tier = _weaker(b.tier, c.rent.tier)
             return Cell(member, column, c.rent_per_million_output, b.evidence + c.rent.evidence, tier, note=note)
         if c.tdp_w is None:
-            return Cell(member, column, None, (), note="no TDP known")
+            return Cell(member, column, None, (), note=Phrase(NO_TDP))
         value = c.tdp_w.value / (c.tokens_per_s * c.utilisation) * 1e6 / 3.6e6
-        note = f"TDP {c.tdp_w.said} W / ({c.tokens_per_s:,.0f} tokens/s x {c.utilisation:.0%}) x 10^6 / 3.6 x 10^6"
+        speed, utilisation = f"{c.tokens_per_s:,.0f}", f"{c.utilisation:.0%}"
+        note = Phrase(POWER_FORMULA, tdp=c.tdp_w.said, speed=speed, utilisation=utilisation)
         return Cell(member, column, value, b.evidence + c.tdp_w.evidence, _weaker(b.tier, c.tdp_w.tier), note=note)
 
 
@@ -148,7 +170,7 @@ def values(kb: KnowledgeBase, workload: Workload, member: str, criteria: Sequenc
     bound = (
         latency_bound.bound(kb, member, chosen, workload)
         if chosen is not None
-        else latency_bound.Bound(None, (), None, "no LLM benchmark column in this group")
+        else latency_bound.Bound(None, (), None, Phrase(NO_COLUMN))
     )
     if bound.value is not None and chosen is not None:
         family = latency_bound.family_of(chosen)
@@ -157,8 +179,7 @@ def values(kb: KnowledgeBase, workload: Workload, member: str, criteria: Sequenc
                 bound.value,
                 bound.evidence,
                 bound.tier,
-                f"{bound.note}; measured on {family.model}, not {model.name}: a proxy that ranks the accelerators, "
-                "not your model's speed",
+                Phrase(PROXY, note=bound.note, measured=family.model, model=model.name),
             )
     cost = token_cost.cost(kb, workload, member, bound.value) if bound.value else None
     fit = memory_fit.fit_on(kb, model, workload, member)
@@ -200,7 +221,7 @@ def _column(criterion: Criterion, raw: list[Cell], missing: str) -> list[Cell] |
     if all(c.value is None for c in raw) or (missing == "exclude-criterion" and any(c.value is None for c in raw)):
         return None
     filled = impute(raw, criterion, "impute-worst" if missing.startswith("exclude") else missing)
-    return [f if not f.imputed else replace(f, note=f"{r.note}; {f.note}") for f, r in zip(filled, raw, strict=True)]
+    return [f if not f.imputed else replace(f, note=joined([r.note, f.note])) for f, r in zip(filled, raw, strict=True)]
 
 
 def swap(kb: KnowledgeBase, workload: Workload, layout, sub: dict[str, float], missing: str) -> dict:  # noqa: ANN001
@@ -235,7 +256,7 @@ def swap(kb: KnowledgeBase, workload: Workload, layout, sub: dict[str, float], m
         "excluded_criteria": tuple(left_out),
         "notes": (
             *layout.notes,
-            f"Workload: {workload.text()}; ranked on latency-bounded throughput and cost at load",
+            Phrase(RANKED_ON, workload=workload.text()),
             *_measurement_notes(
                 kb, alternatives, [rows[layout.alternatives.index(a)] for a in alternatives], len(criteria) - len(kept)
             ),
@@ -248,10 +269,19 @@ def _measurement_notes(kb: KnowledgeBase, alternatives: list[str], rows: list[li
     with the other filled-in cells)."""
     notes = []
     for alternative, row in zip(alternatives, rows, strict=True):
-        used = [f"{kb.criteria[c.criterion].name_en}: {c.value:,.4g} ({c.note})" for c in row[-added:] if not c.imputed]
+        used = [
+            Phrase(USED, criterion=_name(kb.criteria[c.criterion]), value=f"{c.value:,.4g}", note=c.note)
+            for c in row[-added:]
+            if not c.imputed
+        ]
         if added and used:
-            notes.append(f"{MEASUREMENT_NOTE}{kb.entity_name(alternative)}: " + "; ".join(used))
+            notes.append(Phrase(MEASURED, name=kb.entity_name(alternative), used=joined(used)))
     return notes
+
+
+def _name(criterion: Criterion) -> str:
+    """A criterion's name in both languages (the knowledge keeps each)."""
+    return Phrase.twin(criterion.name_en, criterion.name_zh)
 
 
 def _workload_columns(kb, workload, layout, sub, missing, replaced, left_out) -> list:  # noqa: ANN001
@@ -262,12 +292,12 @@ def _workload_columns(kb, workload, layout, sub, missing, replaced, left_out) ->
     columns = []
     for column_id in (c for c in WORKLOAD_CRITERIA if c in replaced):
         sub[column_id] = sum(sub[c] for c in replaced[column_id])
-        left_out.extend(Exclusion(c, f"replaced by {column_id} (your workload)") for c in replaced[column_id])
+        left_out.extend(Exclusion(c, Phrase(REPLACED, column=column_id)) for c in replaced[column_id])
         raw = [found[a].cell(a, column_id) for a in layout.alternatives]
         cells = _column(kb.criteria[column_id], raw, missing)
         if cells is None:
             lacking = ", ".join(c.alternative for c in raw if c.value is None)
-            left_out.append(Exclusion(column_id, f"no value within your workload for {lacking}"))
+            left_out.append(Exclusion(column_id, Phrase(LACKING, lacking=lacking)))
         else:
             columns.append((kb.criteria[column_id], cells))
     return columns
@@ -278,22 +308,27 @@ def _without_lacking(alternatives: list[str], rows: list[list[Cell]], missing: s
     if missing != "exclude-alternative":
         return alternatives, []
     lacking = [a for a, row in zip(alternatives, rows, strict=True) if any(c.imputed for c in row)]
-    return [a for a in alternatives if a not in lacking], [
-        Exclusion(a, "no value within your workload") for a in lacking
-    ]
+    return [a for a in alternatives if a not in lacking], [Exclusion(a, Phrase(NO_VALUE)) for a in lacking]
 
 
 def _cost_lines(v: Values, workload: Workload) -> tuple[str, ...]:
     """The cost lines of one member and, for a stated request rate, how many accelerators serve it."""
     if v.cost is None:
-        return ("no cost: no throughput within your limits",)
+        return (Phrase(NO_COST),)
     lines = v.cost.lines(workload)
     if workload.rate is not None:
         group = v.fit.count or 1  # accelerators per replica (tensor parallel)
         needed = math.ceil(workload.rate * workload.output / (v.bound.value * group)) * group
         lines.append(
-            f"for {workload.rate:g} requests/s x {workload.output:,} output tokens: {needed} accelerator(s) "
-            f"({needed // group} replica(s) of {group}) at {v.bound.value:,.0f} tokens/s each"
+            Phrase(
+                SERVED,
+                rate=f"{workload.rate:g}",
+                output=f"{workload.output:,}",
+                needed=str(needed),
+                replicas=str(needed // group),
+                group=str(group),
+                speed=f"{v.bound.value:,.0f}",
+            )
         )
     return tuple(lines)
 
@@ -313,9 +348,20 @@ class FitRow:
     cost: tuple[str, ...]
     evidence: tuple[str, ...]
 
+    def in_(self, lang: Language) -> FitRow:
+        """The row with its sentences in `lang` (names, numbers and claim ids as they are)."""
+        return replace(
+            self,
+            memory=stored(self.memory, lang),
+            support=stored(self.support, lang),
+            throughput_note=stored(self.throughput_note, lang),
+            cost=tuple(stored(line, lang) for line in self.cost),
+        )
 
-def fit_table(kb: KnowledgeBase, group_id: str, workload: Workload) -> list[FitRow]:
-    """Every member of `group_id` with its memory fit, engine support, latency-bounded throughput and cost."""
+
+def fit_table(kb: KnowledgeBase, group_id: str, workload: Workload, lang: Language = "en") -> list[FitRow]:
+    """Every member of `group_id` with its memory fit, engine support, latency-bounded throughput and cost, its
+    sentences in `lang`."""
     # the group's columns in order of weight, as the ranking would choose among them
     ordered = sorted(kb.groups[group_id].criteria, key=lambda gc: -gc.weight)
     criteria = [kb.criteria[gc.criterion] for gc in ordered]
@@ -331,12 +377,14 @@ def fit_table(kb: KnowledgeBase, group_id: str, workload: Workload) -> list[FitR
                 name=kb.entity_name(member),
                 runs=runs,
                 accelerators=v.fit.count or None,
-                memory=v.fit.text + (f" (memory: {', '.join(v.fit.evidence)})" if v.fit.evidence else ""),
+                memory=Phrase(MEMORY_FROM, fit=v.fit.text, claims=", ".join(v.fit.evidence))
+                if v.fit.evidence
+                else v.fit.text,
                 support=v.support.text,
                 throughput=v.bound.value,
                 throughput_note=v.bound.note,
                 cost=_cost_lines(v, workload),
                 evidence=v.bound.evidence,
-            )
+            ).in_(lang)
         )
     return rows

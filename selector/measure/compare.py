@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from selector import i18n
 from selector.decision.matrix import claims_for_cell
-from selector.i18n import N_
+from selector.i18n import N_, Phrase
 from selector.knowledge.models import Claim, KnowledgeBase
 
 #: The conditions whose difference makes a ratio suspect, with the words used in warnings (marked: translated there).
@@ -27,7 +27,8 @@ WATCHED: tuple[tuple[str, str], ...] = (
 #: Who publishes a figure, when it is not named by the data itself (an article's id, MLPerf, a dataset's title).
 OUR_ASSESSMENT = N_("our assessment")
 THE_ARTICLE = N_("the article ({source})")
-#: A warning's wording, its fields filled when it is shown: ``{label}`` is who publishes, ``{word}`` a condition.
+#: A warning's wording (kept as a Phrase, said in the reader's language): ``{label}`` is who publishes, ``{word}`` a
+#: condition.
 DIFFERS = N_("{word} differs: {a} ({label}) vs {b} (yours)")
 NOT_STATED_BY_THEM = N_("{word}: {label} does not state it (yours: {b})")
 NOT_STATED_BY_YOU = N_("{word}: your run does not state it ({label}: {a})")
@@ -35,9 +36,6 @@ UNITS_DIFFER = N_("units differ: {a} vs {b}")
 FLAGGED = N_("{label}'s figure is flagged: {reason}")
 SAYS = N_("{label} says {published}; your run says {yours}{ratio}")
 NO_RATIO = N_("units differ: no ratio")
-
-#: A warning kept as its wording and fields, so that it can be shown in any language.
-Wording = tuple[str, tuple[tuple[str, str], ...]]
 
 
 @dataclass(frozen=True)
@@ -54,14 +52,12 @@ class Comparison:
     reference_value: float
     reference_unit: str
     reference_tier: str
-    reference_label: str  # "the article (004)", "MLPerf", ...: in English; label_in(lang) gives it in a language
+    reference_label: str  # "the article (004)" (a Phrase), "MLPerf", ...: label_in(lang) gives it in a language
     ratio: float | None  # measured / reference; None when units differ or the reference is 0
     conditions: tuple[tuple[str, str, str], ...]  # (condition, reference's, yours), every condition either states
-    warnings: tuple[str, ...]  # in English; warnings_in(lang) gives them in a language
+    warnings: tuple[str, ...]  # Phrases: their English text; warnings_in(lang) gives them in a language
     criteria: tuple[str, ...]  # criteria whose cell for this entity the measured figure fills
     reference_flagged: bool = False
-    wordings: tuple[Wording, ...] = ()  # the warnings as wording and fields (what warnings_in translates)
-    label_wording: Wording = ("", ())  # the reference label's wording and fields; empty: the label is a name
 
     @property
     def sentence(self) -> str:
@@ -70,8 +66,7 @@ class Comparison:
 
     def label_in(self, lang: i18n.Language) -> str:
         """Who publishes the reference figure, in `lang` (a name such as MLPerf or a dataset's title stays)."""
-        template, fields = self.label_wording
-        return i18n.translator(lang)(template).format(**dict(fields)) if template else self.reference_label
+        return i18n.said_in(self.reference_label, lang)
 
     def sentence_in(self, lang: i18n.Language) -> str:
         """:attr:`sentence` in `lang` (the numbers and units as they are)."""
@@ -86,15 +81,7 @@ class Comparison:
 
     def warnings_in(self, lang: i18n.Language) -> tuple[str, ...]:
         """:attr:`warnings` in `lang` (conditions' values, units and flag reasons as the records write them)."""
-        if not self.wordings:
-            return self.warnings
-        shown = []
-        for template, fields in self.wordings:
-            values = dict(fields)
-            if "word" in values:  # a condition's name, marked in WATCHED
-                values["word"] = i18n.stored(values["word"], lang)
-            shown.append(i18n.stored(template, lang).format(label=self.label_in(lang), **values))
-        return tuple(shown)
+        return tuple(i18n.said_in(warning, lang) for warning in self.warnings)
 
     def to_dict(self, *, lang: i18n.Language = "en") -> dict:
         """Plain data for tables and JSON (conditions as ``name: reference | yours`` text), its sentences in `lang`."""
@@ -119,22 +106,13 @@ def _num(value: float) -> str:
 
 
 def reference_label(kb: KnowledgeBase, claim: Claim) -> str:
-    """Who publishes `claim`: ``the article (004)``, ``MLPerf``, a dataset's title, or ``our assessment``."""
-    template, fields = _label_wording(kb, claim)
-    return template.format(**dict(fields)) if template else _label_name(kb, claim)
-
-
-def _label_wording(kb: KnowledgeBase, claim: Claim) -> Wording:
-    """The label's wording when the interface words it (our assessment, an article); empty for a name."""
+    """Who publishes `claim`: ``the article (004)`` or ``our assessment`` (Phrases), ``MLPerf`` or a dataset's
+    title (names)."""
     source = kb.sources.get(claim.source)
     if claim.tier == "assessed":
-        return (OUR_ASSESSMENT, ())
+        return Phrase(OUR_ASSESSMENT)
     if "mlperf" not in claim.source.lower() and source is not None and source.kind == "article":
-        return (THE_ARTICLE, (("source", source.id),))
-    return ("", ())
-
-
-def _label_name(kb: KnowledgeBase, claim: Claim) -> str:
+        return Phrase(THE_ARTICLE, source=source.id)
     if "mlperf" in claim.source.lower():
         return "MLPerf"
     source = kb.sources.get(claim.source)
@@ -154,30 +132,25 @@ def _stated(kb: KnowledgeBase, claim: Claim) -> dict[str, str]:
     return given
 
 
-def _warnings(kb: KnowledgeBase, reference: Claim, measured: Claim) -> list[Wording]:
-    """Each condition that differs or one side does not state, a unit mismatch, a flagged reference: as wordings."""
-    found: list[Wording] = []
+def _warnings(kb: KnowledgeBase, reference: Claim, measured: Claim, label: str) -> list[str]:
+    """Each condition that differs or one side does not state, a unit mismatch, a flagged reference: as Phrases."""
+    found: list[str] = []
     ref, mine = _stated(kb, reference), _stated(kb, measured)
     for key, word in WATCHED:
         a, b = ref.get(key, ""), mine.get(key, "")
         if a and b and a.casefold() != b.casefold():
             if key == "hardware":
                 a, b = kb.entity_name(a), kb.entity_name(b)
-            found.append((DIFFERS, (("word", word), ("a", a), ("b", b))))
+            found.append(Phrase(DIFFERS, word=Phrase(word), a=a, label=label, b=b))
         elif b and not a:
-            found.append((NOT_STATED_BY_THEM, (("word", word), ("b", b))))
+            found.append(Phrase(NOT_STATED_BY_THEM, word=Phrase(word), label=label, b=b))
         elif a and not b:
-            found.append((NOT_STATED_BY_YOU, (("word", word), ("a", a))))
+            found.append(Phrase(NOT_STATED_BY_YOU, word=Phrase(word), label=label, a=a))
     if reference.unit.strip().casefold() != measured.unit.strip().casefold():
-        found.append((UNITS_DIFFER, (("a", reference.unit), ("b", measured.unit))))
+        found.append(Phrase(UNITS_DIFFER, a=reference.unit, b=measured.unit))
     if reference.flagged:
-        found.append((FLAGGED, (("reason", reference.flags[0].reason[:120]),)))
+        found.append(Phrase(FLAGGED, label=label, reason=reference.flags[0].reason[:120]))
     return found
-
-
-def _in_english(wordings: Sequence[Wording], label: str) -> tuple[str, ...]:
-    """The warnings as the source language writes them (what :attr:`Comparison.warnings` keeps)."""
-    return tuple(template.format(label=label, **dict(fields)) for template, fields in wordings)
 
 
 def _filled_criteria(kb: KnowledgeBase, claim: Claim) -> tuple[str, ...]:
@@ -234,7 +207,7 @@ def comparisons(kb: KnowledgeBase, sources: Iterable[str] | None = None) -> list
         filled = _filled_criteria(kb, claim)
         for other in published.get((claim.metric, claim.subject_id), ()):
             label = reference_label(kb, other)
-            wordings = tuple(_warnings(kb, other, claim))
+            warnings = tuple(_warnings(kb, other, claim, label))
             same_unit = other.unit.strip().casefold() == claim.unit.strip().casefold()
             ref, mine_c = other.conditions.model_dump(), claim.conditions.model_dump()
             conditions = tuple(
@@ -257,11 +230,9 @@ def comparisons(kb: KnowledgeBase, sources: Iterable[str] | None = None) -> list
                     reference_label=label,
                     ratio=claim.value / other.value if same_unit and other.value else None,
                     conditions=conditions,
-                    warnings=_in_english(wordings, label),
+                    warnings=warnings,
                     criteria=filled,
                     reference_flagged=other.flagged,
-                    wordings=wordings,
-                    label_wording=_label_wording(kb, other),
                 )
             )
     return sorted(found, key=lambda c: (c.entity, c.metric, c.measured_claim, bool(c.warnings), c.reference_claim))

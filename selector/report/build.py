@@ -240,7 +240,7 @@ def _robustness(rec: Recommendation, samples: int, seed: int, lang: i18n.Languag
         uncertain_cells=len(smaa.uncertain_cells),
         methods=tuple(methods),
         mean_tau=agreement.mean_tau,
-        unavailable=tuple(f"{m}: {why}" for m, why in agreement.skipped.items()),
+        unavailable=tuple(f"{m}: {i18n.stored(why, lang)}" for m, why in agreement.skipped.items()),
         **_robustness_words(rec, result, lang),
     )
 
@@ -502,7 +502,7 @@ def build_report(
     )
     settings = _settings(kb, prefs, rec, lang)
     used = {"dimensions": dimensions, "rules": rules, "criteria": criteria, "options": options}
-    appendix = evidence.claims(kb, evidence.uses(kb, used), moment.date())
+    appendix = evidence.claims(kb, evidence.uses(kb, used, lang), moment.date())
     recommended = next(o for o in options if o.id == rec.recommended)
     judged = verdict.judge(rec, lang=lang)
     parts = {"moment": moment, "judged": judged, "options": options, "criteria": criteria, "evidence": appendix}

@@ -36,7 +36,9 @@ def requirement_words(
     _ = i18n.translator(lang)
     group = kb.groups[rec.matrix.group]
     if not sentence.strip() and prefs.requirement is not None and not prefs.requirement.empty:
-        sentence = prefs.requirement.words(kb)  # the requirement-first start's own sentence, its full stop included
+        sentence = prefs.requirement.words(
+            kb, lang
+        )  # the requirement-first start's own sentence, its full stop included
     lines = [sentence.strip()] if sentence.strip() else []
     lines.append(
         _("Choosing among the {count} candidates for {group}.").format(

@@ -14,8 +14,9 @@ from selector.report.model import DataSource, Evidence
 from selector.views.labels import rubric_text, section_label, value_text
 
 
-def uses(kb: KnowledgeBase, report_parts: dict[str, Any]) -> dict[str, list[str]]:
-    """Claim id -> what in the report it supports, in first-use order."""
+def uses(kb: KnowledgeBase, report_parts: dict[str, Any], lang: i18n.Language = "en") -> dict[str, list[str]]:
+    """Claim id -> what in the report it supports (in `lang`), in first-use order."""
+    _ = i18n.translator(lang)
     uses: dict[str, list[str]] = {}
 
     def add(claim_id: str, use: str) -> None:
@@ -25,10 +26,10 @@ def uses(kb: KnowledgeBase, report_parts: dict[str, Any]) -> dict[str, list[str]
 
     for dim in report_parts["dimensions"]:
         for claim_id in dim.claims:
-            add(claim_id, f"default weight of {dim.name}")
+            add(claim_id, _("default weight of {dimension}").format(dimension=i18n.pick(lang, dim.name, dim.name_zh)))
     for rule in report_parts["rules"]:
         for claim_id in rule.claims:
-            add(claim_id, f"decision rule {rule.id}")
+            add(claim_id, _("decision rule {rule}").format(rule=rule.id))
     criteria = report_parts["criteria"]
     for option in report_parts["options"]:
         for crit, cell in zip(criteria, option.cells, strict=True):
@@ -41,7 +42,7 @@ def uses(kb: KnowledgeBase, report_parts: dict[str, Any]) -> dict[str, list[str]
         for basis in claim.based_on if claim else ():
             if basis not in uses:
                 queue.append(basis)
-            add(basis, f"basis of {claim.id}")
+            add(basis, _("basis of {claim}").format(claim=claim.id))
     return uses
 
 

@@ -94,7 +94,7 @@ def method_agreement(problem: Problem, methods: Sequence[str] | None = None) -> 
         try:
             results.append(scoring.score(problem.with_method(name)))
         except ScoringError as exc:
-            skipped[name] = str(exc)
+            skipped[name] = exc.message  # a Phrase kept: the report says it in its language
     if not results:
         raise ScoringError("no method could score this matrix: " + "; ".join(f"{k}: {v}" for k, v in skipped.items()))
     alts = results[0].alternatives

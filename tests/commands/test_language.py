@@ -41,7 +41,11 @@ def test_rank_json_keeps_its_keys_and_translates_the_sentences(capsys):
     assert code == 0, err
     en, zh = json.loads(en), json.loads(zh)
     assert zh.keys() == en.keys() and zh["verdict"].keys() == en["verdict"].keys()
-    assert zh["ranking"] == en["ranking"] and zh["cells"] == en["cells"]  # ids, names and numbers
+    assert zh["ranking"] == en["ranking"]
+    # a cell's ids, names and numbers stay; its note is a sentence for people and follows --lang
+    assert [{**c, "note": ""} for c in zh["cells"]] == [{**c, "note": ""} for c in en["cells"]]
+    notes = [(c["note"], e["note"]) for c, e in zip(zh["cells"], en["cells"], strict=True) if e["note"]]
+    assert notes and all(HAN.search(z) and not HAN.search(e) for z, e in notes)
     assert zh["verdict"]["recommended"] == en["verdict"]["recommended"]
     assert HAN.search(zh["verdict"]["headline"]) and not HAN.search(en["verdict"]["headline"])
     assert HAN.search(zh["why"]) and HAN.search(zh["verdict"]["badge"])
@@ -83,3 +87,18 @@ def test_a_repeated_or_unknown_lang_exits_2_naming_the_languages(command, capsys
         main([*command, "--lang", "fr"])
     assert unknown.value.code == 2
     assert "language 'fr' is not available; use one of en, zh" in capsys.readouterr().err
+
+
+def test_a_workload_report_in_chinese_has_no_english_note(capsys, tmp_path):
+    from tests.app.test_language import english_found
+
+    workload = "model=llama-3.1-8b,context=2048,ttft-ms=200,tpot-ms=50"
+    argv = ["report", "--group", "llm-serving-single-accelerator", "--workload", workload, "--samples", "100"]
+    for lang in ("zh", "en"):
+        code, _, err = run(capsys, *argv, "--format", "md", "-o", str(tmp_path / f"{lang}.md"), "--lang", lang)
+        assert code == 0, err
+    zh, en = ((tmp_path / f"{lang}.md").read_text(encoding="utf-8") for lang in ("zh", "en"))
+    # the claims' English renderings are data the Chinese report shows after the quote
+    shown = "\n".join(line for line in zh.splitlines() if not line.startswith("- 英文："))
+    assert not english_found(shown), english_found(shown)[:3]
+    assert "的工作负载单元格" in zh and "Workload cells of" in en and len(english_found(en)) >= 20

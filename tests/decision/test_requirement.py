@@ -239,3 +239,55 @@ def test_words_write_numbers_for_people(kb) -> None:
     for part in ("of 1,500B parameters", "at most 0.25 USD per accelerator-hour", "at least 1,000,000 GB of memory"):
         assert part in text, text
     assert "e+" not in text and text.endswith(".") and not text.endswith("..")
+
+
+EVERYTHING = Requirement(
+    choosing="accelerator",
+    task="serve-llm",
+    model_b=70,
+    where="cloud",
+    platform="linux",
+    usd_per_mtok=2,
+    usd_per_hour=3.25,
+    memory_gb=141,
+    avoid_vendors=("nvidia", "huawei"),
+    avoid_jurisdictions=("CN", "US"),
+)
+
+
+def test_words_in_english_are_the_sentence_they_always_were(kb) -> None:
+    assert (
+        EVERYTHING.words(kb)
+        == EVERYTHING.words(kb, "en")
+        == (
+            "Choosing an accelerator (chip) to serve an LLM of 70B parameters in the cloud on Linux; at most 2 USD "
+            "per million tokens; at most 3.25 USD per accelerator-hour; at least 141 GB of memory per chip; avoiding "
+            "vendors NVIDIA, Huawei; avoiding vendors based in CN, US."
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "req",
+    [EVERYTHING, SEVENTY_B, Requirement(choosing="on-device-runtime", where="device", platform="embedded-linux")],
+)
+def test_words_in_chinese_say_every_part_in_chinese_with_the_same_numbers_and_names(kb, req) -> None:
+    english, chinese = req.words(kb), req.words(kb, "zh")
+    assert re.search(r"[\u4e00-\u9fff]", chinese) and chinese.startswith("选择") and chinese.endswith("。")
+    names = ("NVIDIA", "Huawei", "Linux")  # names stay; "LLM" is a word, said 大模型
+    # four English words in a row would be interface text left untranslated (names, units and codes are shorter)
+    stripped = chinese
+    for name in names:
+        stripped = stripped.replace(name, "")
+    assert not re.search(r"[A-Za-z]+(?: [A-Za-z]+){3,}", stripped), chinese
+    assert re.findall(r"\d[\d,.]*", chinese) == re.findall(r"\d[\d,.]*", english)
+    for name in names:
+        assert (name in chinese) == (name in english)
+
+
+def test_words_in_chinese_read_as_chinese(kb) -> None:
+    assert EVERYTHING.words(kb, "zh") == (
+        "选择加速器（芯片），用于大模型推理服务，模型 70B 参数，部署在云端，运行于 Linux；每百万 token 至多 2 USD；"
+        "每加速卡小时至多 3.25 USD；每颗芯片显存至少 141 GB；避开厂商 NVIDIA、Huawei；避开总部位于 CN、US 的厂商。"
+    )
+    assert Requirement().words(kb, "zh") == "未说明需求。"

@@ -4,8 +4,12 @@ removes who cannot run it (with the reason, as a hard constraint does) and says 
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+
 import pytest
 
+from selector import i18n
 from selector.decision import matrix, recommend, workload_fit
 from selector.decision.preferences import PreferenceError, Preferences
 from selector.knowledge import loading as knowledge
@@ -126,3 +130,69 @@ def test_a_stated_rate_says_how_many_accelerators_serve_it(kb) -> None:
     w = workload_fit.stated(kb, Preferences(group=SERVING, workload=TIGHT + ",rate=30"))
     h100 = next(r for r in workload_fit.fit_table(kb, SERVING, w) if r.id == "h100")
     assert any(line.startswith("for 30 requests/s x 512 output tokens: 2 accelerator(s)") for line in h100.cost)
+
+
+# Workloads that reach every sentence of the fit: tight limits, a rate, prices and power, no limits (the offline
+# peak), limits no MLPerf Server result meets, a model too large for most accelerators, an engine named.
+SAID = [
+    TIGHT + ",rate=30,price=2,api-price=0.2,power-price=0.12",
+    "model=llama-3.1-8b,api-input-price=0.1,api-output-price=0.4",
+    "model=llama-3.1-70b,ttft-ms=100,tpot-ms=20,power-price=0.1",
+    "model=llama-3.1-405b,precision=fp8,engine=vllm",
+    "model=deepseek-v3,precision=fp8,concurrency=64",
+]
+ENGLISH_RUN = re.compile(r"(?<![\w/-])[A-Za-z][A-Za-z'’-]*(?: [A-Za-z0-9][A-Za-z0-9'’.+/-]*){3,}")
+NUMBERS = re.compile(r"\d[\d,.]*\d|\d")
+HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _sentences(kb, text: str) -> list[str]:  # noqa: ANN001
+    """Every sentence the workload fit writes for `text`: the fit table's and the ranked matrix's."""
+    w = workload_fit.stated(kb, Preferences(group=SERVING, workload=text))
+    rows = workload_fit.fit_table(kb, SERVING, w)
+    said = [s for r in rows for s in (r.memory, r.support, r.throughput_note, *r.cost)]
+    m = matrix.build(kb, Preferences(group=SERVING, workload=text, missing="impute-worst"))
+    said += [c.note for row in m.cells for c in row if c.note]
+    said += [e.reason for e in (*m.excluded_alternatives, *m.excluded_criteria)]
+    return said + list(m.notes)
+
+
+def _without_names(kb, text: str) -> str:  # noqa: ANN001
+    """`text` without the knowledge's names (accelerators, engines, models, criteria) and the claims' scopes (a
+    price's "on demand, estimated from ..."): data, which a Chinese page shows as it is."""
+    names = [e.name for e in kb.entities.values()] + [m.name for m in kb.llm_models.values()]
+    names += [c.name_en for c in kb.criteria.values()] + ["AccelMark", "MLPerf", "Offline", "Server"]
+    names += [c.conditions.scope for c in kb.claims.values() if c.conditions.scope]
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, " ")
+    return text
+
+
+@pytest.mark.parametrize("text", SAID)
+def test_every_sentence_of_the_fit_is_said_in_chinese_with_its_numbers(kb, text) -> None:
+    said = _sentences(kb, text)
+    assert said
+    # the fit's own sentences are kept as Phrases (the rest are fixed catalog messages): a page says them in Chinese
+    assert sum(isinstance(s, i18n.Phrase) for s in said) > len(said) / 2
+    for sentence in said:
+        chinese = i18n.stored(sentence, "zh")
+        assert i18n.stored(sentence, "en") == sentence
+        assert HAN.search(chinese), sentence
+        assert not ENGLISH_RUN.findall(_without_names(kb, chinese)), chinese
+        assert not Counter(NUMBERS.findall(sentence)) - Counter(NUMBERS.findall(chinese)), chinese
+
+
+def test_the_fit_table_in_chinese_is_the_english_table_said_in_chinese(kb) -> None:
+    w = workload_fit.stated(kb, Preferences(group=SERVING, workload=SAID[0]))
+    en, zh = workload_fit.fit_table(kb, SERVING, w), workload_fit.fit_table(kb, SERVING, w, "zh")
+    for e, z in zip(en, zh, strict=True):
+        assert (z.id, z.name, z.runs, z.accelerators, z.throughput, z.evidence) == (
+            e.id,
+            e.name,
+            e.runs,
+            e.accelerators,
+            e.throughput,
+            e.evidence,
+        )
+        assert z.memory == i18n.stored(e.memory, "zh") != e.memory
+        assert z.cost == tuple(i18n.stored(line, "zh") for line in e.cost)

@@ -140,3 +140,22 @@ def test_the_chinese_verdict_and_ranking_table_fit_the_first_screen(browser, app
     assert _cut(page, size == DESKTOP) == []
     page.screenshot(path=str(ARTIFACTS / f"lang-zh-recommend-first-screen-{size[0]}x{size[1]}.png"))
     page.context.close()
+
+
+LLM_WORKLOAD = (
+    "group=llm-serving-single-accelerator&wl=model%3Dllama-3.1-8b%2Ccontext%3D2048%2Cttft-ms%3D200%2Ctpot-ms%3D50"
+)
+
+
+@pytest.mark.parametrize(("lang", "cost"), [("zh", "租用：每百万输出 token"), ("en", "rent: USD")])
+def test_the_llm_workload_link_shows_the_fit_in_the_page_language(browser, app_url, lang, cost):
+    """Recommend with an LLM workload in the link: the workload box's cost sentences are in the page's language,
+    nothing is cut, and a screenshot of each language (lang-{zh,en}-recommend-llm-workload.png)."""
+    page = _fresh(browser, "zh-CN" if lang == "zh" else "en-US", DESKTOP)
+    title = _title(page, f"{app_url}/?{LLM_WORKLOAD}&lang={lang}")
+    assert title == ("推荐 AI 技术栈" if lang == "zh" else "Recommend an AI stack")
+    expect(page.get_by_test_id("stMain").get_by_text(cost).first).to_be_visible(timeout=TIMEOUT_MS)
+    assert _cut(page, True) == []
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    _whole_page_screenshot(page, DESKTOP, ARTIFACTS / f"lang-{lang}-recommend-llm-workload.png")
+    page.context.close()

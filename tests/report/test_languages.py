@@ -9,6 +9,8 @@ import subprocess
 import pytest
 
 from selector import i18n
+from selector.decision.preferences import Preferences
+from selector.decision.requirement import Requirement
 from selector.report import build, pdf, render
 from tests.report.conftest import ADR_HEADINGS, NOW
 from tests.report.test_pdf import needs_pdf
@@ -109,3 +111,58 @@ def test_the_chinese_pdf_has_chinese_headings_and_the_english_numbers(reports, t
         assert all(score in text for score in scores)
     share = f"{reports['en'].robustness.recommended_acceptability:.0%}"
     assert share in zh and share in en
+
+
+# The LLM group with a workload and a requirement: the workload fit's notes (memory, engines, latency-bounded
+# throughput, cost at load), the filled-in cells' notes and the requirement sentence are the report's longest
+# composed sentences.
+LLM_GROUP = "llm-serving-single-accelerator"
+LLM_WORKLOAD = "model=llama-3.1-8b,context=2048,ttft-ms=200,tpot-ms=50"
+LLM_REQUIREMENT = Requirement(choosing="accelerator", task="serve-llm", model_b=8, where="cloud", usd_per_mtok=2)
+
+
+@pytest.fixture(scope="module")
+def workload_reports(kb):
+    prefs = Preferences(group=LLM_GROUP, workload=LLM_WORKLOAD, requirement=LLM_REQUIREMENT)
+    return {lang: build.build_report(kb, prefs, samples=100, seed=1, now=NOW, lang=lang) for lang in i18n.LANGUAGES}
+
+
+def without_renderings(markdown: str) -> str:
+    """The report without the claims' English renderings (a data value the Chinese report shows after the quote)."""
+    return "\n".join(line for line in markdown.splitlines() if not line.startswith("- 英文："))
+
+
+def test_the_chinese_workload_report_has_no_english_sentence_and_the_english_numbers(kb, workload_reports):
+    from tests.app.test_language import english_found, unmarked_english
+
+    zh, en = (render.render_markdown(workload_reports[lang]) for lang in ("zh", "en"))
+    assert "Workload cells of" in en and "的工作负载单元格" in zh  # the measurement notes, in each language
+    assert "latency-bounded: AccelMark" in en and "满足延迟上限：AccelMark" in zh
+    shown = without_renderings(zh)
+    assert not english_found(shown), english_found(shown)[:3]
+    assert set(unmarked_english(shown)) <= {"AI Stack Selector 0.1.0"}  # the product's name and version
+    numbers = table_numbers(en)
+    assert len(numbers) > 50 and table_numbers(zh) == numbers
+    # the requirement sentence, in the report's language
+    assert LLM_REQUIREMENT.words(kb, "zh") in zh and LLM_REQUIREMENT.words(kb) in en
+    assert LLM_REQUIREMENT.words(kb) not in zh
+    # the same checks find the English report's sentences (they can fail)
+    assert len(english_found(en)) >= 20
+
+
+@pytest.mark.subprocess
+@needs_pdf
+def test_the_chinese_workload_pdf_has_chinese_text_and_the_english_scores(workload_reports, tmp_path):
+    texts = {}
+    for lang, report in workload_reports.items():
+        path = tmp_path / f"workload-{lang}.pdf"
+        path.write_bytes(pdf.render_pdf(report))
+        texts[lang] = subprocess.run(["pdftotext", str(path), "-"], check=True, capture_output=True, text=True).stdout
+    zh, en = texts["zh"], texts["en"]
+    for heading in ZH_HEADINGS:
+        assert heading in zh
+    # the workload's notes in each language (pdftotext may break a line inside a sentence: the start is enough)
+    assert "的工作负载单元格" in zh and "Workload cells of" in en and "Workload cells of" not in zh
+    scores = [f"{o.score:.3f}" for o in workload_reports["en"].options]
+    for text in (zh, en):
+        assert all(score in text for score in scores)
