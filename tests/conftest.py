@@ -3,6 +3,7 @@ the markers that name the slow kinds of test (with the guard that keeps them hon
 
 from __future__ import annotations
 
+import gc
 import multiprocessing.process
 import os
 import shutil
@@ -41,6 +42,19 @@ def pytest_configure(config: pytest.Config) -> None:
     """Keep the parse cache of this run (selector.io.parse_cache) in a folder of its own: tests neither read a cache
     left by another run nor write into the user's; command-line runs started by tests inherit it."""
     os.environ["SELECTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="selector-parse-cache-")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """In a pytest-xdist worker, once its tests are over, freeze what is alive out of the garbage collector.
+
+    The controller gives a worker 5 s to end once it has reported its last test, then sends it SIGINT (execnet's
+    exit); pytest's last full collection walks every object the tests left alive (the caches of the knowledge they
+    loaded), so on a loaded machine the interrupt can land inside a finalizer, which pytest reports as a
+    PytestUnraisableExceptionWarning about a KeyboardInterrupt. Frozen objects are not walked; the tests are over.
+    """
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        gc.freeze()
 
 
 # ----------------------------------------------------------------------------------------------------------
