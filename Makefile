@@ -12,7 +12,8 @@ help:
 	@echo "make run        serve the app at http://127.0.0.1:8501"
 	@echo "make check      the fast loop: lint, format check, knowledge validation and the fast tests (none that drives"
 	@echo "                a browser, serves, starts a process, runs AppTest or is marked slow: README, Testing)"
-	@echo "make test       lint, format check, knowledge validation, every test (real-browser ones included); CI runs it"
+	@echo "make test       lint, format check, knowledge validation, every test over every core (the real-browser ones"
+	@echo "                one after another on one of them); CI runs it"
 	@echo "make explore    the property tests with new random examples, 2,000 per test (make test repeats its own)"
 	@echo "make lint       ruff check and ruff format --check"
 	@echo "make format     apply ruff's fixes and formatting"
@@ -42,11 +43,16 @@ check: install
 	$(BIN)/python -m selector validate
 	PYTHONDONTWRITEBYTECODE= HYPOTHESIS_PROFILE=check $(BIN)/pytest -n auto -m "$(FAST_TESTS)" --ignore=tests/app --ignore=tests/e2e
 
+# Every test in one pytest run spread over every core (pytest-xdist): the real-browser tests (marked e2e) form one
+# xdist group (tests/conftest.py, BROWSER_GROUP) that one worker runs one after another against one server and one
+# chromium, while the other workers share the rest; it prints one pass/fail count. PYTHONDONTWRITEBYTECODE is
+# cleared as in `check`: each worker and each command a test starts then compiles the sources once, not every time.
+# -q comes from pyproject addopts; a second -q would hide the pass/fail count.
 test: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m selector validate
-	$(BIN)/pytest  # -q comes from pyproject addopts; a second -q would hide the pass/fail count
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n auto --dist loadgroup
 
 # Property tests only (tests that use hypothesis), drawing new examples each run: see tests/conftest.py.
 explore: install

@@ -14,6 +14,7 @@ import datetime as dt
 import gc
 import hashlib
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -181,34 +182,51 @@ REPORT_SAMPLES = figure.SAMPLES
 REPORT_SEED = 0
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
-def report_for(
-    _kb: KnowledgeBase,
-    data_hash: str,
-    prefs_json: str,
-    app_url: str,
-    _uploads: tuple = (),
-    meta_json: str = "",
-    lang: str = "en",
-) -> Report:
-    """:func:`selector.report.build.build_report` once per knowledge, preferences, app address, front matter
-    (``meta_json``: a :class:`selector.adr.DecisionMeta` as JSON; empty for the defaults) and language, frozen.
+@dataclass(frozen=True)
+class ReportKey:
+    """What the Export page's report and files are made from, and what they are cached by.
 
-    ``_uploads``, the session's files as (name, bytes), only feed the decision record's digest: the knowledge's
-    ``data_hash`` already differs when they do.
+    The knowledge `kb` (its ``data_hash`` is taken from it), the preferences as JSON, the app's address, the session's
+    files as (name, bytes) (`uploads`, which only feed the decision record's digest), the front matter (`meta_json`: a
+    :class:`selector.adr.DecisionMeta` as JSON; empty for the defaults) and the language. The knowledge and the
+    files are compared and hashed through ``data_hash`` alone, which differs whenever they do.
     """
+
+    kb: KnowledgeBase = field(compare=False, repr=False)
+    prefs_json: str
+    app_url: str
+    uploads: tuple = field(default=(), compare=False, repr=False)
+    meta_json: str = ""
+    lang: str = "en"
+    data_hash: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "data_hash", self.kb.data_hash)
+
+    def cache_key(self) -> tuple[str, ...]:
+        """What Streamlit hashes for this key (the knowledge and the files stay out, as underscored arguments do)."""
+        return (self.data_hash, self.prefs_json, self.app_url, self.meta_json, self.lang)
+
+
+# Streamlit would hash a dataclass field by field through a deep copy of each, the whole knowledge included.
+_REPORT_KEY_HASH = {ReportKey: ReportKey.cache_key}
+
+
+@st.cache_resource(max_entries=32, show_spinner=False, hash_funcs=_REPORT_KEY_HASH)
+def report_for(key: ReportKey) -> Report:
+    """:func:`selector.report.build.build_report` once per `key`, frozen."""
     from selector.adr import DecisionMeta
     from selector.report import build  # the report's modules load with the Export page, not with every page
 
     return build.build_report(
-        _kb,
-        Preferences.model_validate_json(prefs_json),
+        key.kb,
+        Preferences.model_validate_json(key.prefs_json),
         samples=REPORT_SAMPLES,
         seed=REPORT_SEED,
-        app_url=app_url,
-        uploads=_uploads,
-        meta=DecisionMeta.model_validate_json(meta_json) if meta_json else None,
-        lang=lang,
+        app_url=key.app_url,
+        uploads=key.uploads,
+        meta=DecisionMeta.model_validate_json(key.meta_json) if key.meta_json else None,
+        lang=key.lang,
     )
 
 
@@ -247,26 +265,17 @@ def _claims_csv(_table: pd.DataFrame, data_hash: str, today: dt.date, selection:
     return escape.safe_frame(_table).to_csv(index=False).encode("utf-8")
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
-def export_files(
-    _kb: KnowledgeBase,
-    data_hash: str,
-    prefs_json: str,
-    app_url: str,
-    _uploads: tuple = (),
-    meta_json: str = "",
-    lang: str = "en",
-) -> dict[str, bytes]:
-    """The Export page's downloads of :func:`report_for`'s report in `lang`: Markdown and HTML, and the ranking as
-    CSV and XLSX (keys ``md``, ``html``, ``csv``, ``xlsx``), made once per knowledge, preferences, app address, front
-    matter and language."""
+@st.cache_resource(max_entries=32, show_spinner=False, hash_funcs=_REPORT_KEY_HASH)
+def export_files(key: ReportKey) -> dict[str, bytes]:
+    """The Export page's downloads of :func:`report_for`'s report for `key`: Markdown and HTML, and the ranking as
+    CSV and XLSX (keys ``md``, ``html``, ``csv``, ``xlsx``), made once per `key`."""
     from selector.report import render, spreadsheet
 
-    built = report_for(_kb, data_hash, prefs_json, app_url, _uploads, meta_json, lang)
-    rec = recommend.recommend(_kb, Preferences.model_validate_json(prefs_json))
+    built = report_for(key)
+    rec = recommend.recommend(key.kb, Preferences.model_validate_json(key.prefs_json))
     return {
         "md": render.render_markdown(built).encode("utf-8"),
         "html": render.render_html(built).encode("utf-8"),
-        "csv": spreadsheet.ranking_csv(rec, kb=_kb),
-        "xlsx": spreadsheet.ranking_xlsx(rec, kb=_kb),
+        "csv": spreadsheet.ranking_csv(rec, kb=key.kb),
+        "xlsx": spreadsheet.ranking_xlsx(rec, kb=key.kb),
     }

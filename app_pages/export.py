@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 from app_pages import _lang
-from app_pages._cached import export_files, report_for
+from app_pages._cached import ReportKey, export_files, report_for
 from app_pages._lang import _
 from app_pages._session import (
     current_meta,
@@ -155,8 +155,9 @@ def _report_lang_chosen() -> None:
 
 try:
     with st.spinner(_("Building the report...")):
-        built = report_for(kb, kb.data_hash, prefs_json, base, session_upload_files(), meta_json, _lang.current())
-        files = export_files(kb, kb.data_hash, prefs_json, base, session_upload_files(), meta_json, report_lang)
+        built = report_for(ReportKey(kb, prefs_json, base, session_upload_files(), meta_json, _lang.current()))
+        files_key = ReportKey(kb, prefs_json, base, session_upload_files(), meta_json, report_lang)
+        files = export_files(files_key)
     rec = recommend.recommend(kb, prefs)
 except SelectorError as exc:
     st.error(_("These settings cannot be reported: {error}. Change them on the Recommend page.").format(error=md(exc)))
@@ -257,9 +258,7 @@ with pdf_col:
         if st.button(_("Prepare PDF"), icon=":material/picture_as_pdf:", key="export-pdf-build"):
             try:
                 with st.spinner(_("Typesetting the PDF...")):
-                    document = report_for(
-                        kb, kb.data_hash, prefs_json, base, session_upload_files(), meta_json, report_lang
-                    )
+                    document = report_for(files_key)
                     ss["export-pdf-bytes"] = (pdf_key, pdf.render_pdf(document))
             except ReportError as exc:
                 st.error(md(exc))

@@ -11,8 +11,6 @@ Run from the repository root: ``PYTHONPATH=. .venv/bin/python benchmarks/bench_l
 
 from __future__ import annotations
 
-import csv
-import io
 import multiprocessing
 import os
 import resource
@@ -25,7 +23,8 @@ from selector import profile
 from selector.io import limits
 from selector.knowledge import loading as knowledge
 from selector.knowledge.loading import DEFAULT_KNOWLEDGE
-from selector.uploads import csv_claims, intake
+from selector.uploads import intake
+from tests.full_csv import full_csv
 
 TARGET_MB = 100.0
 TARGET_S = 2.0
@@ -57,42 +56,8 @@ def _upload_files() -> dict[str, bytes]:
         "values": _fill(source + "claims: [{id: c, about: [", "0,", "0]}]\n", cap),
         "empty records": (source + "claims: [" + "{}," * (limits.MAX_RECORDS - 1) + "{}]\n").encode(),
         "unknown keys": (source + "claims:\n" + f"  - {{{keys}}}\n" * limits.MAX_RECORDS).encode(),
-        "largest CSV": _largest_csv(),
+        "largest CSV": full_csv(limits.MAX_CSV_ROWS),  # the documented maximum used to the full
     }
-
-
-def _largest_csv() -> bytes:
-    """The documented maximum used to the full: MAX_CSV_ROWS rows, every column filled, a new entity per row."""
-    rows = []
-    for i in range(limits.MAX_CSV_ROWS):
-        row = dict.fromkeys(csv_claims.CSV_COLUMNS, "v")
-        row.update(
-            id=f"my-claim-{i}",
-            entity=f"my-npu-{i}",
-            metric="tops_int8",
-            value="40",
-            unit="TOPS",
-            tier="assessed",
-            kind="benchmark",
-            comparator="=",
-            text_en="My NPU measured on our bench " + "x" * 40,
-            overrides="",
-            rationale="measured on our bench; it rests on outside facts (our lab's own runs)",
-            based_on="c004-orin-tops;c004-edgetpu-tops",
-            hardware="a100",
-            baseline_entity="a100",
-            entity_name=f"My NPU {i}",
-            entity_kind="accelerator",
-            segment="edge",
-            roles="",
-            vendor="nvidia",
-        )
-        rows.append(row)
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(csv_claims.CSV_COLUMNS))
-    writer.writeheader()
-    writer.writerows(rows)
-    return out.getvalue().encode()
 
 
 def _link_request(text: bytes) -> Callable[[], str]:

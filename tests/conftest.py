@@ -3,9 +3,11 @@ the markers that name the slow kinds of test (with the guard that keeps them hon
 
 from __future__ import annotations
 
+import gc
 import multiprocessing.process
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -16,6 +18,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 from streamlit.testing.v1 import AppTest
+
+from tests.browser_group import BrowserGroupScheduling, in_browser_group
 
 ROOT = Path(__file__).resolve().parent.parent
 KNOWLEDGE = ROOT / "knowledge"
@@ -38,6 +42,19 @@ def pytest_configure(config: pytest.Config) -> None:
     """Keep the parse cache of this run (selector.io.parse_cache) in a folder of its own: tests neither read a cache
     left by another run nor write into the user's; command-line runs started by tests inherit it."""
     os.environ["SELECTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="selector-parse-cache-")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """In a pytest-xdist worker, once its tests are over, freeze what is alive out of the garbage collector.
+
+    The controller gives a worker 5 s to end once it has reported its last test, then sends it SIGINT (execnet's
+    exit); pytest's last full collection walks every object the tests left alive (the caches of the knowledge they
+    loaded), so on a loaded machine the interrupt can land inside a finalizer, which pytest reports as a
+    PytestUnraisableExceptionWarning about a KeyboardInterrupt. Frozen objects are not walked; the tests are over.
+    """
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        gc.freeze()
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -75,10 +92,27 @@ def kinds_of(path: Path, fixtures: Iterable[str]) -> set[str]:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark each test with the slow kinds its folder and fixtures say it is (see SLOW_KINDS)."""
+    """Mark each test with the slow kinds its folder and fixtures say it is (see SLOW_KINDS); fail the collection of
+    a test that `make test`'s scheduler would place by its node id otherwise than its ``e2e`` marker says."""
+    misplaced = []
     for item in items:
         for kind in sorted(kinds_of(item.path, getattr(item, "fixturenames", ()))):
             item.add_marker(kind)
+        if in_browser_group(item.nodeid) != bool(item.get_closest_marker("e2e")):
+            misplaced.append(item.nodeid)
+    if misplaced:
+        raise pytest.UsageError(
+            "tests/browser_group.py would place these tests by their node id otherwise than their e2e marker "
+            f"says (a browser test lives in tests/e2e or uses pytest-playwright's fixtures): {misplaced}"
+        )
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """Under ``--dist loadgroup`` (`make test`), the scheduler that runs the browser tests on one worker."""
+    if config.getvalue("dist") == "loadgroup":
+        return BrowserGroupScheduling(config, log)
+    return None
 
 
 class UnmarkedSlowTest(Exception):
@@ -142,6 +176,15 @@ def _slow_kinds_are_marked(request: pytest.FixtureRequest, monkeypatch: pytest.M
     for owner, name, what, kind in guarded:
         refusal = _refuse(request.node.nodeid, what, kind, getattr(owner, name), anyone=kind == "app")
         monkeypatch.setattr(owner, name, refusal)
+
+
+def default_sigint() -> None:
+    """For ``preexec_fn``: a child started by a test takes Ctrl-C (SIGINT) the default way, however pytest started.
+
+    A shell starts a background job (``make test &``, a CI step) with SIGINT ignored, children inherit that, and
+    Python keeps an ignored SIGINT ignored: a test that interrupts its child must set the disposition itself.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @pytest.fixture(scope="session")

@@ -20,7 +20,7 @@ from selector import measure
 from selector.__main__ import main
 from selector.knowledge import loading as knowledge
 from selector.measure import llamabench
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, default_sigint
 
 ROOT = Path(__file__).resolve().parents[1]
 KNOWLEDGE = ROOT / "knowledge"
@@ -81,9 +81,14 @@ def test_llama_bench_reader_is_linear_in_the_number_of_entries() -> None:
 
     def cost(n: int) -> float:
         text = json.dumps([{**entry, "n_prompt": 512 + i} for i in range(n)], indent=2)
-        start = time.perf_counter()
-        assert len(llamabench.read("bench.json", text).figures) == n
-        return time.perf_counter() - start
+
+        def once() -> float:
+            start = time.perf_counter()
+            assert len(llamabench.read("bench.json", text).figures) == n
+            return time.perf_counter() - start
+
+        # the best of three: a pause of this process (other tests on the same cores) only ever adds time
+        return min(once() for _ in range(3))
 
     cost(200)
     small, large = cost(500), cost(5000)
@@ -278,11 +283,6 @@ def test_sensitivity_seed_minus_one_is_a_clean_exit_2() -> None:
     assert done.returncode == 2 and "Traceback" not in done.stderr and "seed" in done.stderr
 
 
-def _default_sigint() -> None:
-    # a shell's background job starts with SIGINT ignored, and Python keeps an ignored SIGINT ignored
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 LONGEST_REPORT = ("--group", "llm-inference-accelerators")
 
 
@@ -298,7 +298,7 @@ def test_a_signal_during_a_pdf_report_ends_every_child(tmp_path: Path, signum: i
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
-        preexec_fn=_default_sigint,
+        preexec_fn=default_sigint,
     )
     deadline = time.monotonic() + 60
     children: list[int] = []

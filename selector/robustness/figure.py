@@ -30,13 +30,12 @@ CLOSE = 0.5
 
 Level = Literal["robust", "fragile", "not robust"]
 
-#: The pair of thresholds in words, printed wherever a level is read from a share (badge help, page, report).
 _LEVELS = N_("robust at {robust} or more of first places, fragile from {close}, not robust below {close}")
-LEVELS = _LEVELS.format(robust=f"{ROBUST:.0%}", close=f"{CLOSE:.0%}")
 
 
 def levels(*, lang: i18n.Language = "en") -> str:
-    """:data:`LEVELS` in `lang`."""
+    """The pair of thresholds in words in `lang`, printed wherever a level is read from a share (badge help, page,
+    report)."""
     return i18n.translator(lang)(_LEVELS).format(robust=f"{ROBUST:.0%}", close=f"{CLOSE:.0%}")
 
 

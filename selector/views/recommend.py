@@ -62,7 +62,7 @@ BADGE_HELP = (
     f"{verdict.SAMPLES:,} weightings of {SPACE_LABELS['dimensions']} drawn uniformly within ±10 percentage points of "
     f"yours, and {verdict.SAMPLES:,} anywhere on the whole weight simplex (every split of 100%); cells without "
     f"evidence drawn across their plausible range; seed {verdict.SEED}. The Robustness page shows the same two "
-    f"figures. Levels (the badge's colour): {figure.LEVELS}."
+    f"figures. Levels (the badge's colour): {figure.levels()}."
 )
 
 

@@ -16,7 +16,7 @@ from selector.knowledge import loading as knowledge
 from selector.knowledge.loading import Upload
 from selector.measure import probe
 from selector.uploads import intake
-from tests.conftest import FIXTURES, KNOWLEDGE
+from tests.conftest import FIXTURES, KNOWLEDGE, default_sigint
 
 # Left to `make test` (marked slow: tests/conftest.py): the command end to end, with a measurement checked.
 pytestmark = pytest.mark.slow
@@ -152,7 +152,7 @@ def test_ctrl_c_in_a_running_probe_exits_130_and_leaves_no_file(tmp_path: Path) 
     out = tmp_path / "probe.yaml"
     command = [sys.executable, "-m", "selector", "measure", "run", "--seconds", "60", "-o", str(out)]
     root = Path(__file__).resolve().parents[2]
-    proc = subprocess.Popen(command, cwd=root, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(command, cwd=root, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
     seen = ""
     deadline = time.monotonic() + 120
     while "batches" not in seen and time.monotonic() < deadline:  # interrupt once timing has started

@@ -140,7 +140,7 @@ def test_robustness_page_draws_the_tipping_points(page: Page, app_url: str, kb):
     page.goto(f"{app_url}/robustness?group=edge-accelerators")
     rec = recommend.recommend(kb, Preferences(group="edge-accelerators"))
     result = analysis.analyse(rec, samples=figure.SAMPLES, seed=figure.SEED)
-    shown = f"{result.leader} is {result.badge}: {figure.level(result.leader_share)} ({figure.LEVELS})."
+    shown = f"{result.leader} is {result.badge}: {figure.level(result.leader_share)} ({figure.levels()})."
     expect(page.get_by_text(shown)).to_be_visible(timeout=TIMEOUT_MS)
     _idle(page)
     open_tab(page, "Tipping points")

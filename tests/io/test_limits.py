@@ -4,9 +4,6 @@ benchmarks/bench_limits.py, not here."""
 
 from __future__ import annotations
 
-import csv
-import io
-
 import pytest
 
 from selector import issues, profile
@@ -16,37 +13,9 @@ from selector.knowledge.loading import Upload
 from selector.uploads import csv_claims, intake
 from tests.check_slots import every_check_slot_held
 from tests.conftest import KNOWLEDGE
+from tests.full_csv import full_csv
 
 SOURCE = "sources: [{id: user-x, kind: user, title_en: x}]\n"
-
-
-def _full_csv(rows: int) -> bytes:
-    """`rows` CSV rows with every column filled and a new entity declared on each."""
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(csv_claims.CSV_COLUMNS))
-    writer.writeheader()
-    for i in range(rows):
-        row = dict.fromkeys(csv_claims.CSV_COLUMNS, "v")
-        row.update(
-            id=f"c-{i}",
-            entity=f"npu-{i}",
-            metric="tops_int8",
-            value="40",
-            unit="TOPS",
-            tier="assessed",
-            kind="benchmark",
-            comparator="=",
-            overrides="",
-            based_on="c004-orin-tops;c004-edgetpu-tops",
-            hardware="a100",
-            baseline_entity="a100",
-            entity_kind="accelerator",
-            segment="edge",
-            roles="",
-            vendor="nvidia",
-        )
-        writer.writerow(row)
-    return out.getvalue().encode()
 
 
 def _values(data: bytes) -> int:
@@ -56,7 +25,7 @@ def _values(data: bytes) -> int:
 
 
 def test_values_per_row_is_what_a_full_csv_row_becomes() -> None:
-    ten, twenty = (csv_claims.convert(_full_csv(n), "x.csv").yaml for n in (10, 20))
+    ten, twenty = (csv_claims.convert(full_csv(n), "x.csv").yaml for n in (10, 20))
     assert (_values(twenty) - _values(ten)) / 10 == limits.VALUES_PER_ROW
     overhead = _values(ten) - 10 * limits.VALUES_PER_ROW  # the source record and the lists
     assert limits.MAX_CSV_ROWS * limits.VALUES_PER_ROW + overhead <= limits.MAX_UPLOAD_VALUES

@@ -52,9 +52,14 @@ def test_entry_lines_are_found_in_one_pass() -> None:
 
     def cost(n: int) -> float:
         big = json.dumps([{"avg_ts": 1.5, "n": i} for i in range(n)], indent=1)
-        start = time.perf_counter()
-        assert len(rawtext.entry_lines(big)) == n
-        return time.perf_counter() - start
+
+        def once() -> float:
+            start = time.perf_counter()
+            assert len(rawtext.entry_lines(big)) == n
+            return time.perf_counter() - start
+
+        # the best of three: a pause of this process (other tests on the same cores) only ever adds time
+        return min(once() for _ in range(3))
 
     cost(1000)  # warm
     # linear: ten times the entries costs about ten times as long (the quadratic lookup cost a hundred times)

@@ -17,7 +17,7 @@ from selector.report import build
 from selector.report.model import RobustnessInfo
 from selector.report.points import consequences
 from selector.robustness import analysis, figure, smaa
-from selector.views.recommend import ranking_markdown
+from selector.views.recommend import BADGE_HELP, ranking_markdown
 
 GROUP = "training-frameworks"
 
@@ -66,6 +66,14 @@ def test_level_has_one_pair_of_thresholds(share, expected):
 
 def test_a_share_that_was_not_sampled_is_not_robust():
     assert figure.level(math.nan) == "not robust"
+
+
+def test_the_levels_in_words_name_both_thresholds_in_each_language():
+    english = "robust at 75% or more of first places, fragile from 50%, not robust below 50%"
+    assert figure.levels() == figure.levels(lang="en") == english
+    assert f"Levels (the badge's colour): {english}." in BADGE_HELP
+    chinese = figure.levels(lang="zh")
+    assert chinese != english and "75%" in chinese and "50%" in chinese
 
 
 def test_wording_names_the_count_and_the_region():
