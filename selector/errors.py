@@ -46,3 +46,13 @@ def validation_refusals(exc: ValidationError) -> str:
             for e in exc.errors()
         ]
     )
+
+
+def message_of(exc: Exception) -> str:
+    """What any refusal says, keeping a phrase where there is one: a :class:`SelectorError`'s message, a model's
+    validation errors (:func:`validation_refusals`), else the exception's text."""
+    if isinstance(exc, SelectorError):
+        return exc.message
+    if callable(getattr(exc, "errors", None)) and type(exc).__name__ == "ValidationError":
+        return validation_refusals(exc)  # type: ignore[arg-type]
+    return str(exc)
