@@ -373,7 +373,11 @@ def weights_and_ranking() -> None:
     if "control-error" in st.session_state:
         st.error(md(i18n.stored(st.session_state["control-error"], _lang.current())))
     if rec is None:
-        st.error(_("This combination cannot be ranked: {error}").format(error=md(failure)))
+        st.error(
+            _("This combination cannot be ranked: {error}").format(
+                error=md(i18n.stored(failure.message, _lang.current()))
+            )
+        )
     else:
         _ranking(rec, judged, figure)
     st.subheader(_("What matters to you"))

@@ -254,7 +254,7 @@ def swing(items: Sequence[str], ratings: Mapping[str, float], noun: str = "dimen
     ElicitationError
         When a dimension is unknown or not rated, a rating is outside 0..100 or none is 100.
     """
-    _known(items, list(ratings), "swing", noun)
+    _known(items, list(ratings), Phrase(N_("swing")), noun)
     missing = [i for i in items if i not in ratings]
     if missing:
         raise ElicitationError(
@@ -306,7 +306,7 @@ def comparison_matrix(items: Sequence[str], judgements: Sequence[Judgement], nou
                 nouns=_plural(noun),
             )
         )
-    _known(items, [n for j in judgements for n in (j.better, j.worse)], "pairwise", noun)
+    _known(items, [n for j in judgements for n in (j.better, j.worse)], Phrase(N_("pairwise")), noun)
     index = {item: k for k, item in enumerate(items)}
     matrix = np.ones((len(items), len(items)))
     seen: dict[frozenset[str], Judgement] = {}
