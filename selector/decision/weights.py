@@ -59,8 +59,9 @@ def normalise(weights: Any, names: Sequence[str] | None = None) -> np.ndarray:
         raise WeightError(f"weights must be a flat, non-empty list of numbers; got shape {w.shape}")
 
     def _name(j: int) -> str:
-        label = f"weight {j + 1}"
-        return f"{label} ({names[j]!r})" if names is not None and j < len(names) else label
+        if names is not None and j < len(names):
+            return Phrase(N_("weight {number} ({name})"), number=str(j + 1), name=repr(names[j]))
+        return Phrase(N_("weight {number}"), number=str(j + 1))
 
     for j, value in enumerate(w):
         if not math.isfinite(value):
