@@ -14,6 +14,7 @@ from app_pages._widgets import expander_drawn_when_open, sync_widget
 from selector.decision import constraints as hard
 from selector.decision.preferences import Preferences
 from selector.escape import streamlit_md as md
+from selector.i18n import N_, Phrase, stored
 from selector.knowledge.models import Group, KnowledgeBase
 
 #: Makes these limits the ones in force (Recommend's check and link writing); False when they were refused.
@@ -58,7 +59,7 @@ def limits_editor(kb: KnowledgeBase, group: Group, in_force: tuple[str, ...], ap
         op.selectbox(_("Operator"), options=list(hard.OPERATORS), format_func=_SYMBOLS.get, key="limit-op")
         value.text_input(_("Limit"), key="limit-text", placeholder=_("e.g. 141 or >= 141 GB"))
         if ERROR in st.session_state:
-            st.error(md(st.session_state[ERROR]), icon=":material/error:")
+            st.error(md(stored(st.session_state[ERROR], _lang.current())), icon=":material/error:")
         st.form_submit_button(_("Add limit"), key="limit-add", on_click=lambda: _added(kb, in_force, apply))
     units = ", ".join(hard.allowed_units(by_id[chosen].unit)) if chosen in by_id else ""
     st.caption(
@@ -90,12 +91,13 @@ def _added(kb: KnowledgeBase, in_force: tuple[str, ...], apply: Apply) -> None:
     criterion = kb.criteria.get(ss.get("limit-criterion") or "")
     text = ss.get("limit-text") or ""
     if criterion is None:
-        ss[ERROR] = _("Pick the criterion to limit.")
+        ss[ERROR] = Phrase(N_("Pick the criterion to limit."))
         return
     try:
         limit = hard.parse_limit(text, criterion.id, criterion.unit, ss.get("limit-op") or ">=")
     except hard.ConstraintError as exc:
-        ss[ERROR] = _("Not added, the limits in force stay: {error}").format(error=exc)
+        # kept as a phrase, said when shown: the language may change before the next run
+        ss[ERROR] = Phrase(N_("Not added, the limits in force stay: {error}"), error=exc.message)
         return
     kept = tuple(t for t in in_force if (lambda p: (p.criterion, p.op))(hard.parse(t)) != (limit.criterion, limit.op))
     if apply((*kept, limit.text)):

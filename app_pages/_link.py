@@ -11,7 +11,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 import streamlit as st
 
-from selector import profile
+from selector import i18n, profile
 from selector.decision.preferences import PreferenceError, Preferences
 
 PREFERENCES = profile.PREFERENCE_PARAMS
@@ -40,7 +40,8 @@ def read_preferences(default_group: str) -> Preferences | None:
     try:
         found = _read(PREFERENCES, default_group)
     except profile.ProfileError as exc:
-        raise PreferenceError("; ".join(i.message for i in exc.issues)) from None
+        # the issues' messages joined as a phrase, so that the page says each in its language
+        raise PreferenceError(i18n.joined([i.message for i in exc.issues])) from None
     return None if found is None else found.preferences
 
 

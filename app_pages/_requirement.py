@@ -14,9 +14,10 @@ from app_pages._widgets import expander_drawn_when_open
 from selector.decision import requirement
 from selector.decision.preferences import Preferences
 from selector.decision.requirement import Requirement, RequirementError
+from selector.errors import message_of as _message
 from selector.escape import streamlit_label as label
 from selector.escape import streamlit_md as md
-from selector.i18n import N_
+from selector.i18n import N_, Phrase, stored
 from selector.knowledge import facts
 from selector.knowledge.models import KnowledgeBase
 
@@ -54,7 +55,7 @@ def requirement_box(kb: KnowledgeBase, prefs: Preferences, apply: Apply) -> None
     # Closed until asked for (its questions are drawn only while open): the answer stays on the first screen.
     expander_drawn_when_open(label(title), BOX, lambda: _questions(kb, req or Requirement(), apply))
     if ERROR in st.session_state:
-        st.error(md(st.session_state[ERROR]))
+        st.error(md(stored(st.session_state[ERROR], _lang.current())))
     if OFFERED in st.session_state:
         _offer(kb, prefs, apply)
 
@@ -133,7 +134,8 @@ def _submitted(kb: KnowledgeBase, apply: Apply) -> None:
         requirement.check(kb, req)
         found = requirement.pick(kb, req)
     except (RequirementError, ValueError) as exc:
-        st.session_state[ERROR] = _("This requirement cannot be used: {error}").format(error=exc)
+        # a phrase, said when shown: a refusal of the selector's own in the page's language
+        st.session_state[ERROR] = Phrase(N_("This requirement cannot be used: {error}"), error=_message(exc))
         return
     if found.chosen is None:
         st.session_state[OFFERED] = (req, found.offered, found.why)
@@ -159,7 +161,7 @@ def _rank_in(kb: KnowledgeBase, req: Requirement, group: str, apply: Apply) -> N
     try:
         prefs = Preferences.model_validate({**base, **update})
     except ValueError as exc:
-        st.session_state[ERROR] = _("This requirement cannot be ranked: {error}").format(error=exc)
+        st.session_state[ERROR] = Phrase(N_("This requirement cannot be ranked: {error}"), error=_message(exc))
         return
     if apply(prefs):
         st.session_state[BOX] = False

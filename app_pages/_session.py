@@ -14,7 +14,7 @@ from selector import adr, profile
 from selector.decision.preferences import PreferenceError, Preferences, check_slider_ranges
 from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
-from selector.i18n import N_
+from selector.i18n import N_, stored
 from selector.io import limits
 from selector.issues import Issue
 from selector.knowledge import loading as knowledge
@@ -162,7 +162,7 @@ def current_prefs(kb: KnowledgeBase) -> Preferences:
         except PreferenceError as exc:
             st.error(
                 _("The settings in this link cannot be used: {error}. Showing the default settings instead.").format(
-                    error=md(exc)
+                    error=md(stored(exc.message, _lang.current()))
                 )
             )
             prefs = default_prefs(kb)

@@ -62,7 +62,7 @@ def _submit(kb: KnowledgeBase, text: str | None) -> None:
         candidate: Preferences = prefs_in_force(kb).model_copy(update={"workload": workload.normalise(text)})
         workload_fit.stated(kb, check_prefs(kb, candidate))
     except SelectorError as exc:
-        st.session_state["workload-error"] = str(exc)
+        st.session_state["workload-error"] = exc.message  # a phrase: said in the language when shown
         return
     st.session_state.pop("workload-error", None)
     set_prefs(candidate)
@@ -108,6 +108,6 @@ def workload_form(kb: KnowledgeBase, prefs: Preferences) -> None:
             if clear.form_submit_button(_("No workload")):
                 _submit(kb, None)
         if "workload-error" in st.session_state:
-            st.error(md(st.session_state["workload-error"]))
+            st.error(md(i18n.stored(st.session_state["workload-error"], _lang.current())))
         if prefs.workload and "workload-error" not in st.session_state:
             _fit_table(kb, prefs.group, stated)

@@ -29,6 +29,7 @@ from selector.adr import DecisionMeta
 from selector.decision.preferences import PreferenceError
 from selector.errors import SelectorError
 from selector.escape import streamlit_md as md
+from selector.i18n import N_, Phrase, stored
 from selector.knowledge.loading import DEFAULT_KNOWLEDGE
 from selector.measure import compare
 from selector.record import RecordError
@@ -147,7 +148,8 @@ def apply_profile(name: str, data: bytes) -> None:
         ss["my-data-profile-result"] = (
             False,
             [],
-            _("the preferences in {file} do not fit the knowledge: {error}").format(file=name, error=exc),
+            # a phrase, said when shown (the profile may switch the language)
+            Phrase(N_("the preferences in {file} do not fit the knowledge: {error}"), file=name, error=exc.message),
         )
         return
     ss["uploads"] = [r.upload for r in results]
@@ -350,7 +352,7 @@ with load_col:
             st.success(md(message))
         else:
             st.error(
-                _("The profile was not loaded: {reason}").format(reason=md(message))
+                _("The profile was not loaded: {reason}").format(reason=md(stored(message, _lang.current())))
                 if message
                 else _("The profile was not loaded; the problems:")
             )

@@ -36,7 +36,7 @@ from selector.decision.preferences import (
     Preferences,
 )
 from selector.decision.problem import METHODS
-from selector.errors import SelectorError
+from selector.errors import SelectorError, validation_refusals
 from selector.escape import streamlit_label as label
 from selector.escape import streamlit_md as md
 from selector.measure import compare
@@ -128,7 +128,7 @@ def _prefs_from_widgets(*, keep_sub_weights: bool = True, keep_scaler: bool = Tr
             requirement=in_force.requirement,
         )
     except ValidationError as exc:
-        ss["control-error"] = "; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())
+        ss["control-error"] = validation_refusals(exc)  # a phrase: said in the page's language when shown
         return None
 
 
@@ -139,7 +139,7 @@ def _apply(candidate: Preferences | None) -> bool:
     try:
         check_prefs(kb, candidate)
     except PreferenceError as exc:
-        st.session_state["control-error"] = str(exc)
+        st.session_state["control-error"] = exc.message
         return False
     st.session_state.pop("control-error", None)
     st.session_state.pop(UNDO_RESET, None)  # a change after a reset keeps what it changed: nothing to undo
@@ -371,9 +371,13 @@ def weights_and_ranking() -> None:
     judged = None if rec is None else _verdict(prefs, rec)
     figure = None if rec is None else _contribution_figure(rec)
     if "control-error" in st.session_state:
-        st.error(md(st.session_state["control-error"]))
+        st.error(md(i18n.stored(st.session_state["control-error"], _lang.current())))
     if rec is None:
-        st.error(_("This combination cannot be ranked: {error}").format(error=md(failure)))
+        st.error(
+            _("This combination cannot be ranked: {error}").format(
+                error=md(i18n.stored(failure.message, _lang.current()))
+            )
+        )
     else:
         _ranking(rec, judged, figure)
     st.subheader(_("What matters to you"))

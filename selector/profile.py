@@ -32,7 +32,7 @@ from pydantic import (
 from selector.adr import DecisionMeta
 from selector.decision.preferences import PreferenceError, Preferences, from_query, to_query
 from selector.errors import SelectorError
-from selector.i18n import Language, LanguageError, check_language
+from selector.i18n import N_, Language, LanguageError, Phrase, check_language
 from selector.io import textpolicy
 from selector.io.yamlio import dump_yaml, parse_yaml
 from selector.issues import Issue, schema_issues
@@ -420,7 +420,11 @@ def _single_values(params: Mapping[str, str | Sequence[str]]) -> tuple[dict[str,
         values = [value] if isinstance(value, str) else list(value)
         distinct = list(dict.fromkeys(values))
         if len(distinct) > 1:
-            message = f"`{key}` is given {len(values)} times with different values; give it once"
+            message = Phrase(
+                N_("`{key}` is given {count} times with different values; give it once"),
+                key=key,
+                count=str(len(values)),
+            )
             issues.append(Issue("ERROR", LINK_NAME, None, None, message))
         if distinct:
             single[key] = distinct[-1]
@@ -456,12 +460,14 @@ def from_link_params(
     problems.extend(repeated)
     preferences = None
     if "group" not in params and default_group is None:
-        problems.append(Issue("ERROR", LINK_NAME, None, None, "it names no `group`; add group=<a group id>"))
+        problems.append(
+            Issue("ERROR", LINK_NAME, None, None, Phrase(N_("it names no `group`; add group=<a group id>")))
+        )
     else:
         try:
             preferences = from_query(params, default_group or "")
         except PreferenceError as exc:
-            problems.append(Issue("ERROR", LINK_NAME, None, None, str(exc)))
+            problems.append(Issue("ERROR", LINK_NAME, None, None, exc.message))  # a phrase: said where shown
     filters: dict[str, tuple[str, ...]] = {}
     uploads: tuple[EmbeddedUpload, ...] = ()
     language = None

@@ -52,3 +52,24 @@ def test_refusals_with_located_problems_carry_them_and_others_carry_none() -> No
     assert knowledge.KnowledgeError([ISSUE]).issues == (ISSUE,)
     assert MeasureError([ISSUE]).issues == (ISSUE,)
     assert problem.ScoringError("x").issues == ()
+
+
+def test_a_models_refusals_keep_the_selectors_phrases_and_pydantics_words():
+    # issue 36: a refusal raised inside a validator is said in the reader's language; pydantic's own stay English
+    from pydantic import ValidationError
+
+    from selector.decision.preferences import Preferences
+    from selector.errors import message_of, validation_refusals
+    from selector.i18n import Phrase, stored
+
+    with pytest.raises(ValidationError) as refused:
+        Preferences(group="g", constraints=("power-w<<3",), missing="guess")
+    said = validation_refusals(refused.value)
+    assert isinstance(said, Phrase) and message_of(refused.value) == said
+    assert said.startswith("Input should be 'impute-worst'")  # pydantic's, in the order pydantic reports them
+    assert said.endswith(
+        "; constraint `power-w<<3` is not of the form CRITERION<=NUMBER (operators: <=, >=, <, >, =), e.g. power-w<=10"
+    )
+    chinese = stored(said, "zh")
+    assert chinese.startswith("Input should be 'impute-worst'") and "约束 `power-w<<3` 不符合" in chinese
+    assert message_of(ValueError("plain")) == "plain"

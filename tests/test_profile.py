@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from selector import profile
+from selector import i18n, profile
 from selector.decision import recommend
 from selector.decision.elicitation import Elicitation, percentages
 from selector.decision.preferences import MISSING_POLICIES, PreferenceError, Preferences
@@ -431,3 +431,19 @@ def test_a_link_or_profile_with_an_unknown_language_is_refused_with_the_language
         profile.from_link_params({"group": "edge-accelerators", "lang": "fr"})
     with pytest.raises(profile.ProfileError, match="language"):
         profile.load("preferences: {group: edge-accelerators}\nlanguage: fr\n")
+
+
+def test_a_links_refusals_keep_their_english_and_are_said_in_chinese_with_its_values():
+    # issue 36: each issue's message is the refusal's phrase, said in the page's language where shown
+    with pytest.raises(profile.ProfileError) as refused:
+        profile.from_link_params({"w": ["cost=1", "cost=2"], "cw": "tdp-w=abc"})
+    first, second = (issue.message for issue in refused.value.issues)
+    assert first == "`w` is given 2 times with different values; give it once"
+    assert second == "it names no `group`; add group=<a group id>"
+    assert "`w`" in i18n.stored(first, "zh") and "2" in i18n.stored(first, "zh")
+    assert "`group`" in i18n.stored(second, "zh") and "链接" in i18n.stored(second, "zh")
+    with pytest.raises(profile.ProfileError) as refused:
+        profile.from_link_params({"group": "training-frameworks", "w": "performance=-1"})
+    [issue] = refused.value.issues
+    assert issue.message == "dimension weights weight `performance` is negative (-1.0); weights must be >= 0"
+    assert i18n.stored(issue.message, "zh") == "维度权重 `performance` 为负数（-1.0）；权重必须 >= 0"

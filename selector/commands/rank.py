@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
         rec = recommend.recommend(kb, prefs)
         judged = verdict.judge(rec, lang=lang)
     except SelectorError as exc:
-        return _context.fail(str(exc))
+        return _context.fail(i18n.stored(exc.message, lang))  # a refusal in --lang
     if args.format == "json":
         # the keys and ids stay as they are in every language; the sentences for people follow --lang
         payload = {**_with_provenance(kb, rec, lang), "verdict": judged.to_dict()}

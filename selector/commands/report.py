@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 data = pdf.render_pdf(built, worker)
     except SelectorError as exc:
-        return _context.fail(str(exc))
+        return _context.fail(i18n.stored(exc.message, _context.lang(args)))  # a refusal in --lang
     try:
         if args.output == "-":
             outfile.write_stdout(data)

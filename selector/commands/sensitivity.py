@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         rec = recommend.recommend(kb, prefs)
         result = analysis.analyse(rec, samples=args.samples, seed=args.seed, spread=args.spread, space=args.space)
     except SelectorError as exc:
-        return _context.fail(str(exc))
+        return _context.fail(i18n.stored(exc.message, _context.lang(args)))  # a refusal in --lang
     if args.format == "json":
         out = {"group": rec.matrix.group, "method": rec.result.method, "scaler": rec.result.scaler}
         # the keys and ids stay as they are; the sentences for people (badge, tipping points, summaries) follow --lang

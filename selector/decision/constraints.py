@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from selector.errors import SelectorError
+from selector.i18n import N_, Phrase, joined
 from selector.io import numbers
 
 OPERATORS: dict[str, Callable[[float, float], bool]] = {
@@ -25,6 +26,8 @@ OPERATORS: dict[str, Callable[[float, float], bool]] = {
 # the longer operators first, so that "<=" is not read as "<" followed by "=10"
 _PATTERN = re.compile(r"^\s*([a-z0-9][a-z0-9_.-]*)\s*(<=|>=|<|>|=)\s*([^\s<>=]+)\s*$")
 MAX_CONSTRAINTS = 20
+#: Units a limit may be written in, listed in a refusal ("W or mW or kW").
+OR = N_("{first} or {second}")
 
 
 class ConstraintError(SelectorError, ValueError):
@@ -61,14 +64,22 @@ def parse(text: str) -> Constraint:
     match = _PATTERN.match(text or "")
     if not match:
         raise ConstraintError(
-            f"constraint `{text}` is not of the form CRITERION<=NUMBER (operators: {', '.join(OPERATORS)}), "
-            "e.g. power-w<=10"
+            Phrase(
+                N_(
+                    "constraint `{text}` is not of the form CRITERION<=NUMBER (operators: {operators}), "
+                    "e.g. power-w<=10"
+                ),
+                text=text,
+                operators=", ".join(OPERATORS),
+            )
         )
     criterion, op, number = match.groups()
     try:
         value = numbers.parse_number(number)
     except numbers.NumberRefused as exc:
-        raise ConstraintError(f"constraint `{text}`: the limit {exc}") from None
+        raise ConstraintError(
+            Phrase(N_("constraint `{text}`: the limit {error}"), text=text, error=exc.message)
+        ) from None
     return Constraint(criterion, op, value)
 
 
@@ -81,7 +92,13 @@ def normalise(texts: tuple[str, ...] | list[str]) -> tuple[str, ...]:
         When one cannot be read, or there are more than ``MAX_CONSTRAINTS``.
     """
     if len(texts) > MAX_CONSTRAINTS:
-        raise ConstraintError(f"{len(texts)} constraints given; at most {MAX_CONSTRAINTS} are accepted")
+        raise ConstraintError(
+            Phrase(
+                N_("{count} constraints given; at most {most} are accepted"),
+                count=str(len(texts)),
+                most=str(MAX_CONSTRAINTS),
+            )
+        )
     return tuple(dict.fromkeys(parse(t).text for t in texts))
 
 
@@ -115,17 +132,25 @@ def parse_limit(text: str, criterion: str, unit: str, op: str = ">=") -> Constra
         :func:`allowed_units` (the message lists them).
     """
     if op not in OPERATORS:
-        raise ConstraintError(f"operator `{op}` unknown; use one of {', '.join(OPERATORS)}")
+        raise ConstraintError(
+            Phrase(N_("operator `{op}` unknown; use one of {operators}"), op=op, operators=", ".join(OPERATORS))
+        )
     match = _LIMIT.match(text or "")
     if not match:
-        raise ConstraintError(f"`{text}` is not a limit: write an operator, a number and the unit, e.g. >= 10 {unit}")
+        raise ConstraintError(
+            Phrase(
+                N_("`{text}` is not a limit: write an operator, a number and the unit, e.g. >= 10 {unit}"),
+                text=text,
+                unit=unit,
+            )
+        )
     written_op, dollar, number, written_unit = match.groups()
     if dollar:  # "$2", "$2/h": the currency written before the number
         written_unit = "$" + written_unit if written_unit.startswith("/") or not written_unit else written_unit
     try:
         value = numbers.parse_number(number)
     except numbers.NumberRefused as exc:
-        raise ConstraintError(f"`{text}`: the number {exc}") from None
+        raise ConstraintError(Phrase(N_("`{text}`: the number {error}"), text=text, error=exc.message)) from None
     allowed = allowed_units(unit)
     factor = 1.0
     if written_unit:
@@ -134,8 +159,16 @@ def parse_limit(text: str, criterion: str, unit: str, op: str = ">=") -> Constra
         )
         if found is None:
             raise ConstraintError(
-                f"`{text}`: unit `{written_unit}` does not measure this criterion; write the number in "
-                f"{' or '.join(allowed)}, or without a unit (then it is in {unit})"
+                Phrase(
+                    N_(
+                        "`{text}`: unit `{written}` does not measure this criterion; write the number in {units}, "
+                        "or without a unit (then it is in {unit})"
+                    ),
+                    text=text,
+                    written=written_unit,
+                    units=joined(list(allowed), OR),
+                    unit=unit,
+                )
             )
         factor = found
     # twelve significant digits: 0.3 kW is 300 W, not 300.00000000000006 (the canonical text keeps every digit)

@@ -21,8 +21,8 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
-from selector.errors import SelectorError
-from selector.i18n import N_
+from selector.errors import SelectorError, validation_refusals
+from selector.i18n import N_, Phrase
 from selector.io import pairs, textpolicy
 
 #: Saaty's random consistency indices (Saaty 1980): the mean CI of random reciprocal matrices of order n.
@@ -91,11 +91,22 @@ def parse_value(text: str, where: str = "value") -> Fraction:
         value = Fraction(raw)
     except (ValueError, ZeroDivisionError):
         raise ElicitationError(
-            f"{where}: `{text}` is not a number; write an integer (3), a fraction (1/3) or a decimal (2.5)"
+            Phrase(
+                N_("{where}: `{text}` is not a number; write an integer (3), a fraction (1/3) or a decimal (2.5)"),
+                where=where,
+                text=text,
+            )
         ) from None
     if not LOWEST <= value <= HIGHEST:
         raise ElicitationError(
-            f"{where}: `{text}` is outside Saaty's scale 1/9..9 (1 = equally important, 9 = extremely more important)"
+            Phrase(
+                N_(
+                    "{where}: `{text}` is outside Saaty's scale 1/9..9 (1 = equally important, 9 = extremely more "
+                    "important)"
+                ),
+                where=where,
+                text=text,
+            )
         )
     return value
 
@@ -138,10 +149,18 @@ def parse_judgement(text: str) -> Judgement:
     better, slash, worse = pair.partition("/")
     better, worse = better.strip(), worse.strip()
     if not sep or not slash or not better or not worse or not value.strip():
-        raise ElicitationError(f"comparison `{text}` is not of the form A/B=V (e.g. performance/cost=3)")
+        raise ElicitationError(
+            Phrase(N_("comparison `{text}` is not of the form A/B=V (e.g. performance/cost=3)"), text=text)
+        )
     if better == worse:
-        raise ElicitationError(f"comparison `{text}` compares `{better}` with itself; compare two dimensions")
-    return Judgement(better, worse, parse_value(value, f"comparison `{text}`"))
+        raise ElicitationError(
+            Phrase(
+                N_("comparison `{text}` compares `{better}` with itself; compare two dimensions"),
+                text=text,
+                better=better,
+            )
+        )
+    return Judgement(better, worse, parse_value(value, Phrase(N_("comparison `{text}`"), text=text)))
 
 
 def parse_ratings(texts: Sequence[str]) -> dict[str, float]:
@@ -153,26 +172,53 @@ def parse_ratings(texts: Sequence[str]) -> dict[str, float]:
         When a pair is malformed, a rating is not a number or a dimension is given twice.
     """
     given = pairs.parse_pairs(
-        ",".join(texts), "swing rating", ElicitationError, form="dimension=rating", noun="dimension", strict=True
+        ",".join(texts),
+        Phrase(N_("swing rating")),
+        ElicitationError,
+        form=Phrase(N_("dimension=rating")),
+        noun=_said("dimension"),
+        strict=True,
     )
     ratings: dict[str, float] = {}
     for key, value in given.items():
         try:
             ratings[key] = float(value)
         except ValueError:
-            raise ElicitationError(f"swing rating `{key}={value}`: `{value}` is not a number") from None
+            raise ElicitationError(
+                Phrase(N_("swing rating `{key}={value}`: `{value}` is not a number"), key=key, value=value)
+            ) from None
     return ratings
 
 
+#: The nouns a refusal names its items with, marked for the catalogs (said in the reader's language where shown).
+_NOUNS = {
+    "dimension": N_("dimension"),
+    "criterion": N_("criterion"),
+    "dimensions": N_("dimensions"),
+    "criteria": N_("criteria"),
+}
+
+
+def _said(noun: str) -> str:
+    """`noun` as a phrase when the catalog has it (``dimension``), else as it is."""
+    return Phrase(_NOUNS[noun]) if noun in _NOUNS else noun
+
+
 def _plural(noun: str) -> str:
-    return "criteria" if noun == "criterion" else f"{noun}s"
+    return _said("criteria" if noun == "criterion" else f"{noun}s")
 
 
 def _known(items: Sequence[str], named: Sequence[str], what: str, noun: str) -> None:
     unknown = [n for n in dict.fromkeys(named) if n not in items]
     if unknown:
         raise ElicitationError(
-            f"{what}: unknown {noun}(s) {', '.join(f'`{u}`' for u in unknown)}; known: {', '.join(items)}"
+            Phrase(
+                N_("{what}: unknown {noun}(s) {unknown}; known: {known}"),
+                what=what,
+                noun=_said(noun),
+                unknown=", ".join(f"`{u}`" for u in unknown),
+                known=", ".join(items),
+            )
         )
 
 
@@ -208,17 +254,30 @@ def swing(items: Sequence[str], ratings: Mapping[str, float], noun: str = "dimen
     ElicitationError
         When a dimension is unknown or not rated, a rating is outside 0..100 or none is 100.
     """
-    _known(items, list(ratings), "swing", noun)
+    _known(items, list(ratings), Phrase(N_("swing")), noun)
     missing = [i for i in items if i not in ratings]
     if missing:
-        raise ElicitationError(f"swing: rate every {noun}; missing: {', '.join(missing)}")
+        raise ElicitationError(
+            Phrase(N_("swing: rate every {noun}; missing: {missing}"), noun=_said(noun), missing=", ".join(missing))
+        )
     for key, value in ratings.items():
         if not math.isfinite(value) or not 0 <= value <= SWING_TOP:
-            raise ElicitationError(f"swing: `{key}={value:g}` is outside 0..100; rate each swing from 0 to 100")
+            raise ElicitationError(
+                Phrase(
+                    N_("swing: `{key}={value}` is outside 0..100; rate each swing from 0 to 100"),
+                    key=key,
+                    value=f"{value:g}",
+                )
+            )
     if max(ratings.values()) != SWING_TOP:
         raise ElicitationError(
-            "swing: the swing you would take first is rated 100 and the others relative to it; "
-            f"none is 100 (highest: {max(ratings.values()):g})"
+            Phrase(
+                N_(
+                    "swing: the swing you would take first is rated 100 and the others relative to it; none is 100 "
+                    "(highest: {highest})"
+                ),
+                highest=f"{max(ratings.values()):g}",
+            )
         )
     total = sum(ratings.values())
     ordered = {i: float(ratings[i]) for i in items}
@@ -238,12 +297,16 @@ def comparison_matrix(items: Sequence[str], judgements: Sequence[Judgement], nou
         When an item is unknown, a pair is judged twice (in either order) or a pair is missing.
     """
     if len(items) < 2:
-        raise ElicitationError(f"pairwise: compare at least two {_plural(noun)}")
+        raise ElicitationError(Phrase(N_("pairwise: compare at least two {nouns}"), nouns=_plural(noun)))
     if len(items) > MAX_ITEMS:
         raise ElicitationError(
-            f"pairwise: at most {MAX_ITEMS} {_plural(noun)} can be compared (Saaty's random indices stop there)"
+            Phrase(
+                N_("pairwise: at most {most} {nouns} can be compared (Saaty's random indices stop there)"),
+                most=str(MAX_ITEMS),
+                nouns=_plural(noun),
+            )
         )
-    _known(items, [n for j in judgements for n in (j.better, j.worse)], "pairwise", noun)
+    _known(items, [n for j in judgements for n in (j.better, j.worse)], Phrase(N_("pairwise")), noun)
     index = {item: k for k, item in enumerate(items)}
     matrix = np.ones((len(items), len(items)))
     seen: dict[frozenset[str], Judgement] = {}
@@ -251,8 +314,11 @@ def comparison_matrix(items: Sequence[str], judgements: Sequence[Judgement], nou
         pair = frozenset((judgement.better, judgement.worse))
         if pair in seen:
             raise ElicitationError(
-                f"pairwise: `{judgement.text}` judges the pair already judged by `{seen[pair].text}`; "
-                "give each comparison once"
+                Phrase(
+                    N_("pairwise: `{given}` judges the pair already judged by `{earlier}`; give each comparison once"),
+                    given=judgement.text,
+                    earlier=seen[pair].text,
+                )
             )
         seen[pair] = judgement
         i, j = index[judgement.better], index[judgement.worse]
@@ -260,8 +326,14 @@ def comparison_matrix(items: Sequence[str], judgements: Sequence[Judgement], nou
     missing = [f"{a}/{b}" for k, a in enumerate(items) for b in items[k + 1 :] if frozenset((a, b)) not in seen]
     if missing:
         raise ElicitationError(
-            f"pairwise: {len(missing)} comparison(s) missing: {', '.join(missing)}; "
-            f"{len(items)} {_plural(noun)} need all {len(items) * (len(items) - 1) // 2}"
+            Phrase(
+                N_("pairwise: {count} comparison(s) missing: {missing}; {items} {nouns} need all {needed}"),
+                count=str(len(missing)),
+                missing=", ".join(missing),
+                items=str(len(items)),
+                nouns=_plural(noun),
+                needed=str(len(items) * (len(items) - 1) // 2),
+            )
         )
     return matrix
 
@@ -459,14 +531,15 @@ class Elicitation(BaseModel):
         method, sep, answers = text.partition(":")
         if not sep or method not in METHOD_LABELS:
             raise ElicitationError(
-                f"elicitation `{text[:60]}` starts with neither `swing:` nor `pairwise:`; copy the whole link"
+                Phrase(
+                    N_("elicitation `{text}` starts with neither `swing:` nor `pairwise:`; copy the whole link"),
+                    text=text[:60],
+                )
             )
         try:
             return cls(method=method, answers=tuple(a for a in answers.split(",") if a.strip()))
         except ValidationError as exc:
-            raise ElicitationError(
-                "elicitation: " + "; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())
-            ) from None
+            raise ElicitationError(Phrase(N_("elicitation: {errors}"), errors=validation_refusals(exc))) from None
 
 
 def from_result(result: SwingResult | PairwiseResult) -> Elicitation:

@@ -60,8 +60,15 @@ def model_facts(kb: KnowledgeBase, workload: Workload) -> ModelFacts:
     if lacking:
         known = ", ".join(sorted(kb.llm_models))
         raise WorkloadError(
-            f"workload: model `{workload.model}` is not in knowledge/llm_models.yaml and its facts are incomplete "
-            f"(missing {', '.join(lacking)}); choose one of {known} or state the missing facts"
+            Phrase(
+                N_(
+                    "workload: model `{model}` is not in knowledge/llm_models.yaml and its facts are incomplete "
+                    "(missing {lacking}); choose one of {known} or state the missing facts"
+                ),
+                model=workload.model,
+                lacking=", ".join(lacking),
+                known=known,
+            )
         )
     source = "your workload's facts" if bundled is None else bundled.config_url + (" and your facts" if own else "")
     return ModelFacts(

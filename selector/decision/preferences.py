@@ -16,7 +16,7 @@ from selector.decision.elicitation import Elicitation, ElicitationError, Pairwis
 from selector.decision.problem import DEFAULT_METHOD, ScoringError, resolve_method
 from selector.decision.requirement import Requirement, RequirementError
 from selector.errors import SelectorError
-from selector.i18n import N_
+from selector.i18n import N_, Phrase, joined
 from selector.io import numbers, pairs
 from selector.knowledge import facts
 from selector.knowledge.fields import Id, Number
@@ -56,17 +56,46 @@ class PreferenceError(SelectorError, ValueError):
 MAX_WEIGHT = 1_000_000.0
 
 
+#: What a link's or profile's weights are called in a refusal (said in the reader's language where shown).
+DIMENSION_WEIGHTS = Phrase(N_("dimension weights"))
+CRITERION_WEIGHTS = Phrase(N_("criterion weights"))
+ANSWERS = Phrase(N_("answers"))
+
+
+def _weight_named(what: str, key: str) -> Phrase:
+    # "the weight `x`" (a model's own check) or "dimension weights weight `x`" (a link's, a command line's option)
+    if what == "the":
+        return Phrase(N_("the weight `{key}`"), key=key)
+    return Phrase(N_("{what} weight `{key}`"), what=what, key=key)
+
+
 def _finite_non_negative(weights: Mapping[str, float], what: str) -> dict[str, float]:
     clean = {}
     for key, value in weights.items():
         if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
-            raise PreferenceError(f"{what} weight `{key}` must be a finite number, got {value!r}")
+            raise PreferenceError(
+                Phrase(
+                    N_("{weight} must be a finite number, got {value}"),
+                    weight=_weight_named(what, key),
+                    value=repr(value),
+                )
+            )
         if value < 0:
-            raise PreferenceError(f"{what} weight `{key}` is negative ({value}); weights must be >= 0")
+            raise PreferenceError(
+                Phrase(
+                    N_("{weight} is negative ({value}); weights must be >= 0"),
+                    weight=_weight_named(what, key),
+                    value=str(value),
+                )
+            )
         if value > MAX_WEIGHT:
             raise PreferenceError(
-                f"{what} weight `{key}` is {value:g}; weights are relative (the sliders run 0-100), "
-                f"so write at most {MAX_WEIGHT:,.0f}"
+                Phrase(
+                    N_("{weight} is {value}; weights are relative (the sliders run 0-100), so write at most {most}"),
+                    weight=_weight_named(what, key),
+                    value=f"{value:g}",
+                    most=f"{MAX_WEIGHT:,.0f}",
+                )
             )
         clean[key] = float(value)
     return clean
@@ -108,7 +137,7 @@ class Preferences(BaseModel):
         try:
             return hard.normalise(v)
         except hard.ConstraintError as exc:
-            raise PreferenceError(str(exc)) from None
+            raise PreferenceError(exc.message) from None
 
     @field_validator("workload")
     @classmethod
@@ -116,13 +145,15 @@ class Preferences(BaseModel):
         try:
             return stated_workload.normalise(v)
         except stated_workload.WorkloadError as exc:
-            raise PreferenceError(str(exc)) from None
+            raise PreferenceError(exc.message) from None
 
     @field_validator("exclude_vendors", "exclude")
     @classmethod
     def _distinct(cls, v: tuple[str, ...]) -> tuple[str, ...]:
         if len(v) > 200:
-            raise PreferenceError(f"{len(v)} exclusions given; at most 200 are accepted")
+            raise PreferenceError(
+                Phrase(N_("{count} exclusions given; at most {most} are accepted"), count=str(len(v)), most="200")
+            )
         return tuple(dict.fromkeys(v))
 
     def checked(self, kb: KnowledgeBase) -> Checked:
@@ -182,9 +213,11 @@ def _check(prefs: Preferences, kb: KnowledgeBase) -> Checked:
     try:
         resolve_method(prefs.method, prefs.scaler)
     except ScoringError as exc:
-        raise PreferenceError(str(exc)) from None
+        raise PreferenceError(exc.message) from None
     if prefs.group not in kb.groups:
-        raise PreferenceError(f"unknown group `{prefs.group}`; known groups: {', '.join(kb.groups)}")
+        raise PreferenceError(
+            Phrase(N_("unknown group `{group}`; known groups: {known}"), group=prefs.group, known=", ".join(kb.groups))
+        )
     _check_answers(kb, prefs.answers)
     dimension_weights = _dimension_weights(kb, prefs.dimension_weights)
     elicited = _elicited(kb, prefs.elicitation, dimension_weights)
@@ -193,12 +226,17 @@ def _check(prefs: Preferences, kb: KnowledgeBase) -> Checked:
         criterion = hard.parse(text).criterion
         if criterion not in kb.criteria:
             raise PreferenceError(
-                f"constraint `{text}`: unknown criterion `{criterion}`; criteria: {', '.join(kb.criteria)}"
+                Phrase(
+                    N_("constraint `{text}`: unknown criterion `{criterion}`; criteria: {known}"),
+                    text=text,
+                    criterion=criterion,
+                    known=", ".join(kb.criteria),
+                )
             )
     _check_vendors(kb, prefs.exclude_vendors)
     for entity_id in prefs.exclude:
         if entity_id not in kb.entities:
-            raise PreferenceError(f"cannot exclude `{entity_id}`: no entity has that id")
+            raise PreferenceError(Phrase(N_("cannot exclude `{entity}`: no entity has that id"), entity=entity_id))
     return Checked(prefs, kb, MappingProxyType(dimension_weights), MappingProxyType(criterion_weights), elicited)
 
 
@@ -206,10 +244,18 @@ def _dimension_weights(kb: KnowledgeBase, given: Mapping[str, float]) -> dict[st
     """Dimension weights with defaults filled in, in knowledge order; unknown dimensions and all zero refused."""
     unknown = set(given) - set(kb.dimensions)
     if unknown:
-        raise PreferenceError(f"unknown dimension(s) {', '.join(sorted(unknown))}; known: {', '.join(kb.dimensions)}")
+        raise PreferenceError(
+            Phrase(
+                N_("unknown dimension(s) {unknown}; known: {known}"),
+                unknown=", ".join(sorted(unknown)),
+                known=", ".join(kb.dimensions),
+            )
+        )
     weights = {d: given.get(d, dim.weight) for d, dim in kb.dimensions.items()}
     if not any(w > 0 for w in weights.values()):
-        raise PreferenceError("all dimension weights are zero; give at least one dimension a positive weight")
+        raise PreferenceError(
+            Phrase(N_("all dimension weights are zero; give at least one dimension a positive weight"))
+        )
     return weights
 
 
@@ -224,15 +270,24 @@ def _elicited(
     try:
         result = recorded.result(list(kb.dimensions))
     except ElicitationError as exc:
-        raise PreferenceError(f"the recorded elicitation cannot be used: {exc}") from None
+        raise PreferenceError(
+            Phrase(N_("the recorded elicitation cannot be used: {error}"), error=exc.message)
+        ) from None
     if not matches(result, weights):
         total = sum(weights.values())
         given = ", ".join(f"{d} {100 * w / total:.0f} %" for d, w in weights.items())
         elicited = ", ".join(f"{d} {100 * w:.0f} %" for d, w in result.weights.items())
         raise PreferenceError(
-            f"the dimension weights ({given}) are not those the recorded {recorded.method} answers give "
-            f"({elicited}); drop the record of the elicitation (`el` in a link, `elicitation` in a profile) or "
-            "give the weights it gives"
+            Phrase(
+                N_(
+                    "the dimension weights ({given}) are not those the recorded {method} answers give ({elicited}); "
+                    "drop the record of the elicitation (`el` in a link, `elicitation` in a profile) or give the "
+                    "weights it gives"
+                ),
+                given=given,
+                method=recorded.method,
+                elicited=elicited,
+            )
         )
     return result
 
@@ -243,8 +298,12 @@ def _criterion_weights(kb: KnowledgeBase, group_id: str, given: Mapping[str, flo
     unknown = set(given) - set(defaults)
     if unknown:
         raise PreferenceError(
-            f"criterion weight(s) for {', '.join(sorted(unknown))} not in group `{group_id}`; "
-            f"its criteria: {', '.join(defaults)}"
+            Phrase(
+                N_("criterion weight(s) for {unknown} not in group `{group}`; its criteria: {known}"),
+                unknown=", ".join(sorted(unknown)),
+                group=group_id,
+                known=", ".join(defaults),
+            )
         )
     return {c: given.get(c, w) for c, w in defaults.items()}
 
@@ -254,11 +313,24 @@ def _check_answers(kb: KnowledgeBase, answers: Mapping[str, str]) -> None:
     for question_id, answer in answers.items():
         question = kb.questions.get(question_id)
         if question is None:
-            raise PreferenceError(f"unknown question `{question_id}`; questions: {', '.join(kb.questions)}")
+            raise PreferenceError(
+                Phrase(
+                    N_("unknown question `{question}`; questions: {known}"),
+                    question=question_id,
+                    known=", ".join(kb.questions),
+                )
+            )
         options = [o.id for o in question.options]
         if answer not in options:
             listed = ", ".join(options)
-            raise PreferenceError(f"`{answer}` is not an answer to `{question_id}`; choose one of: {listed}")
+            raise PreferenceError(
+                Phrase(
+                    N_("`{answer}` is not an answer to `{question}`; choose one of: {listed}"),
+                    answer=answer,
+                    question=question_id,
+                    listed=listed,
+                )
+            )
 
 
 def _check_vendors(kb: KnowledgeBase, vendors: Sequence[str]) -> None:
@@ -271,11 +343,25 @@ def _check_vendors(kb: KnowledgeBase, vendors: Sequence[str]) -> None:
         listed = ", ".join(known)
         if vendor in kb.entities:
             raise PreferenceError(
-                f"cannot exclude vendor `{vendor}`: it is {kb.entities[vendor].kind} `{vendor}`, not the vendor of "
-                f"any entity; exclude it as an alternative (--exclude / x=) or name a vendor: {listed}"
+                Phrase(
+                    N_(
+                        "cannot exclude vendor `{vendor}`: it is {kind} `{vendor}`, not the vendor of any entity; "
+                        "exclude it as an alternative (--exclude / x=) or name a vendor: {listed}"
+                    ),
+                    vendor=vendor,
+                    kind=kb.entities[vendor].kind,
+                    listed=listed,
+                )
             )
         raise PreferenceError(
-            f"cannot exclude vendor `{vendor}`: no framework or accelerator is made by it; known vendors: {listed}"
+            Phrase(
+                N_(
+                    "cannot exclude vendor `{vendor}`: no framework or accelerator is made by it; "
+                    "known vendors: {listed}"
+                ),
+                vendor=vendor,
+                listed=listed,
+            )
         )
 
 
@@ -296,18 +382,29 @@ def check_slider_ranges(prefs: Preferences) -> Preferences:
         `prefs` itself.
     """
     problems = []
-    for what, weights, (low, high) in (
-        ("dimension weight", prefs.dimension_weights, DIMENSION_WEIGHT_RANGE),
-        ("criterion weight", prefs.criterion_weights, CRITERION_WEIGHT_RANGE),
+    for template, weights, (low, high) in (
+        (
+            N_("dimension weight `{key}` = {value} is outside {low}-{high}, the range of its slider"),
+            prefs.dimension_weights,
+            DIMENSION_WEIGHT_RANGE,
+        ),
+        (
+            N_("criterion weight `{key}` = {value} is outside {low}-{high}, the range of its slider"),
+            prefs.criterion_weights,
+            CRITERION_WEIGHT_RANGE,
+        ),
     ):
         problems.extend(
-            f"{what} `{key}` = {value:g} is outside {low:g}-{high:g}, the range of its slider"
+            Phrase(template, key=key, value=f"{value:g}", low=f"{low:g}", high=f"{high:g}")
             for key, value in sorted(weights.items())
             if not low <= value <= high
         )
     if problems:
         raise PreferenceError(
-            "; ".join(problems) + " (weights are relative: divide them all by the same number to bring them in range)"
+            Phrase(
+                N_("{problems} (weights are relative: divide them all by the same number to bring them in range)"),
+                problems=joined(problems),
+            )
         )
     return prefs
 
@@ -326,7 +423,15 @@ def parse_weights(text: str | None, what: str) -> dict[str, float]:
             # any finite value: the range a weight may take is checked after, with its own message
             weights[key] = numbers.parse_number(value, low=-math.inf, high=math.inf)
         except numbers.NumberRefused as exc:
-            raise PreferenceError(f"{what}: weight `{key}={value}` is not a number ({exc})") from None
+            raise PreferenceError(
+                Phrase(
+                    N_("{what}: weight `{key}={value}` is not a number ({error})"),
+                    what=what,
+                    key=key,
+                    value=value,
+                    error=exc.message,
+                )
+            ) from None
     return _finite_non_negative(weights, what)
 
 
@@ -394,31 +499,44 @@ def from_query(query: Mapping[str, str], default_group: str) -> Preferences:
     """Rebuild preferences from URL query parameters; raises :class:`PreferenceError` on malformed values."""
     missing = query.get("missing", DEFAULT_MISSING)
     if missing not in MISSING_POLICIES:
-        raise PreferenceError(f"missing-value policy `{missing}` unknown; use one of {', '.join(MISSING_POLICIES)}")
+        raise PreferenceError(
+            Phrase(
+                N_("missing-value policy `{missing}` unknown; use one of {known}"),
+                missing=missing,
+                known=", ".join(MISSING_POLICIES),
+            )
+        )
     try:
         elicited = Elicitation.from_param(query["el"]) if query.get("el") else None
     except ElicitationError as exc:
-        raise PreferenceError(str(exc)) from None
+        raise PreferenceError(exc.message) from None
     try:
         requirement = Requirement.from_param(query["req"]) if query.get("req") else None
     except RequirementError as exc:
-        raise PreferenceError(str(exc)) from None
+        raise PreferenceError(exc.message) from None
+    try:
+        # the constraints and the workload read here first: inside the model, pydantic would wrap their refusal in
+        # its own English report; read apart, the message is theirs (and said in the reader's language)
+        constraints = hard.normalise(_list(query.get("must")))
+        workload = stated_workload.normalise(query.get("wl") or None)
+    except (hard.ConstraintError, stated_workload.WorkloadError) as exc:
+        raise PreferenceError(exc.message) from None
     try:
         return Preferences(
             group=query.get("group", default_group),
-            answers=parse_pairs(query.get("answers"), "answers"),
-            dimension_weights=parse_weights(query.get("w"), "dimension weights"),
-            criterion_weights=parse_weights(query.get("cw"), "criterion weights"),
+            answers=parse_pairs(query.get("answers"), ANSWERS),
+            dimension_weights=parse_weights(query.get("w"), DIMENSION_WEIGHTS),
+            criterion_weights=parse_weights(query.get("cw"), CRITERION_WEIGHTS),
             method=query.get("method", DEFAULT_METHOD),
             scaler=query.get("scaler") or None,
             missing=missing,
             use_flagged=query.get("flagged", "include") != "exclude",
-            constraints=_list(query.get("must")),
+            constraints=constraints,
             exclude_vendors=_list(query.get("xv")),
             exclude=_list(query.get("x")),
             keep_unknown=query.get("unknown") == "keep",
             elicitation=elicited,
-            workload=query.get("wl") or None,
+            workload=workload,
             requirement=requirement,
         )
     except ValueError as exc:

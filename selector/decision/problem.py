@@ -185,17 +185,27 @@ def resolve_method(method: str, scaler: str | None = None) -> tuple[MethodSpec, 
     """
     key = str(method).strip().lower()
     if key not in METHODS:
-        raise ScoringError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+        raise ScoringError(
+            Phrase(N_("unknown method {method}; choose one of {known}"), method=repr(method), known=", ".join(METHODS))
+        )
     spec = METHODS[key]
     if scaler is None:
         return spec, spec.default_scaler
     sc = str(scaler).strip().lower()
     if sc not in SCALERS:
-        raise ScoringError(f"unknown scaler {scaler!r}; choose one of {', '.join(SCALERS)}")
+        raise ScoringError(
+            Phrase(N_("unknown scaler {scaler}; choose one of {known}"), scaler=repr(scaler), known=", ".join(SCALERS))
+        )
     if sc not in spec.scalers:
         raise ScoringError(
-            f"method {key!r} does not allow scaler {sc!r}; use one of {', '.join(spec.scalers)} "
-            f"(default {spec.default_scaler!r}: {spec.rationale})"
+            Phrase(
+                N_("method {method} does not allow scaler {scaler}; use one of {allowed} (default {default}: {why})"),
+                method=repr(key),
+                scaler=repr(sc),
+                allowed=", ".join(spec.scalers),
+                default=repr(spec.default_scaler),
+                why=Phrase(spec.rationale),  # marked with the method (N_): said in the reader's language too
+            )
         )
     return spec, sc
 

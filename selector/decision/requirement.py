@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from selector import display, i18n
 from selector.errors import SelectorError
-from selector.i18n import N_
+from selector.i18n import N_, Phrase
 from selector.io import numbers
 from selector.io.pairs import parse_pairs
 from selector.knowledge import facts
@@ -167,13 +167,21 @@ class Requirement(BaseModel):
             When a key is unknown or given twice, a number is not one, or a value is not among those allowed.
         """
         if len(text) > 2_000:
-            raise RequirementError("the requirement (`req`) is longer than 2,000 characters")
+            raise RequirementError(Phrase(N_("the requirement (`req`) is longer than {most} characters"), most="2,000"))
         pairs = parse_pairs(
-            text, "requirement", RequirementError, form=f"KEY=VALUE with KEY one of {', '.join(_KEYS)}", strict=True
+            text,
+            REQUIREMENT,
+            RequirementError,
+            form=Phrase(N_("KEY=VALUE with KEY one of {keys}"), keys=", ".join(_KEYS)),
+            strict=True,
         )
         unknown = next((k for k in pairs if k not in _KEYS), None)
         if unknown is not None:
-            raise RequirementError(f"requirement: `{unknown}` is not a KEY; give KEY one of {', '.join(_KEYS)}")
+            raise RequirementError(
+                Phrase(
+                    N_("requirement: `{key}` is not a KEY; give KEY one of {keys}"), key=unknown, keys=", ".join(_KEYS)
+                )
+            )
         data: dict[str, object] = {k: pairs[k] for k in ("choosing", "task", "where", "platform") if k in pairs}
         for key, name in (
             ("model", "model_b"),
@@ -185,7 +193,11 @@ class Requirement(BaseModel):
                 try:
                     data[name] = numbers.parse_number(pairs[key])
                 except numbers.NumberRefused as exc:
-                    raise RequirementError(f"requirement: `{key}={pairs[key]}`: {exc}") from None
+                    raise RequirementError(
+                        Phrase(
+                            N_("requirement: `{key}={value}`: {error}"), key=key, value=pairs[key], error=exc.message
+                        )
+                    ) from None
         if "avoid" in pairs:
             data["avoid_vendors"] = tuple(filter(None, pairs["avoid"].split(":")))
         if "avoidj" in pairs:
@@ -193,7 +205,11 @@ class Requirement(BaseModel):
         try:
             return cls(**data)
         except ValueError as exc:
-            raise RequirementError(f"requirement: {_first_message(exc)}") from None
+            raise RequirementError(Phrase(N_("requirement: {error}"), error=_first_message(exc))) from None
+
+
+#: What a refusal of the link's `req` calls it (said in the reader's language where shown).
+REQUIREMENT = Phrase(N_("requirement"))
 
 
 def _first_message(exc: ValueError) -> str:
@@ -395,6 +411,9 @@ def check(kb: KnowledgeBase, req: Requirement) -> None:
     unknown = [v for v in req.avoid_vendors if v not in known]
     if unknown:
         raise RequirementError(
-            f"requirement: no framework or accelerator is made by {', '.join(unknown)}; known vendors: "
-            + ", ".join(known)
+            Phrase(
+                N_("requirement: no framework or accelerator is made by {unknown}; known vendors: {known}"),
+                unknown=", ".join(unknown),
+                known=", ".join(known),
+            )
         )

@@ -21,6 +21,7 @@ import numpy as np
 
 from selector.arrays import read_only
 from selector.errors import SelectorError
+from selector.i18n import N_, Phrase
 
 
 class WeightError(SelectorError, ValueError):
@@ -58,17 +59,24 @@ def normalise(weights: Any, names: Sequence[str] | None = None) -> np.ndarray:
         raise WeightError(f"weights must be a flat, non-empty list of numbers; got shape {w.shape}")
 
     def _name(j: int) -> str:
-        label = f"weight {j + 1}"
-        return f"{label} ({names[j]!r})" if names is not None and j < len(names) else label
+        if names is not None and j < len(names):
+            return Phrase(N_("weight {number} ({name})"), number=str(j + 1), name=repr(names[j]))
+        return Phrase(N_("weight {number}"), number=str(j + 1))
 
     for j, value in enumerate(w):
         if not math.isfinite(value):
             raise WeightError(f"{_name(j)} is {value}; give a finite number >= 0")
         if value < 0:
-            raise WeightError(f"{_name(j)} is negative ({value:g}); weights must be >= 0 (use 0 to ignore a criterion)")
+            raise WeightError(
+                Phrase(
+                    N_("{weight} is negative ({value}); weights must be >= 0 (use 0 to ignore a criterion)"),
+                    weight=_name(j),
+                    value=f"{value:g}",
+                )
+            )
     largest = float(w.max())
     if largest <= 0:
-        raise WeightError("all weights are zero; give at least one criterion a positive weight")
+        raise WeightError(Phrase(N_("all weights are zero; give at least one criterion a positive weight")))
     w = w / largest
     return w / float(w.sum())
 
@@ -250,8 +258,10 @@ def _shares(dimensions: tuple[str, ...], live: list[float]) -> np.ndarray:
             raise WeightError(f"dimension_weights: {exc}") from exc
         # normalise's own test of all zero, said in terms of dimensions (the one test on the way to a ranking)
         raise WeightError(
-            "every dimension with criteria left in this group has weight zero; raise one of "
-            + ", ".join(sorted(dimensions))
+            Phrase(
+                N_("every dimension with criteria left in this group has weight zero; raise one of {dimensions}"),
+                dimensions=", ".join(sorted(dimensions)),
+            )
         ) from None
 
 

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 from selector.errors import SelectorError
+from selector.i18n import N_, Phrase
 from selector.io import numbers, pairs
 from selector.io.fileio import read_bytes
 from selector.io.yamlio import parse_yaml
@@ -63,37 +64,48 @@ _NUMBERS = {
 }
 _CHOICES = {"precision": PRECISIONS, "kv_precision": PRECISIONS, "attention": ATTENTION}
 _IDS = ("model", "engine")
-# what each field means, for the messages and the README
+# what each field means, for the messages and the README (marked: a refusal says it in the reader's language)
 MEANING = {
-    "model": "model id from knowledge/llm_models.yaml, or your own id with its facts",
-    "precision": "weight precision: " + ", ".join(PRECISIONS),
-    "kv_precision": "KV-cache precision (default: bf16, or fp16 for fp16 weights; engines keep the cache at the "
-    "activation type unless told otherwise)",
-    "context": "input (prompt) tokens per request",
-    "output": "output tokens per request",
-    "concurrency": "requests served at once (their KV caches are held together)",
-    "rate": "requests per second to serve (optional): how many accelerators serve it",
-    "ttft_ms": "time-to-first-token limit, ms (p99)",
-    "tpot_ms": "time-per-output-token limit, ms (p99)",
-    "utilisation": "share of the paid hours doing work, 0-1",
-    "power_price": "electricity price, USD per kWh",
-    "api_price": "API price to compare with, USD per million tokens (input and output alike)",
-    "api_input_price": "API price per million input tokens, USD",
-    "api_output_price": "API price per million output tokens, USD",
-    "price": "your price per accelerator-hour, USD (replaces the bundled cloud price)",
-    "engine": "serving engine id (vllm, sglang, tensorrt-llm, ...); default: any engine the support table lists",
-    "overhead": "share of accelerator memory the runtime keeps for itself (default 0.1: vLLM's "
-    "gpu_memory_utilization 0.9)",
-    "years": "period over which an owned accelerator's price is spread (default 3)",
-    "params_b": "your model's parameters, billions",
-    "active_params_b": "parameters active per token (mixture of experts), billions",
-    "layers": "your model's layers",
-    "kv_heads": "your model's key-value heads (GQA)",
-    "head_dim": "your model's head size",
-    "attention": "attention layout: gqa (grouped-query, also multi-head) or mla (multi-head latent)",
-    "kv_lora_rank": "MLA: compressed latent size per layer",
-    "rope_dim": "MLA: decoupled rotary key size per layer",
+    "model": N_("model id from knowledge/llm_models.yaml, or your own id with its facts"),
+    "precision": Phrase(N_("weight precision: {choices}"), choices=", ".join(PRECISIONS)),
+    "kv_precision": N_(
+        "KV-cache precision (default: bf16, or fp16 for fp16 weights; engines keep the cache at the "
+        "activation type unless told otherwise)"
+    ),
+    "context": N_("input (prompt) tokens per request"),
+    "output": N_("output tokens per request"),
+    "concurrency": N_("requests served at once (their KV caches are held together)"),
+    "rate": N_("requests per second to serve (optional): how many accelerators serve it"),
+    "ttft_ms": N_("time-to-first-token limit, ms (p99)"),
+    "tpot_ms": N_("time-per-output-token limit, ms (p99)"),
+    "utilisation": N_("share of the paid hours doing work, 0-1"),
+    "power_price": N_("electricity price, USD per kWh"),
+    "api_price": N_("API price to compare with, USD per million tokens (input and output alike)"),
+    "api_input_price": N_("API price per million input tokens, USD"),
+    "api_output_price": N_("API price per million output tokens, USD"),
+    "price": N_("your price per accelerator-hour, USD (replaces the bundled cloud price)"),
+    "engine": N_("serving engine id (vllm, sglang, tensorrt-llm, ...); default: any engine the support table lists"),
+    "overhead": N_(
+        "share of accelerator memory the runtime keeps for itself (default 0.1: vLLM's gpu_memory_utilization 0.9)"
+    ),
+    "years": N_("period over which an owned accelerator's price is spread (default 3)"),
+    "params_b": N_("your model's parameters, billions"),
+    "active_params_b": N_("parameters active per token (mixture of experts), billions"),
+    "layers": N_("your model's layers"),
+    "kv_heads": N_("your model's key-value heads (GQA)"),
+    "head_dim": N_("your model's head size"),
+    "attention": N_("attention layout: gqa (grouped-query, also multi-head) or mla (multi-head latent)"),
+    "kv_lora_rank": N_("MLA: compressed latent size per layer"),
+    "rope_dim": N_("MLA: decoupled rotary key size per layer"),
 }
+
+#: How a refusal of the compact form (a link's `wl=`, the page's form) opens.
+WHERE = Phrase(N_("workload: "))
+
+
+def _meaning(key: str) -> str:
+    meaning = MEANING[key]
+    return meaning if isinstance(meaning, Phrase) else Phrase(meaning)
 
 
 @dataclass(frozen=True)
@@ -172,26 +184,57 @@ def _field_value(key: str, raw: object, where: str) -> object:
         try:
             number = numbers.parse_number(text, low=low, high=high)
         except numbers.NumberRefused as exc:
-            raise WorkloadError(f"{where}`{shown}` ({MEANING[key]}): {exc}") from None
+            raise WorkloadError(
+                Phrase(
+                    N_("{where}`{field}` ({meaning}): {error}"),
+                    where=where,
+                    field=shown,
+                    meaning=_meaning(key),
+                    error=exc.message,
+                )
+            ) from None
         if integer:
             if number != math.floor(number):
-                raise WorkloadError(f"{where}`{shown}` ({MEANING[key]}) must be a whole number, not {text}")
+                raise WorkloadError(
+                    Phrase(
+                        N_("{where}`{field}` ({meaning}) must be a whole number, not {text}"),
+                        where=where,
+                        field=shown,
+                        meaning=_meaning(key),
+                        text=text,
+                    )
+                )
             return int(number)
         return number
     lowered = text.lower()
     if key in _CHOICES:
         if lowered not in _CHOICES[key]:
-            raise WorkloadError(f"{where}`{shown}` is {text!r}; choose one of {', '.join(_CHOICES[key])}")
+            raise WorkloadError(
+                Phrase(
+                    N_("{where}`{field}` is {text}; choose one of {choices}"),
+                    where=where,
+                    field=shown,
+                    text=repr(text),
+                    choices=", ".join(_CHOICES[key]),
+                )
+            )
         return lowered
     if not lowered or len(lowered) > 80 or not all(c.isalnum() or c in "-._" for c in lowered):
-        raise WorkloadError(f"{where}`{shown}` is {text!r}; write an id of letters, digits, '-', '.' or '_'")
+        raise WorkloadError(
+            Phrase(
+                N_("{where}`{field}` is {text}; write an id of letters, digits, '-', '.' or '_'"),
+                where=where,
+                field=shown,
+                text=repr(text),
+            )
+        )
     return lowered
 
 
 _KEYS = {f.name.replace("_", "-"): f.name for f in fields(Workload)}
 
 
-def of(mapping: dict[str, object], where: str = "workload: ") -> Workload:
+def of(mapping: dict[str, object], where: str = WHERE) -> Workload:
     """A :class:`Workload` from field -> value (keys with '-' or '_'); every problem raises with the field's name.
 
     Raises
@@ -203,17 +246,40 @@ def of(mapping: dict[str, object], where: str = "workload: ") -> Workload:
     for key, raw in mapping.items():
         name = _KEYS.get(str(key).strip().lower().replace("_", "-"))
         if name is None:
-            raise WorkloadError(f"{where}unknown field `{key}`; known fields: {', '.join(_KEYS)}")
+            raise WorkloadError(
+                Phrase(
+                    N_("{where}unknown field `{key}`; known fields: {known}"),
+                    where=where,
+                    key=str(key),
+                    known=", ".join(_KEYS),
+                )
+            )
         if raw is None:
             continue
         values[name] = _field_value(name, raw, where)
     if "model" not in values:
-        raise WorkloadError(f"{where}no `model`; give model=<id> (e.g. model=llama-3.1-70b) or your own model's facts")
+        raise WorkloadError(
+            Phrase(
+                N_("{where}no `model`; give model=<id> (e.g. model=llama-3.1-70b) or your own model's facts"),
+                where=where,
+            )
+        )
     workload = Workload(**values)
     if workload.attention == "mla" and workload.kv_lora_rank is None and workload.kv_heads is not None:
-        raise WorkloadError(f"{where}`attention=mla` caches a latent per layer: give `kv-lora-rank` (and `rope-dim`)")
+        raise WorkloadError(
+            Phrase(
+                N_("{where}`attention=mla` caches a latent per layer: give `kv-lora-rank` (and `rope-dim`)"),
+                where=where,
+            )
+        )
     if workload.active_params_b and workload.params_b and workload.active_params_b > workload.params_b:
-        raise WorkloadError(f"{where}`active-params-b` ({workload.active_params_b:g}) exceeds `params-b`")
+        raise WorkloadError(
+            Phrase(
+                N_("{where}`active-params-b` ({value}) exceeds `params-b`"),
+                where=where,
+                value=f"{workload.active_params_b:g}",
+            )
+        )
     return workload
 
 
@@ -226,13 +292,19 @@ def parse(text: str) -> Workload:
         A malformed pair, a key given twice, or any problem :func:`of` finds.
     """
     if len(text or "") > MAX_TEXT:
-        raise WorkloadError(f"workload: {len(text):,} characters; at most {MAX_TEXT:,} are accepted")
+        raise WorkloadError(
+            Phrase(
+                N_("workload: {count} characters; at most {most} are accepted"),
+                count=f"{len(text):,}",
+                most=f"{MAX_TEXT:,}",
+            )
+        )
     given = pairs.parse_pairs(
         text,
-        "workload",
+        Phrase(N_("workload")),
         WorkloadError,
-        form="field=value (e.g. model=llama-3.1-8b)",
-        noun="field",
+        form=Phrase(N_("field=value (e.g. model=llama-3.1-8b)")),
+        noun=Phrase(N_("field")),
         strict=True,
         key=lambda name: name.lower().replace("_", "-"),
     )

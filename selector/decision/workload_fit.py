@@ -65,11 +65,15 @@ def stated(kb: KnowledgeBase, prefs: Preferences) -> Workload | None:
     try:
         memory_fit.model_facts(kb, workload)
     except WorkloadError as exc:
-        raise PreferenceError(str(exc)) from None
+        raise PreferenceError(exc.message) from None
     if workload.engine is not None and workload.engine not in {r.engine for r in kb.support.values()}:
         engines = ", ".join(sorted({r.engine for r in kb.support.values()}))
         raise PreferenceError(
-            f"workload: engine `{workload.engine}` has no row in knowledge/support.yaml; use {engines}"
+            Phrase(
+                N_("workload: engine `{engine}` has no row in knowledge/support.yaml; use {engines}"),
+                engine=workload.engine,
+                engines=engines,
+            )
         )
     return workload
 
@@ -244,9 +248,14 @@ def swap(kb: KnowledgeBase, workload: Workload, layout, sub: dict[str, float], m
     alternatives, removed = _without_lacking(list(layout.alternatives), rows, missing)
     if not alternatives or not criteria:
         raise PreferenceError(
-            f"no accelerator of this group has a measurement within your workload's limits ({workload.text()}), "
-            "and nothing else is left to rank on: loosen the TTFT/TPOT limits, choose a missing-value policy that "
-            "fills, or choose another group"
+            Phrase(
+                N_(
+                    "no accelerator of this group has a measurement within your workload's limits ({workload}), and "
+                    "nothing else is left to rank on: loosen the TTFT/TPOT limits, choose a missing-value policy "
+                    "that fills, or choose another group"
+                ),
+                workload=workload.text(),
+            )
         )
     return {
         "alternatives": tuple(alternatives),

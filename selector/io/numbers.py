@@ -13,6 +13,7 @@ import math
 import re
 
 from selector.errors import SelectorError
+from selector.i18n import N_, Phrase
 
 #: Characters a number may be written in (sign, digits, point, exponent): more is not a measurement.
 MAX_CHARS = 40
@@ -54,23 +55,41 @@ def parse_number(
         a decimal comma, more than ``MAX_CHARS`` characters, or a value outside [`low`, `high`].
     """
     if not isinstance(text, str):
-        raise NumberRefused(f"expected a number written as text, got {type(text).__name__}")
+        raise NumberRefused(Phrase(N_("expected a number written as text, got {kind}"), kind=type(text).__name__))
     stripped = text.strip()
     if not stripped:
-        raise NumberRefused("expected a number, found an empty value")
+        raise NumberRefused(Phrase(N_("expected a number, found an empty value")))
     if len(stripped) > MAX_CHARS:
-        raise NumberRefused(f"a number of {len(stripped):,} characters; a figure has at most {MAX_CHARS}")
+        raise NumberRefused(
+            Phrase(
+                N_("a number of {count} characters; a figure has at most {most}"),
+                count=f"{len(stripped):,}",
+                most=str(MAX_CHARS),
+            )
+        )
     if thousands and _THOUSANDS.fullmatch(stripped):
         stripped = stripped.replace(",", "")
     elif not _PLAIN.fullmatch(stripped):
         if "," in stripped:
-            raise NumberRefused(
-                f"{_quoted(stripped)} has a comma; write a decimal point (700.5), no decimal comma"
-                + (" (thousands separators go in groups of three: 1,234.5)" if thousands else "")
+            template = (
+                N_(
+                    "{value} has a comma; write a decimal point (700.5), no decimal comma (thousands separators go "
+                    "in groups of three: 1,234.5)"
+                )
+                if thousands
+                else N_("{value} has a comma; write a decimal point (700.5), no decimal comma")
             )
+            raise NumberRefused(Phrase(template, value=_quoted(stripped)))
         if stripped.lstrip("+-").lower() in ("nan", "inf", "infinity"):
-            raise NumberRefused(f"{_quoted(stripped)} is not a finite number; expected a measured value")
-        raise NumberRefused(f"{_quoted(stripped)} is not a number; expected a number in digits, e.g. 275, 2.5, 1.2e+08")
+            raise NumberRefused(
+                Phrase(N_("{value} is not a finite number; expected a measured value"), value=_quoted(stripped))
+            )
+        raise NumberRefused(
+            Phrase(
+                N_("{value} is not a number; expected a number in digits, e.g. 275, 2.5, 1.2e+08"),
+                value=_quoted(stripped),
+            )
+        )
     return in_range(float(stripped), stripped, low, high)
 
 
@@ -83,9 +102,16 @@ def in_range(value: float, shown: str, low: float = -MAX_MAGNITUDE, high: float 
         For NaN, an infinity (``1e400`` overflows to one) or a value out of range.
     """
     if not math.isfinite(value):
-        raise NumberRefused(f"{_quoted(shown)} is not a finite number")
+        raise NumberRefused(Phrase(N_("{value} is not a finite number"), value=_quoted(shown)))
     if value < low or value > high:
-        raise NumberRefused(f"{_quoted(shown)} is out of range; expected a number from {low:g} to {high:g}")
+        raise NumberRefused(
+            Phrase(
+                N_("{value} is out of range; expected a number from {low} to {high}"),
+                value=_quoted(shown),
+                low=f"{low:g}",
+                high=f"{high:g}",
+            )
+        )
     return value
 
 

@@ -5,6 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from selector.i18n import N_, Phrase
+
+#: What a pair's key is called in a refusal unless the caller names it ("field", "criterion").
+KEY = Phrase(N_("key"))
+
 
 def parse_pairs(
     text: str | None,
@@ -12,7 +17,7 @@ def parse_pairs(
     error: Callable[[str], Exception],
     *,
     form: str = "key=value",
-    noun: str = "key",
+    noun: str = KEY,
     strict: bool = False,
     key: Callable[[str], str] = str.strip,
 ) -> dict[str, str]:
@@ -47,8 +52,17 @@ def parse_pairs(
         name, sep, value = part.partition("=")
         name, value = key(name.strip()), value.strip()
         if not sep or not name or not value:
-            raise error(f"{what}: `{part}` is not of the form {form}")
+            raise error(Phrase(N_("{what}: `{part}` is not of the form {form}"), what=what, part=part, form=form))
         if name in pairs and (strict or pairs[name] != value):
-            raise error(f"{what}: `{name}` is given twice (`{pairs[name]}` and `{value}`); give each {noun} once")
+            raise error(
+                Phrase(
+                    N_("{what}: `{name}` is given twice (`{first}` and `{second}`); give each {noun} once"),
+                    what=what,
+                    name=name,
+                    first=pairs[name],
+                    second=value,
+                    noun=noun,
+                )
+            )
         pairs[name] = value
     return pairs

@@ -17,7 +17,8 @@ from pydantic import BaseModel
 from streamlit.testing.v1 import AppTest
 
 from app_pages._cached import bundled_kb
-from selector import i18n
+from selector import i18n, profile
+from selector.decision.preferences import Preferences
 from selector.knowledge import loading as knowledge
 from selector.knowledge import provenance
 from tests.app.helpers import APP, ROOT, UPLOADS, markdown_tables, ok, shown_ranking
@@ -329,3 +330,110 @@ def test_switching_the_language_keeps_the_settings_and_the_page_working():
     # the open tab's label was Chinese: back in English the page still draws (the first tab when the label is gone)
     at = ok(at.sidebar.button_group[0].set_value("en").run())
     assert at.title[0].value == "How robust is the ranking?"
+
+
+# ----------------------------------------------------------------------------------------------------------
+# A refusal of the user's own input (a limit, a link, a workload, a profile, a weighing) in the session's language
+
+
+def _limit(criterion: str, text: str) -> Step:
+    def step(at: AppTest) -> AppTest:
+        at.selectbox(key="limit-criterion").set_value(criterion)
+        at.text_input(key="limit-text").set_value(text)
+        return ok(at.button(key="limit-add").click().run())
+
+    return step
+
+
+def _profile_of(group: str) -> Step:
+    def step(at: AppTest) -> AppTest:
+        text = profile.dump(profile.make(Preferences(group=group), {}, []))
+        uploader = at.file_uploader(key="my-data-profile")
+        return ok(uploader.set_value(("refused.yaml", text.encode(), "application/x-yaml")).run())
+
+    return step
+
+
+RECOMMEND, MY_DATA = "app_pages/recommend.py", "app_pages/my_data.py"
+DATACENTER = {"group": "datacenter-accelerators"}
+# (id, page, the steps that make the page refuse, the user's value the box quotes, the English message's start)
+REFUSALS = [
+    (
+        "limit-unit",
+        RECOMMEND,
+        [_link(**DATACENTER), _open("must-box"), _limit("tdp-w", "700 GB")],
+        "`700 GB`",
+        "Not added, the limits in force stay: `700 GB`: unit `GB` does not measure this criterion",
+    ),
+    (
+        "limit-number",
+        RECOMMEND,
+        [_link(**DATACENTER), _open("must-box"), _limit("tdp-w", "1,5 kW")],
+        "`1,5`",
+        "`1,5 kW`: the number `1,5` has a comma; write a decimal point",
+    ),
+    ("link-group", RECOMMEND, [_link(group="no-such-group")], "`no-such-group`", "unknown group `no-such-group`"),
+    (
+        "link-weight",
+        RECOMMEND,
+        [_link(w="performance=abc")],
+        "`performance=abc`",
+        "dimension weights: weight `performance=abc` is not a number",
+    ),
+    (
+        "link-weight-negative",
+        RECOMMEND,
+        [_link(w="performance=-3")],
+        "-3",
+        "dimension weights weight `performance` is negative (-3.0)",
+    ),
+    (
+        "link-repeated-key",
+        RECOMMEND,
+        [_link(w="cost=1,cost=2")],
+        "`cost`",
+        "dimension weights: `cost` is given twice (`1` and `2`); give each key once",
+    ),
+    (
+        "link-workload",
+        RECOMMEND,
+        [_link(group=LLM["group"], wl="model=llama-3.1-8b,context=many")],
+        "`many`",
+        "workload: `context` (input (prompt) tokens per request): `many` is not a number",
+    ),
+    (
+        "link-weighing",
+        RECOMMEND,
+        [_link(el="swing:performance=80,cost=60,ecosystem=40,risk=20")],
+        "80",
+        "the recorded elicitation cannot be used: swing: the swing you would take first is rated 100",
+    ),
+    (
+        "profile-refused",
+        MY_DATA,
+        [_profile_of("no-such-group")],
+        "refused.yaml",
+        "the preferences in refused.yaml do not fit the knowledge: unknown group `no-such-group`",
+    ),
+]
+
+
+def refusal_boxes(path: str, lang: str, steps: list[Step]) -> list[str]:
+    """The texts of the error and warning boxes the page shows after `steps`."""
+    at = shown_page(path, lang, steps)
+    # as read: the boxes escape Markdown (`\(`, `\>`), which would split the words the checks look for
+    return [re.sub(r"\\(.)", r"\1", e.value) for e in (*at.error, *at.warning)]
+
+
+@pytest.mark.parametrize(("path", "steps", "value", "english"), [r[1:] for r in REFUSALS], ids=[r[0] for r in REFUSALS])
+def test_a_refusal_is_said_in_the_sessions_language(path, steps, value, english):
+    boxes = [b for b in refusal_boxes(path, "zh", steps) if value in b]
+    assert boxes, f"no box quotes {value!r}"
+    for box in boxes:
+        assert HAN.search(box), box
+        assert not english_found(box), f"a catalog sentence in English: {english_found(box)[:2]}"
+        assert not unmarked_english(box), f"English in the Chinese refusal: {unmarked_english(box)[:3]}"
+    # the same refusal in English is the English message (so the checks above can fail)
+    english_boxes = [b for b in refusal_boxes(path, "en", steps) if value in b]
+    assert any(english in b for b in english_boxes), english_boxes
+    assert any(unmarked_english(b) for b in english_boxes)

@@ -102,3 +102,14 @@ def test_a_workload_report_in_chinese_has_no_english_note(capsys, tmp_path):
     shown = "\n".join(line for line in zh.splitlines() if not line.startswith("- 英文："))
     assert not english_found(shown), english_found(shown)[:3]
     assert "的工作负载单元格" in zh and "Workload cells of" in en and len(english_found(en)) >= 20
+
+
+@pytest.mark.parametrize("command", [("rank",), ("sensitivity", "--samples", "10")])
+def test_a_refusal_follows_lang_with_the_users_values(command, capsys):
+    argv = [*command, "--group", "no-such-group"]
+    code, _, zh = run(capsys, *argv, "--lang", "zh")
+    assert code == 2
+    assert zh.startswith("error: 未知选型类别 `no-such-group`；已知类别：training-frameworks"), zh
+    code, _, en = run(capsys, *argv)
+    assert code == 2
+    assert en.startswith("error: unknown group `no-such-group`; known groups: training-frameworks"), en

@@ -13,6 +13,7 @@ from selector.__main__ import main
 from selector.decision import constraints, matrix, recommend
 from selector.decision.preferences import PreferenceError, Preferences, from_query, to_query
 from selector.knowledge import loading as knowledge
+from tests.refusals import said_in_both
 
 KB = knowledge.load()
 EDGE = "edge-accelerators"
@@ -215,3 +216,40 @@ def test_a_limit_is_read_in_its_criterions_unit(text, unit, op, expected) -> Non
 def test_a_limit_that_cannot_be_read_says_what_is_allowed(text, unit, message) -> None:
     with pytest.raises(constraints.ConstraintError, match=re.escape(message)):
         constraints.parse_limit(text, "x", unit)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# A refusal keeps its English text and is said in Chinese with the user's values (issue 36)
+
+
+@pytest.mark.parametrize(
+    ("call", "english", "values"),
+    [
+        (
+            lambda: constraints.parse_limit("700 GB", "tdp-w", "W"),
+            "`700 GB`: unit `GB` does not measure this criterion; write the number in W or mW or kW, or without a "
+            "unit (then it is in W)",
+            ("`700 GB`", "`GB`", "W 或 mW 或 kW"),
+        ),
+        (
+            lambda: constraints.parse_limit("1,5 kW", "tdp-w", "W"),
+            "`1,5 kW`: the number `1,5` has a comma; write a decimal point (700.5), no decimal comma",
+            ("`1,5 kW`", "`1,5`", "700.5"),
+        ),
+        (
+            lambda: constraints.parse("power-w<<3"),
+            "constraint `power-w<<3` is not of the form CRITERION<=NUMBER (operators: <=, >=, <, >, =), e.g. "
+            "power-w<=10",
+            ("`power-w<<3`", "power-w<=10"),
+        ),
+        (
+            lambda: constraints.normalise(["power-w<=1"] * 21),
+            "21 constraints given; at most 20 are accepted",
+            ("21", "20"),
+        ),
+    ],
+)
+def test_a_refusal_is_english_as_before_and_chinese_with_the_same_values(call, english, values):
+    with pytest.raises(constraints.ConstraintError) as refused:
+        call()
+    said_in_both(refused.value, english, values)

@@ -18,6 +18,7 @@ import pytest
 
 from selector.decision import elicitation as el
 from selector.decision.elicitation import Elicitation, ElicitationError, Judgement
+from tests.refusals import said_in_both
 
 
 def _judgements(items: list[str], upper: list[list[str]]) -> list[Judgement]:
@@ -378,3 +379,42 @@ def test_the_revision_is_worded_in_the_judgements_own_direction():
         '2.78 times Ecosystem; revised to "Risk is moderately more important than Ecosystem (3)", the ratio would '
         "be 0.135"
     )
+
+
+# A refusal keeps its English text and is said in Chinese with the user's values (issue 36)
+@pytest.mark.parametrize(
+    ("call", "english", "values"),
+    [
+        (
+            lambda: Elicitation.from_param("swing:performance=80,cost=60").result(["performance", "cost"]),
+            "swing: the swing you would take first is rated 100 and the others relative to it; none is 100 "
+            "(highest: 80)",
+            ("100", "80"),
+        ),
+        (
+            lambda: el.parse_judgement("performance/cost=12"),
+            "comparison `performance/cost=12`: `12` is outside Saaty's scale 1/9..9 (1 = equally important, 9 = "
+            "extremely more important)",
+            ("`performance/cost=12`", "`12`", "1/9..9"),
+        ),
+        (
+            lambda: el.pairwise(["performance", "cost", "risk"], [el.parse_judgement("performance/cost=3")]),
+            "pairwise: 2 comparison(s) missing: performance/risk, cost/risk; 3 dimensions need all 3",
+            ("performance/risk, cost/risk", "2", "3"),
+        ),
+        (
+            lambda: el.swing(["performance", "cost"], {"performance": 100, "speed": 50}),
+            "swing: unknown dimension(s) `speed`; known: performance, cost",
+            ("`speed`", "performance, cost"),
+        ),
+        (
+            lambda: Elicitation.from_param("guess:performance=100"),
+            "elicitation `guess:performance=100` starts with neither `swing:` nor `pairwise:`; copy the whole link",
+            ("`guess:performance=100`", "`swing:`", "`pairwise:`"),
+        ),
+    ],
+)
+def test_a_refusal_is_english_as_before_and_chinese_with_the_same_values(call, english, values):
+    with pytest.raises(ElicitationError) as refused:
+        call()
+    said_in_both(refused.value, english, values)

@@ -16,6 +16,7 @@ from selector.decision.preferences import (
     MISSING_POLICIES,
     PreferenceError,
     Preferences,
+    check_slider_ranges,
     from_query,
     parse_pairs,
     parse_weights,
@@ -23,6 +24,7 @@ from selector.decision.preferences import (
 )
 from selector.knowledge import loading as knowledge
 from tests.hot_path import counted_calls
+from tests.refusals import said_in_both
 
 
 @pytest.fixture(scope="module")
@@ -252,3 +254,59 @@ def test_an_accelerator_given_as_a_vendor_is_refused_not_ignored() -> None:
     with pytest.raises(PreferenceError, match="cannot exclude vendor `h100`: it is accelerator"):
         Preferences(group="accelerator-datasheets", exclude_vendors=("h100",)).check(kb)
     Preferences(group="accelerator-datasheets", exclude_vendors=("nvidia",)).check(kb)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# A refusal keeps its English text and is said in Chinese with the user's values (issue 36)
+
+
+@pytest.mark.parametrize(
+    ("query", "english", "values"),
+    [
+        (
+            {"w": "performance=abc"},
+            "dimension weights: weight `performance=abc` is not a number (`abc` is not a number; expected a number "
+            "in digits, e.g. 275, 2.5, 1.2e+08)",
+            ("`performance=abc`", "`abc`", "275、2.5、1.2e+08"),
+        ),
+        (
+            {"cw": "tdp-w=-2"},
+            "criterion weights weight `tdp-w` is negative (-2.0); weights must be >= 0",
+            ("`tdp-w`", "-2.0", ">= 0"),
+        ),
+        (
+            {"w": "cost=1,cost=2"},
+            "dimension weights: `cost` is given twice (`1` and `2`); give each key once",
+            ("`cost`", "`1`", "`2`"),
+        ),
+        (
+            {"missing": "guess"},
+            "missing-value policy `guess` unknown; use one of impute-worst, impute-column-worst, impute-median, "
+            "exclude-criterion, exclude-alternative",
+            ("`guess`", "impute-worst, impute-column-worst"),
+        ),
+        (
+            {"must": "power-w<=1e999"},
+            "constraint `power-w<=1e999`: the limit `1e999` is not a finite number",
+            ("`power-w<=1e999`", "`1e999`"),
+        ),
+    ],
+)
+def test_a_link_refusal_is_english_as_before_and_chinese_with_the_same_values(query, english, values):
+    with pytest.raises(PreferenceError) as refused:
+        from_query(query, "training-frameworks")
+    said_in_both(refused.value, english, values)
+
+
+def test_a_check_refusal_is_english_as_before_and_chinese_with_the_same_values(kb):
+    with pytest.raises(PreferenceError) as refused:
+        Preferences(group="nope").check(kb)
+    said_in_both(refused.value, f"unknown group `nope`; known groups: {', '.join(kb.groups)}", ("`nope`", *kb.groups))
+    with pytest.raises(PreferenceError) as refused:
+        check_slider_ranges(Preferences(group="training-frameworks", dimension_weights={"cost": 500}))
+    said_in_both(
+        refused.value,
+        "dimension weight `cost` = 500 is outside 0-100, the range of its slider (weights are relative: divide them "
+        "all by the same number to bring them in range)",
+        ("`cost`", "500", "0-100"),
+    )

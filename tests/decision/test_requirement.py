@@ -16,6 +16,7 @@ from selector.decision.preferences import PreferenceError, Preferences, from_que
 from selector.decision.requirement import Requirement, RequirementError
 from selector.knowledge import loading as knowledge
 from selector.knowledge.group_fits import Choosing, Task, Where
+from tests.refusals import said_in_both
 
 SEVENTY_B = Requirement(
     choosing="accelerator", task="serve-llm", where="cloud", model_b=70, usd_per_mtok=2, memory_gb=141
@@ -291,3 +292,27 @@ def test_words_in_chinese_read_as_chinese(kb) -> None:
         "每加速卡小时至多 3.25 USD；每颗芯片显存至少 141 GB；避开厂商 NVIDIA、Huawei；避开总部位于 CN、US 的厂商。"
     )
     assert Requirement().words(kb, "zh") == "未说明需求。"
+
+
+# A refusal keeps its English text and is said in Chinese with the user's values (issue 36)
+@pytest.mark.parametrize(
+    ("text", "english", "values"),
+    [
+        (
+            "colour=red",
+            "requirement: `colour` is not a KEY; give KEY one of choosing, task, where, platform, model, mtok, hour, "
+            "mem, avoid, avoidj",
+            ("`colour`", "choosing, task, where"),
+        ),
+        (
+            "mem=abc",
+            "requirement: `mem=abc`: `abc` is not a number; expected a number in digits, e.g. 275, 2.5, 1.2e+08",
+            ("`mem=abc`", "`abc`"),
+        ),
+        ("mem=1,mem=2", "requirement: `mem` is given twice (`1` and `2`); give each key once", ("`mem`", "`1`", "`2`")),
+    ],
+)
+def test_a_refusal_is_english_as_before_and_chinese_with_the_same_values(text, english, values):
+    with pytest.raises(RequirementError) as refused:
+        Requirement.from_param(text)
+    said_in_both(refused.value, english, values)

@@ -9,6 +9,7 @@ import pytest
 
 from selector.decision import weights
 from selector.decision.weights import Hierarchy, WeightError
+from tests.refusals import said_in_both
 
 
 def test_normalise_accepts_any_scale():
@@ -56,3 +57,21 @@ def test_a_hierarchy_refuses_what_it_cannot_share_out():
     # a dimension that holds all the weight: the others share the rest evenly when it shrinks
     [w] = Hierarchy.of(["a", "b", "c"], {"a": 1, "b": 0, "c": 0}).at(0, 0.4)
     np.testing.assert_allclose(w, [0.4, 0.3, 0.3])
+
+
+# A refusal keeps its English text and is said in Chinese with the user's values (issue 36)
+@pytest.mark.parametrize(
+    ("given", "english", "values"),
+    [
+        (
+            [1, -2],
+            "weight 2 ('b') is negative (-2); weights must be >= 0 (use 0 to ignore a criterion)",
+            ("2", "'b'", "-2"),
+        ),
+        ([0, 0], "all weights are zero; give at least one criterion a positive weight", ()),
+    ],
+)
+def test_a_refusal_is_english_as_before_and_chinese_with_the_same_values(given, english, values):
+    with pytest.raises(WeightError) as refused:
+        weights.normalise(given, ["a", "b"])
+    said_in_both(refused.value, english, values)

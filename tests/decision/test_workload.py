@@ -11,6 +11,7 @@ import pytest
 from selector.decision import preferences, workload
 from selector.decision.preferences import Preferences
 from selector.decision.workload import Workload, WorkloadError
+from tests.refusals import said_in_both
 
 ISSUE_EXAMPLE = (
     "model=llama-3.1-70b,precision=fp8,context=8192,output=1024,concurrency=32,ttft-ms=2000,tpot-ms=50,"
@@ -78,3 +79,37 @@ def test_preferences_keep_the_canonical_workload_and_the_link_carries_it() -> No
     assert preferences.from_query(query, "x") == prefs
     with pytest.raises(ValueError, match="utilisation"):
         Preferences(group="g", workload="model=x,utilisation=0")
+
+
+# A refusal keeps its English text and is said in Chinese with the user's values (issue 36)
+@pytest.mark.parametrize(
+    ("text", "english", "values"),
+    [
+        (
+            "model=x,context=many",
+            "workload: `context` (input (prompt) tokens per request): `many` is not a number; expected a number in "
+            "digits, e.g. 275, 2.5, 1.2e+08",
+            ("`context`", "`many`"),
+        ),
+        (
+            "model=x,colour=red",
+            "workload: unknown field `colour`; known fields: " + ", ".join(workload._KEYS),
+            ("`colour`", "kv-precision, context"),
+        ),
+        (
+            "model=x,precision=fp3",
+            "workload: `precision` is 'fp3'; choose one of fp16, bf16, fp8, int8, int4",
+            ("'fp3'",),
+        ),
+        (
+            "model=x,layers=2.5",
+            "workload: `layers` (your model's layers) must be a whole number, not 2.5",
+            ("`layers`", "2.5"),
+        ),
+        ("zzz", "workload: `zzz` is not of the form field=value (e.g. model=llama-3.1-8b)", ("`zzz`",)),
+    ],
+)
+def test_a_refusal_is_english_as_before_and_chinese_with_the_same_values(text, english, values):
+    with pytest.raises(WorkloadError) as refused:
+        workload.parse(text)
+    said_in_both(refused.value, english, values)

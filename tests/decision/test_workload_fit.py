@@ -13,6 +13,7 @@ from selector import i18n
 from selector.decision import matrix, recommend, workload_fit
 from selector.decision.preferences import PreferenceError, Preferences
 from selector.knowledge import loading as knowledge
+from tests.refusals import said_in_both
 
 SERVING = "llm-serving-single-accelerator"
 TIGHT = "model=llama-3.1-8b,context=2048,output=512,concurrency=16,ttft-ms=200,tpot-ms=50"
@@ -196,3 +197,28 @@ def test_the_fit_table_in_chinese_is_the_english_table_said_in_chinese(kb) -> No
         )
         assert z.memory == i18n.stored(e.memory, "zh") != e.memory
         assert z.cost == tuple(i18n.stored(line, "zh") for line in e.cost)
+
+
+# A refusal keeps its English text and is said in Chinese with the user's values (issue 36)
+@pytest.mark.parametrize(
+    ("stated", "english", "values"),
+    [
+        (
+            "model=my-own",
+            "workload: model `my-own` is not in knowledge/llm_models.yaml and its facts are incomplete (missing "
+            "params-b, layers, kv-heads, head-dim); choose one of ",
+            ("`my-own`", "params-b, layers, kv-heads, head-dim", "deepseek-r1"),
+        ),
+        (
+            "model=llama-3.1-8b,engine=foo",
+            "workload: engine `foo` has no row in knowledge/support.yaml; use ",
+            ("`foo`", "knowledge/support.yaml", "vllm"),
+        ),
+    ],
+)
+def test_a_refusal_is_english_as_before_and_chinese_with_the_same_values(kb, stated, english, values):
+    prefs = Preferences(group="llm-serving-single-accelerator", workload=stated)
+    with pytest.raises(PreferenceError) as refused:
+        workload_fit.stated(kb, prefs)
+    assert str(refused.value).startswith(english)  # the rest lists the knowledge's models or engines
+    said_in_both(refused.value, str(refused.value), values)
