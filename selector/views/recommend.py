@@ -58,12 +58,13 @@ COLUMN_WORDS = {
     "filled in": N_("filled in"),
 }
 # The tooltip of the robustness badge: how its two shares were sampled (badge_help gives it in a language).
+BADGE_LEVELS = N_("Levels (the badge's colour): {levels}.")
 BADGE_HELP = (
     f"{verdict.SAMPLES:,} weightings of {SPACE_LABELS['dimensions']} drawn uniformly within ±10 percentage points of "
     f"yours, and {verdict.SAMPLES:,} anywhere on the whole weight simplex (every split of 100%); cells without "
     f"evidence drawn across their plausible range; seed {verdict.SEED}. The Robustness page shows the same two "
-    f"figures. Levels (the badge's colour): {figure.levels()}."
-)
+    f"figures. "
+) + BADGE_LEVELS.format(levels=figure.levels())
 
 
 DIMENSION_SPACE = SPACE_LABELS["dimensions"]
@@ -74,11 +75,14 @@ def badge_help(*, lang: i18n.Language = "en") -> str:
     if lang == i18n.SOURCE_LANGUAGE:
         return BADGE_HELP
     _ = i18n.translator(lang)
-    return _(
-        "{samples} weightings of {space} drawn uniformly within ±10 percentage points of yours, and {samples} "
-        "anywhere on the whole weight simplex (every split of 100%); cells without evidence drawn across their "
-        "plausible range; seed {seed}. The Robustness page shows the same two figures."
-    ).format(samples=f"{verdict.SAMPLES:,}", space=_(DIMENSION_SPACE), seed=verdict.SEED)
+    return (
+        _(
+            "{samples} weightings of {space} drawn uniformly within ±10 percentage points of yours, and {samples} "
+            "anywhere on the whole weight simplex (every split of 100%); cells without evidence drawn across their "
+            "plausible range; seed {seed}. The Robustness page shows the same two figures."
+        ).format(samples=f"{verdict.SAMPLES:,}", space=_(DIMENSION_SPACE), seed=verdict.SEED)
+        + _(BADGE_LEVELS).format(levels=figure.levels(lang=lang))  # Chinese sentences follow without a space
+    )
 
 
 def ranking_markdown(

@@ -17,7 +17,7 @@ from selector.report import build
 from selector.report.model import RobustnessInfo
 from selector.report.points import consequences
 from selector.robustness import analysis, figure, smaa
-from selector.views.recommend import BADGE_HELP, ranking_markdown
+from selector.views.recommend import BADGE_HELP, badge_help, ranking_markdown
 
 GROUP = "training-frameworks"
 
@@ -74,6 +74,7 @@ def test_the_levels_in_words_name_both_thresholds_in_each_language():
     assert f"Levels (the badge's colour): {english}." in BADGE_HELP
     chinese = figure.levels(lang="zh")
     assert chinese != english and "75%" in chinese and "50%" in chinese
+    assert badge_help(lang="zh").endswith(f"{chinese}。")  # the badge's help says the levels in Chinese too
 
 
 def test_wording_names_the_count_and_the_region():
