@@ -23,6 +23,7 @@ import streamlit as st
 from selector import escape, verdict
 from selector.decision import recommend
 from selector.decision.preferences import Preferences
+from selector.i18n import N_
 from selector.io import limits
 from selector.knowledge import conflicts, vocabulary
 from selector.knowledge import loading as knowledge
@@ -172,7 +173,7 @@ def evidence_tables(_kb, data_hash: str, today: dt.date) -> tuple[pd.DataFrame, 
             }
             for c in found
         ],
-        columns=["kind", "about", "message", "claims", "problem"],
+        columns=[N_("kind"), N_("about"), N_("message"), N_("claims"), "problem"],  # heads said on the page
     )
     return table, labelled_claims(_kb, table), conflict_rows
 

@@ -22,6 +22,13 @@ from selector.knowledge.models import KnowledgeBase
 from selector.views.evidence import claim_evidence
 
 
+def _heads(columns: object) -> object:
+    # A table's column heads are interface words ("criterion", "why"), marked in the views with N_: said in the
+    # session's language here, where every static table is drawn. A head the catalog does not hold (an option's
+    # name heading its column) stays as it is.
+    return {c: _(c) for c in columns if isinstance(c, str) and c}
+
+
 def text_table(frame: pd.DataFrame, height: int | None = None) -> None:
     """`frame` as a static table whose cells wrap, for columns read in full (messages, reasons, English text).
 
@@ -29,6 +36,7 @@ def text_table(frame: pd.DataFrame, height: int | None = None) -> None:
     so every text cell is escaped (:func:`md`) and shows as written.
     """
     shown = frame.astype(object).map(lambda v: md(v) if isinstance(v, str) else "" if pd.isna(v) else v)
+    shown = shown.rename(columns=_heads(shown.columns))
     st.table(shown, hide_index=True, height="content" if height is None else height)
 
 
@@ -42,6 +50,9 @@ def markdown_table(
     rerun (benchmarks/bench_browser.py), a Markdown table is plain HTML. Grids stay where sorting, search or
     thousands of rows serve the reader.
     """
+    heads = _heads(frame.keys() if isinstance(frame, dict) else frame.columns)
+    frame = {heads.get(k, k): v for k, v in frame.items()} if isinstance(frame, dict) else frame.rename(columns=heads)
+    formats = {heads.get(k, k): v for k, v in formats.items()} if formats else formats
     if height is None:
         st.markdown(streamlit_table(frame, formats))
         return

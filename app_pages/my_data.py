@@ -48,7 +48,8 @@ def issues_frame(issues) -> pd.DataFrame:  # noqa: ANN001 - iterable of selector
         {"level": i.level, "file": i.file, "line": i.line, "record": i.record or "", "message": i.message}
         for i in issues
     ]
-    return pd.DataFrame(rows, columns=["level", "file", "line", "record", "message"]).astype({"line": "Int64"})
+    heads = [N_("level"), N_("file"), N_("line"), N_("record"), N_("message")]  # said on the page (issues_table)
+    return pd.DataFrame(rows, columns=heads).astype({"line": "Int64"})
 
 
 def _issue_columns() -> dict[str, str]:

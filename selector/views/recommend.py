@@ -174,7 +174,7 @@ def matrix_table(kb: KnowledgeBase, m: DecisionMatrix, *, lang: i18n.Language = 
     Criteria are the rows because their names are long and they outnumber the alternatives.
     """
     index = pd.Index(
-        [_criterion_row(kb, c, o, lang) for c, o in zip(m.criteria, m.objectives, strict=True)], name="criterion"
+        [_criterion_row(kb, c, o, lang) for c, o in zip(m.criteria, m.objectives, strict=True)], name=N_("criterion")
     )
     columns = [kb.entity_name(a) for a in m.alternatives]
     return pd.DataFrame(m.values.T, index=index, columns=columns)
@@ -247,7 +247,17 @@ def _cell_footnotes(kb: KnowledgeBase, m: DecisionMatrix, today: dt.date) -> pd.
                         "claim": claim.id,
                     }
                 )
-    columns = ["alternative", "criterion", "value", "tier", "footnote", "as of", "ageing", "claim"]
+    # the heads are marked for the catalogs: the pages say them in the reader's language (app_pages/_widgets.py)
+    columns = [
+        N_("alternative"),
+        N_("criterion"),
+        N_("value"),
+        N_("tier"),
+        N_("footnote"),
+        N_("as of"),
+        N_("ageing"),
+        N_("claim"),
+    ]
     return pd.DataFrame(rows, columns=columns).astype({"ageing": "bool"})
 
 
@@ -256,31 +266,33 @@ def imputed_table(kb: KnowledgeBase, m: DecisionMatrix, *, lang: i18n.Language =
     rows = [
         {
             "alternative": kb.entity_name(c.alternative),
-            "criterion": kb.criteria[c.criterion].name_en,
+            "criterion": i18n.pick(lang, kb.criteria[c.criterion].name_en, kb.criteria[c.criterion].name_zh),
             "value used": c.value,
             "why": i18n.stored(c.note, lang),
         }
         for c in m.imputed_cells
     ]
-    return pd.DataFrame(rows, columns=["alternative", "criterion", "value used", "why"])
+    return pd.DataFrame(rows, columns=[N_("alternative"), N_("criterion"), N_("value used"), N_("why")])
 
 
 def exclusions_table(kb: KnowledgeBase, m: DecisionMatrix, *, lang: i18n.Language = "en") -> pd.DataFrame:
     """Alternatives and criteria left out of the ranking, and why in `lang` (a reason the catalog does not hold, such
     as a rule's own wording, stays as the data writes it)."""
     rows = [
-        {"what": "alternative", "name": kb.entity_name(e.id), "why": i18n.stored(e.reason, lang)}
+        {"what": i18n.stored(N_("alternative"), lang), "name": kb.entity_name(e.id), "why": i18n.stored(e.reason, lang)}
         for e in m.excluded_alternatives
     ]
     rows += [
         {
-            "what": "criterion",
-            "name": kb.criteria[e.id].name_en if e.id in kb.criteria else e.id,
+            "what": i18n.stored(N_("criterion"), lang),
+            "name": i18n.pick(lang, kb.criteria[e.id].name_en, kb.criteria[e.id].name_zh)
+            if e.id in kb.criteria
+            else e.id,
             "why": i18n.stored(e.reason, lang),
         }
         for e in m.excluded_criteria
     ]
-    return pd.DataFrame(rows, columns=["what", "name", "why"])
+    return pd.DataFrame(rows, columns=[N_("what"), N_("name"), N_("why")])
 
 
 def contributions_frame(kb: KnowledgeBase, m: DecisionMatrix, contributions: np.ndarray) -> pd.DataFrame:

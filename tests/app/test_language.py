@@ -254,10 +254,24 @@ def test_lang_zh_in_the_link_gives_the_chinese_page(path, title, expected, steps
     assert not found, f"English interface text on the Chinese page: {found[:3]}"
     unmarked = unmarked_english(text)
     assert not unmarked, f"English that no catalog translates on the Chinese page: {unmarked[:5]}"
+    heads = english_heads(at)
+    assert not heads, f"Table heads in English on the Chinese page: {heads[:5]}"
     # the same checks find the English page's text (they can fail)
     english = page_text(shown_page(path, "en", steps))
     assert len(english_found(english)) >= 2
     assert len(unmarked_english(english)) >= 2
+
+
+def english_heads(at: AppTest) -> list[str]:
+    """The column heads of the page's tables that the catalog translates but the page shows in English (a short
+    head such as "criterion" is below the four-word runs the other checks look for)."""
+    heads = [c for t in markdown_tables(at) for c in t.columns] + [c for t in at.table for c in t.value.columns]
+    return [h for h in heads if isinstance(h, str) and h and zh(h) != h]
+
+
+def test_the_table_heads_check_finds_the_english_pages_heads():
+    at = shown_page("app_pages/recommend.py", "en", _BOXES)
+    assert {"criterion", "alternative"} <= set(english_heads(at))
 
 
 def test_without_lang_the_page_is_english_and_the_link_stays_as_it_was():
