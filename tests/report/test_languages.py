@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -93,15 +94,20 @@ def test_an_unknown_report_language_is_refused(kb, prefs):
         build.build_report(kb, prefs, samples=0, now=NOW, lang="fr")
 
 
+def pdf_texts(reports: dict, folder: Path) -> tuple[str, str]:
+    """The Chinese and the English report rendered to PDF and read back as text (pdftotext), in that order."""
+    texts = {}
+    for lang, report in reports.items():
+        path = folder / f"report-{lang}.pdf"
+        path.write_bytes(pdf.render_pdf(report))
+        texts[lang] = subprocess.run(["pdftotext", str(path), "-"], check=True, capture_output=True, text=True).stdout
+    return texts["zh"], texts["en"]
+
+
 @pytest.mark.subprocess
 @needs_pdf
 def test_the_chinese_pdf_has_chinese_headings_and_the_english_numbers(reports, tmp_path):
-    texts = {}
-    for lang, report in reports.items():
-        path = tmp_path / f"report-{lang}.pdf"
-        path.write_bytes(pdf.render_pdf(report))
-        texts[lang] = subprocess.run(["pdftotext", str(path), "-"], check=True, capture_output=True, text=True).stdout
-    zh, en = texts["zh"], texts["en"]
+    zh, en = pdf_texts(reports, tmp_path)
     for heading in ZH_HEADINGS:
         assert heading in zh  # a CJK font is found offline: pdftotext reads the characters back
     assert "Decision Outcome" in en and "Decision Outcome" not in zh
@@ -153,12 +159,7 @@ def test_the_chinese_workload_report_has_no_english_sentence_and_the_english_num
 @pytest.mark.subprocess
 @needs_pdf
 def test_the_chinese_workload_pdf_has_chinese_text_and_the_english_scores(workload_reports, tmp_path):
-    texts = {}
-    for lang, report in workload_reports.items():
-        path = tmp_path / f"workload-{lang}.pdf"
-        path.write_bytes(pdf.render_pdf(report))
-        texts[lang] = subprocess.run(["pdftotext", str(path), "-"], check=True, capture_output=True, text=True).stdout
-    zh, en = texts["zh"], texts["en"]
+    zh, en = pdf_texts(workload_reports, tmp_path)
     for heading in ZH_HEADINGS:
         assert heading in zh
     # the workload's notes in each language (pdftotext may break a line inside a sentence: the start is enough)
