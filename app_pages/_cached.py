@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import streamlit as st
 
-from selector import escape, verdict
+from selector import escape, profile, verdict
 from selector.decision import recommend
 from selector.decision.preferences import Preferences
 from selector.i18n import N_
@@ -176,6 +176,14 @@ def evidence_tables(_kb, data_hash: str, today: dt.date) -> tuple[pd.DataFrame, 
         columns=[N_("kind"), N_("about"), N_("message"), N_("claims"), "problem"],  # heads said on the page
     )
     return table, labelled_claims(_kb, table), conflict_rows
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def profile_yaml(profile_json: str, _saved: profile.Profile) -> str:
+    """`_saved` as the decision profile's file (:func:`selector.profile.dump`), made once per profile: its JSON is
+    the key (the underscore keeps the profile itself out of Streamlit's hashing). The Export and My data pages offer
+    the file on every visit, and the YAML emitter costs more than the rest of such a visit."""
+    return profile.dump(_saved)
 
 
 # The report's robustness section: the same sampling as `python -m selector report` (seeded: same inputs, same report).

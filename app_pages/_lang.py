@@ -4,12 +4,24 @@ language it was shared in."""
 
 from __future__ import annotations
 
+import threading
+
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from selector import i18n, profile
 
 _KEY = "lang"  # session_state: the language in force (a page switch clears the URL; the session keeps it)
 _SWITCH = "lang-switch"  # the sidebar widget
+# The language in force, kept beside the run that set it: Streamlit runs a session's script in its own thread, with
+# one run context for as long as the session's runs follow each other there. Reading the session state takes its
+# lock and a widget-id lookup, and a run asks for the language hundreds of times.
+_held = threading.local()
+
+
+def _hold(lang: i18n.Language) -> i18n.Language:
+    _held.ctx, _held.lang = get_script_run_ctx(), lang
+    return lang
 
 
 def settle() -> i18n.Language:
@@ -20,14 +32,17 @@ def settle() -> i18n.Language:
         st.session_state[_KEY] = asked
     if _KEY not in st.session_state:
         st.session_state[_KEY] = i18n.negotiate(st.context.locale)
-    return st.session_state[_KEY]
+    return _hold(st.session_state[_KEY])
 
 
 def current() -> i18n.Language:
     """The language of this run (as :func:`settle` fixed it). Every message and bilingual field asks for it, often
     thousands of times a run, so it reads the session once settled rather than the link each time."""
-    try:
-        return st.session_state[_KEY]
+    ctx = get_script_run_ctx()
+    if ctx is not None and getattr(_held, "ctx", None) is ctx:
+        return _held.lang
+    try:  # a fragment's run (app.py does not run) in a thread this session has not run in yet
+        return _hold(st.session_state[_KEY])
     except KeyError:  # a page run on its own (tests), without app.py's settle
         return settle()
 
@@ -44,7 +59,7 @@ def pick(english: str | None, chinese: str | None) -> str:
 
 def choose(lang: i18n.Language) -> None:
     """Make `lang` the session's language (a loaded profile's, the switch's) and put it in the link."""
-    st.session_state[_KEY] = lang
+    st.session_state[_KEY] = _hold(lang)
     st.query_params[profile.LANG_PARAM] = lang
 
 

@@ -342,7 +342,8 @@ def profile_text(prefs: Preferences) -> str:
         text = _cached.decision_record(kb, kb.data_hash, prefs.model_dump_json(), tuple(profile.upload_files(saved)))
     except SelectorError:
         text = None  # settings that cannot be ranked are still saved, without a record to re-check
-    return profile.dump(saved.model_copy(update={"record": text}))
+    saved = saved.model_copy(update={"record": text})
+    return _cached.profile_yaml(saved.model_dump_json(), saved)
 
 
 def session_upload_files() -> tuple[tuple[str, bytes], ...]:

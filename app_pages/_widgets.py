@@ -50,8 +50,9 @@ def markdown_table(
     rerun (benchmarks/bench_browser.py), a Markdown table is plain HTML. Grids stay where sorting, search or
     thousands of rows serve the reader.
     """
+    # a mapping of head -> values rather than a renamed copy of the frame (pandas' rename copies it)
     heads = _heads(frame.keys() if isinstance(frame, dict) else frame.columns)
-    frame = {heads.get(k, k): v for k, v in frame.items()} if isinstance(frame, dict) else frame.rename(columns=heads)
+    frame = {heads.get(k, k): v for k, v in frame.items()}
     formats = {heads.get(k, k): v for k, v in formats.items()} if formats else formats
     if height is None:
         st.markdown(streamlit_table(frame, formats))

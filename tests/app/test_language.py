@@ -21,6 +21,7 @@ from selector import i18n, profile
 from selector.decision.preferences import Preferences
 from selector.knowledge import loading as knowledge
 from selector.knowledge import provenance
+from tests.app import fragment_rerun
 from tests.app.helpers import APP, ROOT, UPLOADS, markdown_tables, ok, shown_ranking
 
 PO = i18n.LOCALE_DIR / "zh" / "LC_MESSAGES" / "messages.po"
@@ -326,6 +327,24 @@ def test_the_broken_knowledge_page_speaks_chinese(tmp_path, monkeypatch):
 def _ranking_cells(at: AppTest) -> list[list[str]]:
     # the ranking is the page's first Markdown table; its header follows the language, its name and score do not
     return markdown_tables(at)[0].iloc[:, 1:3].values.tolist()
+
+
+def test_a_weight_move_after_a_switch_draws_in_the_language_switched_to():
+    # a slider move reruns the weights fragment alone (app.py, which settles the language, does not run): it must
+    # draw in the language the last full run settled, in either direction
+    at = AppTest.from_file(APP, default_timeout=60)
+    ok(at.run())
+    english = list(markdown_tables(at)[0].columns)
+    at = ok(at.sidebar.button_group[0].set_value("zh").run())
+    chinese = list(markdown_tables(at)[0].columns)
+    assert chinese != english
+    for lang, heads, weight in (("zh", chinese, 50), ("en", english, 60)):
+        if lang == "en":
+            ok(at.run())  # a fragment's run holds only the fragment: the sidebar comes back with the whole page
+            at = ok(at.sidebar.button_group[0].set_value("en").run())
+        with fragment_rerun.fragment_reruns(at):
+            ok(at.slider(key="w-cost").set_value(weight).run())
+            assert list(markdown_tables(at)[0].columns) == heads, lang
 
 
 def test_switching_the_language_keeps_the_settings_and_the_page_working():
