@@ -13,11 +13,12 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from selector import escape, profile, verdict
@@ -176,6 +177,14 @@ def evidence_tables(_kb, data_hash: str, today: dt.date) -> tuple[pd.DataFrame, 
         columns=[N_("kind"), N_("about"), N_("message"), N_("claims"), "problem"],  # heads said on the page
     )
     return table, labelled_claims(_kb, table), conflict_rows
+
+
+# Shared, not copied, as the tables above: no page edits these figures (app_pages/_widgets.shared_figure).
+@st.cache_resource(max_entries=64, show_spinner=False)
+def figure_spec(slot: str, key: tuple, _build: Callable[[], go.Figure]) -> dict:
+    """The plain dict of the figure `_build` makes for `key` in `slot` (the chart's place on its page): made once
+    per server for every session, since building a figure costs more than the rest of its page's visit."""
+    return _build().to_dict()
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -160,11 +160,13 @@ class KeptFigure(go.Figure):
     ``st.plotly_chart`` serialises a figure through its public ``to_dict()``: this one returns the kept dict, so a
     redraw neither deep-copies the figure nor runs plotly's validators on every edit (they cost more than the rest
     of a slider move). Whoever edits ``spec`` keeps it a valid figure (tests/charts/ check the edits).
+
+    Made from a figure (checked and copied once) or from a `spec` made that way (kept as it is, not copied).
     """
 
-    def __init__(self, figure: go.Figure) -> None:
+    def __init__(self, figure: go.Figure | None = None, *, spec: dict | None = None) -> None:
         super().__init__()
-        self._spec = figure.to_dict()
+        self._spec = figure.to_dict() if spec is None else spec
 
     @property
     def spec(self) -> dict:
@@ -172,6 +174,22 @@ class KeptFigure(go.Figure):
 
     def to_dict(self) -> dict:
         return self._spec
+
+    def untitled(self) -> KeptFigure:
+        """This figure without its title, and without the space plotly keeps above the plot for it: a new figure
+        over the same data, this one left as it is (it may be shared)."""
+        layout = self._spec.get("layout", {})
+        margin = layout.get("margin", {})
+        return KeptFigure(
+            spec={
+                **self._spec,
+                "layout": {
+                    **layout,
+                    "title": {**layout.get("title", {}), "text": ""},
+                    "margin": {**margin, "t": max(margin.get("t", 60) - 40, 20)},
+                },
+            }
+        )
 
 
 def session_figure(slot: str, key: tuple, build: Callable[[], go.Figure]) -> KeptFigure:
@@ -189,42 +207,38 @@ def session_figure(slot: str, key: tuple, build: Callable[[], go.Figure]) -> Kep
     return figure
 
 
+def shared_figure(slot: str, key: tuple, build: Callable[[], go.Figure]) -> KeptFigure:
+    """The figure `build` makes for `key` (everything that shapes it: the knowledge's hash, the language, the
+    controls), made once per server and shared by every session: for charts no page edits. Neither the pages nor
+    :func:`plotly_chart` change it (the title is drawn apart on an untitled copy)."""
+    return KeptFigure(spec=_cached.figure_spec(slot, key, build))
+
+
 def plotly_chart(fig: go.Figure, key: str) -> None:
     """Draw `fig` with its title as a line of text above it.
 
     Plotly draws a title on one line and the chart's SVG clips what does not fit: in a half-width column on a
-    laptop the titles were cut. Text wraps. The figure (possibly one a session keeps) is given back unchanged:
-    ``st.plotly_chart`` serialises it during the call.
+    laptop the titles were cut. Text wraps. The figure (possibly one a session keeps, or one every session shares)
+    is left unchanged: the chart is drawn from an untitled copy of its layout.
     """
     kept = fig if isinstance(fig, KeptFigure) else KeptFigure(fig)
-    layout = kept.spec.setdefault("layout", {})
-    title, margin = dict(layout.get("title", {})), dict(layout.get("margin", {}))
+    title = kept.spec.get("layout", {}).get("title", {})
     # one block holding title and chart (class st-key-chart-KEY), so that the title names its chart
     with st.container(key=f"chart-{key}"):
         if title.get("text"):
             st.markdown(f"**{md(html.unescape(title['text']))}**")
-            _drop_title(layout)
-        try:
-            st.plotly_chart(kept, key=key, config={"displaylogo": False})
-        finally:
-            layout["title"], layout["margin"] = title, margin
+            kept = kept.untitled()
+        st.plotly_chart(kept, key=key, config={"displaylogo": False})
 
 
 def untitled_chart(fig: KeptFigure, key: str) -> None:
     """Draw a kept figure whose title the control above it already shows (a toggle naming its chart), as one
     element: without the title line and the block that :func:`plotly_chart` wraps around the pair, for a chart
-    redrawn on every slider move. The figure's title is cleared in place, once."""
-    layout = fig.spec.setdefault("layout", {})
+    redrawn on every slider move (the session's own figure: its title is cleared in place, once)."""
+    layout = fig.spec.get("layout", {})
     if layout.get("title", {}).get("text"):
-        _drop_title(layout)
+        fig.spec["layout"] = fig.untitled().spec["layout"]
     st.plotly_chart(fig, key=key, config={"displaylogo": False})
-
-
-def _drop_title(layout: dict) -> None:
-    # the space plotly keeps above the plot for its title goes with it
-    margin = layout.get("margin", {})
-    layout["title"] = {**layout.get("title", {}), "text": ""}
-    layout["margin"] = {**margin, "t": max(margin.get("t", 60) - 40, 20)}
 
 
 DATA_SOURCES_PAGE = "app_pages/data_sources.py"

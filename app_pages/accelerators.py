@@ -15,7 +15,7 @@ from app_pages._widgets import (
     plotly_chart,
     reference_date,
     section_tabs,
-    session_figure,
+    shared_figure,
     show_claim,
 )
 from selector.charts.claims import metric_bars
@@ -130,7 +130,7 @@ def spec_explorer() -> None:
     if pairs.empty:
         st.info(_("No accelerator in this selection has both values."))
     else:
-        scatter = session_figure(
+        scatter = shared_figure(
             "figure-acc-spec-explorer",
             (kb.data_hash, today, filters, x, y, log, lang),
             lambda: spec_scatter(
@@ -203,9 +203,9 @@ def energy_efficiency() -> None:
         if len(both):
             frontier = pareto_mask(both[["tops", "watts"]].to_numpy(), ["max", "min"])
             plotly_chart(
-                session_figure(
+                shared_figure(
                     "figure-acc-tops-watts",
-                    (kb.data_hash, lang),
+                    (kb.data_hash, today, lang),
                     lambda: efficiency_scatter(
                         both, frontier, _("INT8 compute against power (Pareto frontier dotted)")
                     ),
@@ -228,9 +228,9 @@ def energy_efficiency() -> None:
                 label = _("Green-AI target") if name == "target" else _("stated industry average")
                 references[name] = (label + (" " + _("(flagged)") if claim.flagged else ""), claim.value)
         if len(efficiency):
-            bars = session_figure(
+            bars = shared_figure(
                 "figure-acc-tops-per-watt",
-                (kb.data_hash, lang),
+                (kb.data_hash, today, lang),
                 lambda: efficiency_bars(
                     efficiency,
                     _("TOPS per watt: claimed, or derived from TOPS and watts"),
@@ -261,7 +261,7 @@ def memory_and_bandwidth() -> None:
                 st.info(_("No claim about an accelerator's {what}.").format(what=title))
                 continue
             unit = frame["unit"].iloc[0]
-            bars = session_figure(
+            bars = shared_figure(
                 f"figure-acc-metric-{metric}",
                 (kb.data_hash, lang),
                 lambda frame=frame, title=title, metric=metric, unit=unit: metric_bars(

@@ -9,7 +9,7 @@ import streamlit as st
 from app_pages import _lang
 from app_pages._lang import _
 from app_pages._session import session_kb
-from app_pages._widgets import plotly_chart, section_tabs, session_figure, show_claim, text_table
+from app_pages._widgets import plotly_chart, section_tabs, shared_figure, show_claim, text_table
 from selector import display
 from selector.charts.claims import benchmark_bars
 from selector.charts.ratings import feature_heatmap
@@ -68,7 +68,7 @@ def feature_matrix_section() -> None:
     if st.toggle(
         _("Show the ratings as a coloured chart (each cell's claim and quote on hover)"), key="fw-show-heatmap"
     ):
-        figure = session_figure(
+        figure = shared_figure(
             "figure-fw-heatmap",
             (kb.data_hash, _lang.current()),
             lambda: feature_heatmap(
@@ -95,7 +95,7 @@ def benchmarks() -> None:
     columns = st.columns(min(2, max(1, len(comparable))))
     for index, found in enumerate(comparable):
         with columns[index % len(columns)]:
-            bars = session_figure(
+            bars = shared_figure(
                 f"figure-fw-bench-{index}",
                 (kb.data_hash,),
                 lambda found=found: benchmark_bars(

@@ -4,16 +4,21 @@ tables, grids (the explorer's table, each segment's dataset numbers) only in clo
 from __future__ import annotations
 
 import datetime as dt
+import html
+import json
 
 import pandas as pd
 import pytest
+from streamlit.testing.v1 import AppTest
 
+from app_pages import _cached
+from selector.escape import streamlit_md as md
 from selector.escape import streamlit_table
 from selector.knowledge import provenance
 from selector.knowledge.models import LOCATED_TIERS
 from selector.views.accelerators import accelerator_claims, dataset_numbers, spec_table
 from selector.views.labels import SEGMENT_LABELS
-from tests.app.helpers import ok, opened
+from tests.app.helpers import APP, ok, opened
 
 TODAY = "2026-11-30"
 
@@ -98,3 +103,22 @@ def test_each_segments_dataset_numbers_are_a_grid_with_footnotes_and_ages_in_a_c
         pd.testing.assert_frame_equal(tucked[label].reset_index(drop=True), located, check_dtype=False)
     captions = [c.value for c in screen.caption]
     assert any(f"older than {provenance.AGEING_MONTHS} months" in c for c in captions)
+
+
+def test_a_chart_every_session_shares_is_drawn_untitled_under_its_title_and_left_as_built(app, kb, monkeypatch):
+    # the efficiency bars are built once per server (app_pages/_cached.figure_spec): two sessions draw them, each
+    # with the title as a line above the chart, and the shared figure keeps its title for the next
+    monkeypatch.setenv("SELECTOR_TODAY", TODAY)
+    key = (kb.data_hash, dt.date.fromisoformat(TODAY), "en")
+    drawn = []
+    for session in (app, AppTest.from_file(APP, default_timeout=60)):
+        ok(session.run())
+        at = opened(ok(session.switch_page("app_pages/accelerators.py").run()), "acc-section", "Energy efficiency")
+        (chart,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith("-tops-per-watt")]
+        drawn.append(json.loads(chart.proto.spec))
+        shared = _cached.figure_spec("figure-acc-tops-per-watt", key, lambda: pytest.fail("built a second time"))
+        title = shared["layout"]["title"]["text"]
+        assert title and drawn[-1]["layout"]["title"]["text"] == ""
+        assert f"**{md(html.unescape(title))}**" in _markdown(at)
+        assert drawn[-1]["data"] == shared["data"]
+    assert drawn[0] == drawn[1]
