@@ -21,7 +21,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from selector import escape, profile, verdict
+from selector import escape, i18n, profile, verdict
 from selector.decision import recommend
 from selector.decision.preferences import Preferences
 from selector.i18n import N_
@@ -34,6 +34,7 @@ from selector.robustness import analysis, figure
 from selector.uploads import intake
 from selector.views.accelerators import accelerator_claims, accelerator_efficiency, dataset_numbers, spec_table
 from selector.views.evidence import claims_table, labelled_claims
+from selector.views.frameworks import ComparableSet, FeatureMatrix, comparable_sets, feature_matrix
 from selector.views.labels import SEGMENT_LABELS
 
 if TYPE_CHECKING:
@@ -193,6 +194,28 @@ def profile_yaml(profile_json: str, _saved: profile.Profile) -> str:
     the key (the underscore keeps the profile itself out of Streamlit's hashing). The Export and My data pages offer
     the file on every visit, and the YAML emitter costs more than the rest of such a visit."""
     return profile.dump(_saved)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)  # shared read-only, as accelerator_tables
+def claim_labels(_kb, data_hash: str, today: dt.date, lang: i18n.Language) -> dict[str, str]:  # noqa: ANN001
+    """The Evidence page's claim picker's label of every claim (id: its text in `lang`, cut at 90 characters), made
+    once per knowledge, date and language rather than on every visit (over a thousand of them)."""
+    table = evidence_tables(_kb, data_hash, today)[0]
+    return {
+        c: f"{c}: {i18n.pick(lang, english, chinese)[:90]}"
+        for c, english, chinese in zip(table["id"], table["text_en"], table["quote_zh"], strict=True)
+    }
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)  # shared read-only, as accelerator_tables
+def framework_tables(
+    _kb,
+    data_hash: str,
+    lang: i18n.Language,  # noqa: ANN001
+) -> tuple[FeatureMatrix, list[ComparableSet], list[ComparableSet]]:
+    """The Frameworks page's ratings matrix (names in `lang`) and its benchmark numbers split into the sets measured
+    under the same conditions and the rest, once per knowledge and language rather than on every visit."""
+    return (feature_matrix(_kb, "framework", lang=lang), *comparable_sets(_kb))
 
 
 # The report's robustness section: the same sampling as `python -m selector report` (seeded: same inputs, same report).

@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import _lang
-from app_pages._cached import claims_csv, evidence_tables
+from app_pages._cached import claim_labels, claims_csv, evidence_tables
 from app_pages._lang import _
 from app_pages._session import (
     EVIDENCE_FILTERS,
@@ -17,7 +17,6 @@ from app_pages._session import (
     set_filters,
 )
 from app_pages._widgets import markdown_table, reference_date, show_claim, sync_widget
-from selector import i18n
 from selector.escape import streamlit_md as md
 from selector.knowledge import provenance
 from selector.knowledge.locators import RAW_DIR
@@ -168,7 +167,9 @@ found = filter_claims(
 )
 shown_ids = [c.id for c in found]
 all_claims, all_labelled, conflict_rows = evidence_tables(kb, kb.data_hash, today)
-table = all_claims.set_index("id", drop=False).loc[shown_ids].reset_index(drop=True)
+# no filter in force (the usual visit): the shared table as it is, not an indexed copy of it
+every = len(shown_ids) == len(all_claims) and shown_ids == all_claims["id"].tolist()
+table = all_claims if every else all_claims.set_index("id", drop=False).loc[shown_ids].reset_index(drop=True)
 ageing = int(table["ageing"].sum())
 counts = {"shown": len(table), "total": len(kb.claims), "flagged": int(table["flagged"].sum())}
 if ageing:
@@ -263,12 +264,8 @@ st.download_button(
 
 if st.session_state.get("ev-claim") not in shown_ids:
     st.session_state["ev-claim"] = None  # the filters hid it
-# one label per claim shown (over a thousand options), in the run's language asked for once
-lang = _lang.current()
-labels = {
-    c: f"{c}: {i18n.pick(lang, english, chinese)[:90]}"
-    for c, english, chinese in zip(table["id"], table["text_en"], table["quote_zh"], strict=True)
-}
+# one label per claim (over a thousand options), made once per knowledge and language
+labels = claim_labels(kb, kb.data_hash, today, _lang.current())
 claim_id = st.selectbox(
     _("Show a claim"),
     options=shown_ids,

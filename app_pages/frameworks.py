@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import _lang
+from app_pages._cached import framework_tables
 from app_pages._lang import _
 from app_pages._session import session_kb
 from app_pages._widgets import plotly_chart, section_tabs, shared_figure, show_claim, text_table
@@ -18,9 +19,7 @@ from selector.knowledge import vocabulary
 from selector.views.evidence import claims_table
 from selector.views.frameworks import (
     comparable_frame,
-    comparable_sets,
     feature_hover,
-    feature_matrix,
     rating_table,
 )
 from selector.views.labels import value_text
@@ -155,8 +154,7 @@ st.caption(
         "when they were measured under the same conditions; everything else is listed as not comparable."
     )
 )
-features = feature_matrix(kb, "framework", lang=_lang.current())
-comparable, alone = comparable_sets(kb)
+features, comparable, alone = framework_tables(kb, kb.data_hash, _lang.current())
 section_tabs(
     {
         _("Feature matrix"): feature_matrix_section,

@@ -1,9 +1,10 @@
-"""The Accelerators and Evidence pages' tables are shared by every session (``st.cache_resource``, not copied per
-visit): a visit of every tab, in both languages, must leave them exactly as they were built."""
+"""The Accelerators, Evidence and Frameworks pages' tables are shared by every session (``st.cache_resource``, not
+copied per visit): a visit of every tab, in both languages, must leave them exactly as they were built."""
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import datetime as dt
 
 import pandas as pd
@@ -14,6 +15,7 @@ from selector import i18n
 from tests.app.helpers import ok, opened
 
 TODAY = "2026-11-30"
+FRAMEWORK_TABS = ("Feature matrix", "Benchmarks", "Evidence of a value")
 ACCELERATOR_TABS = ("Spec explorer", "By segment", "Energy efficiency", "Memory and bandwidth", "Evidence of a number")
 
 
@@ -24,6 +26,8 @@ def _same(a: object, b: object) -> None:
         assert len(a) == len(b)
         for x, y in zip(a, b, strict=True):
             _same(x, y)
+    elif dataclasses.is_dataclass(a):
+        _same(dataclasses.astuple(a), dataclasses.astuple(b))
     elif isinstance(a, dict):
         assert a.keys() == b.keys()
         for key in a:
@@ -38,8 +42,19 @@ def test_visiting_every_tab_leaves_the_shared_tables_as_built(app, kb, monkeypat
     today = dt.date.fromisoformat(TODAY)
     _cached.accelerator_tables.clear()
     _cached.evidence_tables.clear()
+    _cached.claim_labels.clear()
+    _cached.framework_tables.clear()
+
+    def tables() -> tuple:
+        return (
+            _cached.accelerator_tables(kb, kb.data_hash, today),
+            _cached.evidence_tables(kb, kb.data_hash, today),
+            _cached.claim_labels(kb, kb.data_hash, today, lang),
+            _cached.framework_tables(kb, kb.data_hash, lang),
+        )
+
     # built here, before any page runs, and copied: what every later caller must still find
-    shared = _cached.accelerator_tables(kb, kb.data_hash, today), _cached.evidence_tables(kb, kb.data_hash, today)
+    shared = tables()
     built = copy.deepcopy(shared)
     app.query_params["lang"] = lang
     ok(app.run())
@@ -50,9 +65,13 @@ def test_visiting_every_tab_leaves_the_shared_tables_as_built(app, kb, monkeypat
     at.session_state["ev-more"] = True
     at.session_state["ev-claim"] = next(iter(kb.claims))
     at = ok(at.run())
+    at = ok(at.switch_page("app_pages/frameworks.py").run())
+    at.session_state["fw-show-heatmap"] = True
+    for tab in FRAMEWORK_TABS:
+        at = opened(at, "fw-section", _tab(lang, tab))
     ok(at.switch_page("app_pages/accelerators.py").run())
-    after = _cached.accelerator_tables(kb, kb.data_hash, today), _cached.evidence_tables(kb, kb.data_hash, today)
-    assert after[0] is shared[0] and after[1] is shared[1]  # the pages were given these very objects
+    after = tables()
+    assert all(a is s for a, s in zip(after, shared, strict=True))  # the pages were given these very objects
     _same(after, built)
 
 
