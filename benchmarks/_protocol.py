@@ -47,6 +47,7 @@ class Step:
     errors: list[str] = field(default_factory=list)
     elements: int = 0  # elements the server sent (a step that draws nothing did not happen)
     headings: list[str] = field(default_factory=list)  # the text of every heading the run drew, in order
+    started: float = float("nan")  # time.perf_counter() when the request was sent
 
 
 class Session:
@@ -110,7 +111,7 @@ class Session:
         errors, elements, headings = await self._until_finished()
         if not elements and not errors:
             errors.append("the server drew nothing")
-        return Step(name, time.perf_counter() - start, errors, elements, headings)
+        return Step(name, time.perf_counter() - start, errors, elements, headings, started=start)
 
     async def _until_finished(self) -> tuple[list[str], int, list[str]]:
         errors: list[str] = []
@@ -206,7 +207,7 @@ class Session:
                 errors.append(f"{key}: empty download")
         except OSError as exc:
             errors.append(f"{key}: {exc}")
-        return Step(name, time.perf_counter() - start, errors)
+        return Step(name, time.perf_counter() - start, errors, started=start)
 
     def _fetch(self, path: str) -> int:
         request = urllib.request.Request(self.url + path, headers={"Cookie": self.cookie} if self.cookie else {})

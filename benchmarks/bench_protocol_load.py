@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import os
 import random
 import statistics
@@ -225,6 +226,8 @@ def report(title: str, loads: list[Load], baseline_rss: float, target_sessions: 
                 f"      target ({target_sessions} sessions: no error, every step's p95 within {TARGET_RATIO:g}x one "
                 f"session's): {held}; the slowest step is {worst!r} at {ratios[worst]:.1f}x"
             )
+        if load.sessions > 1:
+            print(f"      {_queueing(taken, one)}")
         for name in STEPS:
             times = [s.seconds for s in taken if s.name == name]
             if not times:
@@ -234,6 +237,30 @@ def report(title: str, loads: list[Load], baseline_rss: float, target_sessions: 
                 f"      {name:18s} median {statistics.median(times) * 1000:7.0f} ms   p95 {high * 1000:7.0f} ms"
                 f"   p95 / 1 session {high / one[name]:5.1f}x"
             )
+
+
+QUEUE_CLASSES = ((0, 1), (2, 4), (5, None))  # other steps in flight when a step was sent
+
+
+def _queueing(steps: list[Step], one: dict[str, float]) -> str:
+    """Where the slow steps come from: each step's time as a ratio to one session's p95 of that step, by how many
+    other sessions' steps the server was still running when it was sent (one interpreter runs one at a time). Think
+    times make the arrivals random, so a few bursts of requests land within a few milliseconds in every round."""
+    spans = sorted((s.started, s.started + s.seconds) for s in steps)
+    starts = [start for start, _ in spans]
+    parts = []
+    for low, high in QUEUE_CLASSES:
+        ratios = []
+        for s in steps:
+            if not one.get(s.name):
+                continue
+            # spans that began before this step and had not ended when it was sent (itself excluded)
+            running = sum(1 for start, end in spans[: bisect.bisect_left(starts, s.started)] if end > s.started)
+            if running >= low and (high is None or running <= high):
+                ratios.append(s.seconds / one[s.name])
+        label = f"{low}+" if high is None else f"{low}-{high}"
+        parts.append(f"{label}: {len(ratios)} steps, p95 {p95(ratios):.1f}x" if ratios else f"{label}: no step")
+    return "steps by other steps in flight when sent: " + "; ".join(parts)
 
 
 def witnessed(served: _serve.Served, args: argparse.Namespace, limit: str) -> None:
