@@ -1,11 +1,13 @@
 """app_pages/_cached.py: the Export page's report and files are cached by one key, :class:`ReportKey`, whose hash
-stands for the knowledge and the session's files by the knowledge's data hash, as their underscored arguments did."""
+stands for the knowledge and the session's files by the knowledge's data hash, as their underscored arguments did;
+a decision profile's file is made once per profile."""
 
 from __future__ import annotations
 
 import dataclasses
 
-from app_pages._cached import ReportKey, export_files, report_for
+from app_pages._cached import ReportKey, export_files, profile_yaml, report_for
+from selector import profile
 from selector.decision.preferences import Preferences
 
 PREFS = Preferences(group="edge-accelerators").model_dump_json()
@@ -32,3 +34,12 @@ def test_the_report_and_the_files_are_made_once_per_key(kb):
     assert set(files) == {"md", "html", "csv", "xlsx"}
     chinese = report_for(dataclasses.replace(key, lang="zh"))
     assert chinese is not report and chinese.lang == "zh"
+
+
+def test_a_profile_file_is_made_once_per_profile_and_is_that_profiles_dump():
+    first = profile.make(Preferences(group="edge-accelerators"), {}, [], language="en")
+    second = profile.make(Preferences(group="edge-accelerators"), {"tiers": ["measured"]}, [], language="en")
+    texts = [profile_yaml(p.model_dump_json(), p) for p in (first, second)]
+    assert texts == [profile.dump(first), profile.dump(second)] and texts[0] != texts[1]
+    # the JSON is the key: the same profile again is the file already made, not a new dump
+    assert profile_yaml(first.model_dump_json(), second) == texts[0]
