@@ -42,13 +42,12 @@ APP = HERE / "app.py"
 FIRST_PAGE = (APP, HERE / "app_pages" / "recommend.py")
 RUNTIME_WAIT_S = 60.0
 # What Streamlit imports on the first page's first use rather than at its start: the emoji catalog (the language
-# switch's labels are not ASCII), the material icon names (the navigation's icons), magic, PIL (the page icon),
-# pyarrow's pandas conversion (every table) and the agent detection of a new session. tests/test_serve.py holds
+# switch's labels are not ASCII), the material icon names (the navigation's icons), PIL (the page icon), pyarrow's
+# pandas conversion (every table) and the agent detection of a new session. tests/test_serve.py holds
 # this list to what a first run imports.
 FIRST_RUN_LAZY = (
     "streamlit.emojis",
     "streamlit.material_icon_names",
-    "streamlit.runtime.scriptrunner.magic_funcs",
     "PIL.Image",
     "pyarrow.pandas_compat",
     "streamlit.web.skills",

@@ -197,7 +197,7 @@ def profile_yaml(profile_json: str, _saved: profile.Profile) -> str:
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)  # shared read-only, as accelerator_tables
-def claim_labels(_kb, data_hash: str, today: dt.date, lang: i18n.Language) -> dict[str, str]:  # noqa: ANN001
+def claim_labels(_kb: KnowledgeBase, data_hash: str, today: dt.date, lang: i18n.Language) -> dict[str, str]:
     """The Evidence page's claim picker's label of every claim (id: its text in `lang`, cut at 90 characters), made
     once per knowledge, date and language rather than on every visit (over a thousand of them)."""
     table = evidence_tables(_kb, data_hash, today)[0]
@@ -209,9 +209,7 @@ def claim_labels(_kb, data_hash: str, today: dt.date, lang: i18n.Language) -> di
 
 @st.cache_resource(max_entries=16, show_spinner=False)  # shared read-only, as accelerator_tables
 def framework_tables(
-    _kb,
-    data_hash: str,
-    lang: i18n.Language,  # noqa: ANN001
+    _kb: KnowledgeBase, data_hash: str, lang: i18n.Language
 ) -> tuple[FeatureMatrix, list[ComparableSet], list[ComparableSet]]:
     """The Frameworks page's ratings matrix (names in `lang`) and its benchmark numbers split into the sets measured
     under the same conditions and the rest, once per knowledge and language rather than on every visit."""

@@ -37,7 +37,8 @@ def settle() -> i18n.Language:
 
 def current() -> i18n.Language:
     """The language of this run (as :func:`settle` fixed it). Every message and bilingual field asks for it, often
-    thousands of times a run, so it reads the session once settled rather than the link each time."""
+    hundreds of times a run, so it is held beside the run's context rather than read from the link or the session
+    each time."""
     ctx = get_script_run_ctx()
     if ctx is not None and getattr(_held, "ctx", None) is ctx:
         return _held.lang
