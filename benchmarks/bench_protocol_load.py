@@ -248,16 +248,15 @@ def _queueing(steps: list[Step], one: dict[str, float]) -> str:
     times make the arrivals random, so a few bursts of requests land within a few milliseconds in every round."""
     spans = sorted((s.started, s.started + s.seconds) for s in steps)
     starts = [start for start, _ in spans]
+
+    def running(step: Step) -> int:
+        # spans that began before this step and had not ended when it was sent (itself excluded)
+        return sum(1 for _, end in spans[: bisect.bisect_left(starts, step.started)] if end > step.started)
+
+    measured = [(running(s), s.seconds / one[s.name]) for s in steps if one.get(s.name)]
     parts = []
     for low, high in QUEUE_CLASSES:
-        ratios = []
-        for s in steps:
-            if not one.get(s.name):
-                continue
-            # spans that began before this step and had not ended when it was sent (itself excluded)
-            running = sum(1 for start, end in spans[: bisect.bisect_left(starts, s.started)] if end > s.started)
-            if running >= low and (high is None or running <= high):
-                ratios.append(s.seconds / one[s.name])
+        ratios = [ratio for others, ratio in measured if others >= low and (high is None or others <= high)]
         label = f"{low}+" if high is None else f"{low}-{high}"
         parts.append(f"{label}: {len(ratios)} steps, p95 {p95(ratios):.1f}x" if ratios else f"{label}: no step")
     return "steps by other steps in flight when sent: " + "; ".join(parts)
