@@ -106,16 +106,45 @@ def _added(kb: KnowledgeBase, in_force: tuple[str, ...], apply: Apply) -> None:
 
 
 def must_have_box(
-    kb: KnowledgeBase, group: Group, prefs: Preferences, on_setting: Callable[[], None], on_limits: Apply
+    kb: KnowledgeBase,
+    group: Group,
+    prefs: Preferences,
+    on_setting: Callable[[], None],
+    on_limits: Apply,
+    in_force: Callable[[], Preferences],
+    refusal_key: str,
 ) -> None:
     """The hard constraints: applied before any weighting; what they remove is listed under the ranking. Drawn only
-    while open (as the sub-criterion weights); open from the start when a constraint is in force."""
+    while open (as the sub-criterion weights); open from the start when a constraint is in force.
+
+    `in_force` reads the preferences in force and `refusal_key` names the session's refusal shown over the ranking:
+    the box is a fragment, and a control that changes either reruns the page.
+    """
     count = len(prefs.constraints) + len(prefs.exclude_vendors) + len(prefs.exclude)
     title = (
         _("Must have (hard constraints: {count})").format(count=count) if count else _("Must have (hard constraints)")
     )
     draw = lambda: _must_have_controls(kb, group, prefs, on_setting, on_limits)  # noqa: E731
-    expander_drawn_when_open(title, "must-box", draw, expanded=bool(count))
+    page_state = lambda: (_set_here(in_force()), st.session_state.get(refusal_key))  # noqa: E731
+    _box(title, draw, bool(count), page_state, page_state())
+
+
+def _set_here(prefs: Preferences) -> tuple:
+    # What the box's controls set. The dimension weights are left out: their own fragment moves them without a run
+    # of the page, and the rest of the page does not draw them.
+    return prefs.constraints, prefs.exclude_vendors, prefs.exclude, prefs.keep_unknown
+
+
+@st.fragment
+def _box(
+    title: str, draw: Callable[[], None], expanded: bool, page_state: Callable[[], object], drawn_from: object
+) -> None:
+    """A fragment, so that opening or closing the box, or a limit refused beside its field, reruns the box alone
+    rather than the page. Its arguments date from the page's last full run: when a control changed what that run
+    drew from (a limit, a vendor left out, a refusal shown over the ranking), the whole page runs again instead."""
+    if page_state() != drawn_from:
+        st.rerun()
+    expander_drawn_when_open(title, "must-box", draw, expanded=expanded)
 
 
 def _must_have_controls(

@@ -326,7 +326,7 @@ def _what_is_ranked() -> None:
                 )
             )
         )
-    must_have_box(kb, group, prefs, on_setting, on_limits)
+    must_have_box(kb, group, prefs, on_setting, on_limits, lambda: prefs_in_force(kb), "control-error")
     workload_form(kb, prefs)
 
 

@@ -4,8 +4,8 @@ ships, as the browser's frontend speaks it (``/_stcore/stream``, subprotocol ``s
 The browser sends a ``BackMsg`` whose ``rerun_script`` carries the client state (query string, page, widget
 values, the fragment a widget belongs to); the server answers with ``ForwardMsg`` messages (``new_session``, the
 page list in ``navigation``, one ``delta`` per element) up to ``script_finished``. A step's time here runs from
-sending the request to ``script_finished``: on loopback that is the server's time for the step, without a
-browser's layout and painting. Widgets are found by the key the app gives them (an element id ends with it).
+sending the request to the ``script_finished`` of its last run: on loopback that is the server's time for the step,
+without a browser's layout and painting. Widgets are found by the key the app gives them (an element id ends with it).
 
 Not a benchmark itself (the leading underscore keeps `make bench` from running it); bench_protocol_load.py uses it.
 """
@@ -27,6 +27,9 @@ _FINISHED = {
     ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY,
     ForwardMsg.ScriptFinishedStatus.FINISHED_FRAGMENT_RUN_SUCCESSFULLY,
 }
+# A run that stopped for another (``st.rerun()``, as the must-have box does after a control changed the page): the
+# step goes on until the run that follows finishes, as the browser's page stays "running".
+_RERUN_FOLLOWS = ForwardMsg.ScriptFinishedStatus.FINISHED_EARLY_FOR_RERUN
 
 
 @dataclass
@@ -123,6 +126,8 @@ class Session:
             msg.ParseFromString(data)
             kind = msg.WhichOneof("type")
             if kind == "script_finished":
+                if msg.script_finished == _RERUN_FOLLOWS:
+                    continue
                 if msg.script_finished not in _FINISHED:
                     errors.append(f"script finished with status {msg.script_finished}")
                 return errors, elements, headings

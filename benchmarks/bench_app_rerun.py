@@ -189,7 +189,7 @@ def measure(reruns: int, blocks: int) -> dict[str, list[Timing]]:
             for step in range(reruns):
                 for key, at in (("fragment", fragment), ("drawing", drawing)):
                     at.slider(key="w-performance").set_value(41 + step)
-                    with fragment_reruns(at):
+                    with fragment_reruns(at, at.slider(key="w-performance")):
                         out[key].append(_timed(at))
                 # the floor right beside each fragment rerun: the machine's speed drifts within a block
                 out["floor"].append(_timed(empty))

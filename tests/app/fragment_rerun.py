@@ -14,6 +14,7 @@ import contextlib
 from collections.abc import Iterator
 
 from streamlit.testing.v1 import AppTest, local_script_runner
+from streamlit.testing.v1.element_tree import Widget
 
 
 def fragment_ids(at: AppTest) -> list[str]:
@@ -21,9 +22,22 @@ def fragment_ids(at: AppTest) -> list[str]:
     return list(at._fragment_storage._fragments)
 
 
+def fragment_of(at: AppTest, widget: Widget) -> str:
+    """The id of the fragment that drew `widget` (an element of the last run of `at`), as the server reads it from
+    the session's widget metadata when that widget changes; an AssertionError when it was drawn outside every
+    fragment."""
+    metadata = at.session_state._state._state._new_widget_state.widget_metadata.get(widget.id)
+    if metadata is None or not metadata.fragment_id:
+        raise AssertionError(f"the widget {widget.key!r} is not drawn inside a fragment")
+    if metadata.fragment_id not in fragment_ids(at):
+        raise AssertionError(f"the fragment of {widget.key!r} is not one the last full run registered")
+    return metadata.fragment_id
+
+
 @contextlib.contextmanager
-def fragment_reruns(at: AppTest) -> Iterator[str]:
-    """Within the block, ``at.run()`` reruns only the page's fragment (the one fragment the page registered).
+def fragment_reruns(at: AppTest, widget: Widget | str) -> Iterator[str]:
+    """Within the block, ``at.run()`` reruns only the fragment that drew `widget` (e.g. ``at.slider(key=...)``, or
+    the id :func:`fragment_of` gave for a widget drawn earlier).
 
     After such a run, ``at`` holds only what the fragment drew, as the browser receives only that. The switch is
     process-wide (AppTest builds its request inside streamlit), so blocks for two apps cannot be nested.
@@ -31,16 +45,14 @@ def fragment_reruns(at: AppTest) -> Iterator[str]:
     original = local_script_runner.RerunData
     if getattr(original, "_fragment_rerun", False):
         raise RuntimeError("fragment_reruns blocks cannot be nested: finish one app's block before the next")
-    ids = fragment_ids(at)
-    if len(ids) != 1:
-        raise AssertionError(f"expected the page to register one fragment, it registered {len(ids)}")
+    fragment_id = widget if isinstance(widget, str) else fragment_of(at, widget)
 
     def rerun_data(**kwargs):  # noqa: ANN202 - mirrors RerunData's keyword constructor
-        return original(**kwargs, fragment_id=ids[0])
+        return original(**kwargs, fragment_id=fragment_id)
 
     rerun_data._fragment_rerun = True
     local_script_runner.RerunData = rerun_data
     try:
-        yield ids[0]
+        yield fragment_id
     finally:
         local_script_runner.RerunData = original

@@ -342,7 +342,7 @@ def test_a_weight_move_after_a_switch_draws_in_the_language_switched_to():
         if lang == "en":
             ok(at.run())  # a fragment's run holds only the fragment: the sidebar comes back with the whole page
             at = ok(at.sidebar.button_group[0].set_value("en").run())
-        with fragment_rerun.fragment_reruns(at):
+        with fragment_rerun.fragment_reruns(at, at.slider(key="w-cost")):
             ok(at.slider(key="w-cost").set_value(weight).run())
             assert list(markdown_tables(at)[0].columns) == heads, lang
 

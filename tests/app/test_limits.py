@@ -4,8 +4,10 @@ that cannot be read is refused beside the field and the limits in force stay."""
 from __future__ import annotations
 
 from selector.decision import constraints
+from selector.decision.preferences import Preferences
 from selector.escape import streamlit_md as md
-from tests.app.helpers import ok, opened
+from tests.app import fragment_rerun
+from tests.app.helpers import expected_ranking, ok, opened, same_ranking, shown_ranking
 
 GROUP = "datacenter-accelerators"
 
@@ -51,6 +53,41 @@ def test_a_limit_is_removed_by_its_button(app):
     assert set(at.session_state["prefs"].constraints) == {"tdp-w<=700", "memory-capacity>=80"}
     at = ok(at.button(key="limit-rm-0").click().run())
     assert at.session_state["prefs"].constraints == ("memory-capacity>=80",)
+
+
+def test_a_refused_limit_reruns_the_box_alone_and_an_added_one_the_whole_page(app, kb):
+    """The box is a fragment: a refusal beside its field needs no new ranking, so nothing outside the box runs
+    again; a limit put in force changes the ranking, the box's title and the link, so the whole page runs."""
+    at = _page(app)
+    with fragment_rerun.fragment_reruns(at, at.text_input(key="limit-text")):
+        at = _type(at, "tdp-w", "700 GB")
+        assert [e.value for e in at.error if "Not added" in e.value]
+        assert not at.radio and not at.slider, "the scenario and the weights, outside the box, were not drawn again"
+        assert at.session_state["prefs"].constraints == ()
+        at = _type(at, "tdp-w", "700", op="<=")
+    assert at.radio and at.slider, "the limit in force made the whole page run"
+    assert at.session_state["prefs"].constraints == ("tdp-w<=700",)
+    same_ranking(shown_ranking(at), expected_ranking(kb, Preferences(group=GROUP, constraints=("tdp-w<=700",))))
+    assert any("(hard constraints: 1)" in box.label for box in at.expander)
+    assert at.query_params["must"] in ("tdp-w<=700", ["tdp-w<=700"])
+
+
+def test_a_weight_moved_in_its_fragment_leaves_opening_the_box_to_the_box(app, kb):
+    """The weights' fragment changes the preferences without a run of the page: the box must not take that for a
+    change of its own (which would rerun the page on every opening after a weight move)."""
+    at = _page(app)
+    box = fragment_rerun.fragment_of(at, at.text_input(key="limit-text"))
+    at.session_state["must-box"] = False
+    ok(at.run())
+    with fragment_rerun.fragment_reruns(at, at.slider(key="w-cost")):
+        ok(at.slider(key="w-cost").set_value(70).run())
+    with fragment_rerun.fragment_reruns(at, box):
+        at = opened(at, "must-box")
+        assert at.text_input(key="limit-text"), "the box opened"
+        assert not at.radio and not at.slider, "only the box ran"
+    assert at.session_state["prefs"].dimension_weights == {"cost": 70}
+    at = ok(at.run())
+    same_ranking(shown_ranking(at), expected_ranking(kb, Preferences(group=GROUP, dimension_weights={"cost": 70})))
 
 
 def test_every_limit_the_picker_writes_reads_back_as_a_constraint(kb):
