@@ -150,9 +150,19 @@ def resolve_answers(kb: KnowledgeBase, answers: Mapping[str, str]) -> dict[str, 
     return resolved
 
 
+# Which groups each rule speaks for depends on the knowledge alone; the page asks for every rule's on each run.
+_RULE_GROUPS = PerKnowledge(8)
+
+
 def rule_groups(kb: KnowledgeBase, rule: Rule) -> tuple[str, ...]:
     """The groups a rule speaks for: those it names, else every group holding one of the entities it names or
     selects by facts."""
+    if kb.rules.get(rule.id) is not rule:  # a rule from elsewhere, e.g. being checked before it joins the knowledge
+        return _rule_groups(kb, rule)
+    return _RULE_GROUPS.get(kb, None, lambda: {r.id: _rule_groups(kb, r) for r in kb.rules.values()})[rule.id]
+
+
+def _rule_groups(kb: KnowledgeBase, rule: Rule) -> tuple[str, ...]:
     if rule.groups:
         return rule.groups
     entities = set(rule.recommend) | set(rule.exclude)

@@ -291,3 +291,16 @@ def test_phones_never_shortlist_edge_modules(kb):
 def test_bad_answers_are_refused(kb, answers, fragment):
     with pytest.raises(PreferenceError, match=fragment.replace("(", r"\(").replace(")", r"\)")):
         decision_tree.evaluate(kb, answers)
+
+
+def test_the_groups_a_rule_speaks_for_are_kept_per_knowledge_and_a_foreign_rule_is_read_as_given(kb):
+    # kept: the same tuple on a second ask, equal to reading the rule afresh
+    for rule in kb.rules.values():
+        first = decision_tree.rule_groups(kb, rule)
+        assert decision_tree.rule_groups(kb, rule) is first
+        assert first == decision_tree._rule_groups(kb, rule)
+    # a rule with a knowledge rule's id but other groups (not the knowledge's own object) is not answered from it
+    rule = next(iter(kb.rules.values()))
+    other = next(g for g in kb.groups if g not in decision_tree.rule_groups(kb, rule))
+    foreign = rule.model_copy(update={"groups": (other,)})
+    assert decision_tree.rule_groups(kb, foreign) == (other,)
