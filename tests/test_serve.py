@@ -220,3 +220,17 @@ def test_the_lazy_modules_the_warm_up_imports_are_those_a_first_page_imports() -
     # A new session's agent detection runs in the server's session, which AppTest does not start.
     server_only = {"streamlit.web.skills"}
     assert set(serve.FIRST_RUN_LAZY) - server_only <= set(found["first run"])
+
+
+def test_the_server_runs_its_event_loop_on_uvloop() -> None:
+    # requirements.txt installs uvloop for the server's loop, which sends every element of every run; Streamlit
+    # takes it when it can make a loop with it, and falls back to asyncio's own without a word otherwise.
+    import uvloop
+    from streamlit.web import bootstrap
+
+    assert bootstrap._get_uvloop_loop_factory() is uvloop.new_event_loop
+    loop = uvloop.new_event_loop()
+    try:
+        assert isinstance(loop, uvloop.Loop)
+    finally:
+        loop.close()
