@@ -13,12 +13,13 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from app_pages import _cached
+from app_pages import _cached, _lang
 from app_pages._lang import _
 from selector.escape import streamlit_md as md
 from selector.escape import streamlit_table
 from selector.knowledge import provenance
 from selector.knowledge.models import KnowledgeBase
+from selector.memo import PerObject
 from selector.views.evidence import claim_evidence
 
 
@@ -35,9 +36,17 @@ def text_table(frame: pd.DataFrame, height: int | None = None) -> None:
     A data grid cuts a long cell at its column's edge; ``st.table`` wraps it but renders each cell as Markdown,
     so every text cell is escaped (:func:`md`) and shows as written.
     """
-    shown = frame.astype(object).map(lambda v: md(v) if isinstance(v, str) else "" if pd.isna(v) else v)
-    shown = shown.rename(columns=_heads(shown.columns))
+    shown = _TEXT_FRAMES.get(frame, _lang.current(), lambda: _escaped(frame))
     st.table(shown, hide_index=True, height="content" if height is None else height)
+
+
+# A shared frame (a page's table made once per knowledge) is escaped once per language, not on every visit.
+_TEXT_FRAMES = PerObject(16)
+
+
+def _escaped(frame: pd.DataFrame) -> pd.DataFrame:
+    shown = frame.astype(object).map(lambda v: md(v) if isinstance(v, str) else "" if pd.isna(v) else v)
+    return shown.rename(columns=_heads(shown.columns))
 
 
 def markdown_table(

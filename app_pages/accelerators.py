@@ -57,14 +57,13 @@ def dataset_numbers_table(located: pd.DataFrame, segment: str) -> None:
         st.caption(ageing)
 
 
-def explorer_controls(values: pd.DataFrame, columns: dict[str, str]) -> tuple[tuple, str, str, bool]:
+def explorer_controls(choices: specs.ExplorerChoices, columns: dict[str, str]) -> tuple[tuple, str, str, bool]:
     """The spec explorer's filters (segment, vendor, release year) and axes: (filters, x column, y column, log)."""
-    first = values.drop_duplicates("entity_id")
     segment_col, vendor_col, year_col = st.columns([1, 1, 1])
     with segment_col:
         segments = st.multiselect(
             _("Segment"),
-            options=[s for s in SEGMENT_LABELS if (first["segment"] == s).any()],
+            options=[s for s in SEGMENT_LABELS if s in choices.segments],
             format_func=lambda s: _(SEGMENT_LABELS[s]),
             key="spec-segments",
             placeholder=_("all segments"),
@@ -72,15 +71,14 @@ def explorer_controls(values: pd.DataFrame, columns: dict[str, str]) -> tuple[tu
     with vendor_col:
         vendors = st.multiselect(
             _("Vendor"),
-            options=sorted(first["vendor"].unique(), key=str.casefold),
+            options=list(choices.vendors),
             key="spec-vendors",
             placeholder=_("all vendors"),
         )
-    known_years = first["release_year"].dropna()
     years = None
     with year_col:
-        if known_years.nunique() > 1:
-            low, high = int(known_years.min()), int(known_years.max())
+        if choices.years is not None:
+            low, high = choices.years
             years = st.slider(_("Release year"), min_value=low, max_value=high, value=(low, high), key="spec-years")
     # below the filters, at full width: in the year's column its label was cut short on a laptop
     unknown_year = years is None or st.checkbox(
@@ -115,18 +113,19 @@ def explorer_controls(values: pd.DataFrame, columns: dict[str, str]) -> tuple[tu
 def spec_explorer() -> None:
     """Any two datasheet columns against each other, filtered by segment, vendor and release year."""
     values = specs.spec_values(kb, DEFAULT_KNOWLEDGE, today)
+    choices = specs.explorer_choices(values)
     labels = specs.spec_columns(kb, lang)
-    columns = {c: label for c, label in labels.items() if (values["column"] == c).any()}
+    columns = {c: label for c, label in labels.items() if c in choices.columns}
     if len(columns) < 2:
         st.info(_("Fewer than two spec columns have values: nothing to plot."))
         return
-    filters, x, y, log = explorer_controls(values, columns)
+    filters, x, y, log = explorer_controls(choices, columns)
     if x == y:
         st.info(_("Pick two different columns for the axes."))
         return
     explored = specs.explore(kb, DEFAULT_KNOWLEDGE, today, filters, x, y)
     pairs = explored.pairs
-    units = dict(zip(values["column"], values["unit"], strict=False))
+    units = choices.units
     if pairs.empty:
         st.info(_("No accelerator in this selection has both values."))
     else:

@@ -3,7 +3,6 @@ evidence of each value; one tab each, drawn when opened."""
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from app_pages import _lang
@@ -20,7 +19,7 @@ from selector.views.evidence import claims_table
 from selector.views.frameworks import (
     comparable_frame,
     feature_hover,
-    rating_table,
+    rating_text,
 )
 from selector.views.labels import value_text
 
@@ -50,11 +49,7 @@ def feature_matrix_section() -> None:
         return
     # st.table rather than Markdown: ten entities do not fit a laptop's width, and st.table scrolls sideways
     # within itself instead of widening the page.
-    text_table(
-        rating_table(features, _lang.current()).map(
-            lambda v: "" if pd.isna(v) else v if isinstance(v, str) else display.number(v)
-        )
-    )
+    text_table(rating_text(features, _lang.current()))
     st.caption(
         _(
             "Ratings from 1 to 5, higher is better except where a row says lower is better (risk and effort). "

@@ -22,7 +22,7 @@ from selector.decision.matrix import claims_for_cell
 from selector.knowledge import provenance
 from selector.knowledge.locators import RawError, Snapshots, lookup
 from selector.knowledge.models import TIERS, Claim, KnowledgeBase
-from selector.memo import PerKnowledge
+from selector.memo import PerKnowledge, PerObject
 
 # The spec columns the user picks axes among, as criteria of the knowledge (their metric, unit and conditions
 # decide which claims count); a criterion the knowledge lacks is left out.
@@ -232,6 +232,39 @@ def spec_values(
     today = today or dt.datetime.now(dt.UTC).date()
     key = (str(knowledge_dir), today, use_flagged)
     return _VALUES.get(kb, key, lambda: _compute(kb, today, Path(knowledge_dir), use_flagged))
+
+
+@dataclass(frozen=True)
+class ExplorerChoices:
+    """What the spec explorer's filters and axes can offer for one frame of spec values (:func:`spec_values`)."""
+
+    segments: tuple[str, ...]  # the segments some accelerator is in, in the frame's first-seen order
+    vendors: tuple[str, ...]  # every vendor, sorted without regard to case
+    years: tuple[int, int] | None  # the first and last known release year; None when fewer than two years are known
+    columns: frozenset[str]  # the spec columns holding at least one value
+    units: dict[str, str]  # column -> its unit
+
+
+# Per shared frame of spec values: the page offers the same choices on every visit of every session.
+_CHOICES = PerObject(8)
+
+
+def explorer_choices(values: pd.DataFrame) -> ExplorerChoices:
+    """The choices :func:`spec_values`'s frame offers: segments, vendors and release years among its accelerators,
+    the columns with values and their units. Kept per frame (which is shared and unchanged); read-only."""
+    return _CHOICES.get(values, None, lambda: _choices(values))
+
+
+def _choices(values: pd.DataFrame) -> ExplorerChoices:
+    first = values.drop_duplicates("entity_id")
+    years = first["release_year"].dropna()
+    return ExplorerChoices(
+        segments=tuple(dict.fromkeys(first["segment"].dropna())),
+        vendors=tuple(sorted(first["vendor"].unique(), key=str.casefold)),
+        years=(int(years.min()), int(years.max())) if years.nunique() > 1 else None,
+        columns=frozenset(values["column"]),
+        units=dict(zip(values["column"], values["unit"], strict=False)),
+    )
 
 
 def filter_values(

@@ -10,10 +10,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from selector import i18n
+from selector import display, i18n
 from selector.decision.matrix import claims_for_cell
 from selector.knowledge import vocabulary
 from selector.knowledge.models import Claim, KnowledgeBase
+from selector.memo import PerObject
 from selector.views.evidence import claim_evidence
 from selector.views.labels import document_label, flags_text
 
@@ -87,6 +88,20 @@ def rating_table(fm: FeatureMatrix, lang: i18n.Language = "en") -> pd.DataFrame:
     table = fm.values.set_axis(names, axis="columns").T
     table.columns.name = None
     return table.rename_axis(_("criterion")).reset_index()
+
+
+# Per shared feature matrix and language: the Frameworks page shows the same table on every visit of every session.
+_RATING_TEXT = PerObject(16)
+
+
+def rating_text(fm: FeatureMatrix, lang: i18n.Language = "en") -> pd.DataFrame:
+    """:func:`rating_table` as the page reads it: each rating written as :func:`selector.display.number` writes it,
+    an unrated cell empty. Kept per matrix and language; shared, so read-only."""
+
+    def text(value: object) -> object:
+        return "" if pd.isna(value) else value if isinstance(value, str) else display.number(value)
+
+    return _RATING_TEXT.get(fm, lang, lambda: rating_table(fm, lang).map(text))
 
 
 def feature_hover(kb: KnowledgeBase, fm: FeatureMatrix) -> pd.DataFrame:

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from streamlit.testing.v1 import AppTest
 
+from selector import i18n
 from selector.escape import streamlit_md
 from selector.views.frameworks import comparable_sets, feature_matrix, rating_table
+from tests.app.conftest import APP
 from tests.app.helpers import ok, opened
 
 
@@ -32,6 +35,18 @@ def test_every_rating_is_in_the_ratings_table_without_a_data_grid(screen, kb):
     for column in expected.columns[1:]:
         numbers = pd.to_numeric(shown[column].str.replace("\\", "").replace("", None))
         assert numbers.tolist() == pytest.approx(expected[column].tolist(), nan_ok=True)
+
+
+def test_the_ratings_table_shown_in_one_language_is_not_shown_in_the_other(screen, kb):
+    # the tables are made and escaped once and kept (per knowledge, frame and language): a session in Chinese after
+    # one in English, in the same server process, still gets its own heads
+    english = screen.table[0].value.columns[0]
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["lang"] = "zh"
+    ok(at.run())
+    chinese = ok(at.switch_page("app_pages/frameworks.py").run()).table[0].value.columns[0]
+    assert english == "criterion"
+    assert chinese == i18n.translator("zh")("criterion") != english
 
 
 def test_the_heatmap_is_drawn_only_when_asked_for(screen, kb):

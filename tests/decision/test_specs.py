@@ -172,3 +172,22 @@ def test_explore_filters_pairs_and_tables_once_per_choice(kb, values):
     assert len(other.pairs) > len(explored.pairs)
     with pytest.raises(ValueError, match="two different columns"):
         specs.explore(kb, DEFAULT_KNOWLEDGE, TODAY, filters, "tdp-w", "tdp-w")
+
+
+def test_the_explorers_choices_are_those_its_accelerators_and_columns_hold(kb, values):
+    choices = specs.explorer_choices(values)
+    assert specs.explorer_choices(values) is choices, "kept per shared frame"
+    rows = {e: values[values["entity_id"] == e].iloc[0] for e in values["entity_id"].unique()}
+    assert set(choices.segments) == {row["segment"] for row in rows.values()}
+    assert list(choices.vendors) == sorted({row["vendor"] for row in rows.values()}, key=str.casefold)
+    known = values.dropna(subset=["release_year"])["release_year"]
+    assert choices.years == (int(known.min()), int(known.max()))
+    for column in specs.spec_columns(kb):
+        held = values[values["column"] == column]
+        assert (column in choices.columns) == (not held.empty), column
+        if not held.empty:
+            assert choices.units[column] == held["unit"].iloc[0]
+    # a frame with one release year offers no year range; one without a column does not offer it
+    one_year = values[values["release_year"].isna() | (values["release_year"] == known.max())]
+    assert specs.explorer_choices(one_year).years is None
+    assert specs.RELEASE_YEAR not in specs.explorer_choices(values[values["column"] != specs.RELEASE_YEAR]).columns

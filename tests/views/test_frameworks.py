@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from selector import display
 from selector.decision import matrix
 from selector.knowledge import loading as knowledge
 from selector.views.frameworks import (
@@ -16,6 +17,7 @@ from selector.views.frameworks import (
     feature_hover,
     feature_matrix,
     rating_table,
+    rating_text,
 )
 
 
@@ -86,6 +88,20 @@ def test_rating_table_has_a_row_per_criterion_and_marks_where_lower_is_better(kb
         shown = table.iloc[row, 1:].to_numpy(dtype=float)
         assert np.array_equal(shown, fm.values[name].to_numpy(), equal_nan=True)
     assert any(o == "min" for o in fm.objectives), "the bundled ratings include a lower-is-better criterion"
+
+
+def test_the_rating_text_writes_each_rating_as_the_pages_do_once_per_matrix_and_language(kb):
+    fm = feature_matrix(kb)
+    text = rating_text(fm)
+    assert rating_text(fm) is text, "kept per matrix and language"
+    assert rating_text(fm, "zh") is not text and rating_text(fm, "zh").columns[0] != text.columns[0]
+    numbers = rating_table(fm)
+    for row in range(len(numbers)):
+        for column in numbers.columns[1:]:
+            value = numbers[column].iat[row]
+            assert text[column].iat[row] == ("" if np.isnan(value) else display.number(value)), (row, column)
+    assert (text["criterion"] == numbers["criterion"]).all()
+    assert (text.iloc[:, 1:] == "").any().any(), "some criterion is unrated for some framework"
 
 
 def test_an_assessed_rating_in_the_feature_matrix_shows_its_rationale_and_rubric(kb):
