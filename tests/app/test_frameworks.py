@@ -11,8 +11,7 @@ from streamlit.testing.v1 import AppTest
 from selector import i18n
 from selector.escape import streamlit_md
 from selector.views.frameworks import comparable_sets, feature_matrix, rating_table
-from tests.app.conftest import APP
-from tests.app.helpers import ok, opened
+from tests.app.helpers import APP, ok, opened
 
 
 @pytest.fixture
