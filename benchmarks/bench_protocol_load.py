@@ -20,6 +20,9 @@ Printed for each load (1, 10, 50 and 100 sessions by default) on one server and 
   divided by the sessions;
 - server CPU per step: the servers' CPU seconds over the load, divided by the steps taken;
 - the machine's load average and core count, since the figures depend on what else runs on it;
+- with ``--rounds N``, each load of more than one session runs N times (seeds ``--seed`` to ``--seed + N - 1``) and
+  its steps are pooled: a step's p95 over 50 sessions is its third slowest time in one round, and swings with the
+  few bursts a round's think times happen to make, so a pooled p95 is the steadier figure;
 - after the measured loads, a witness round: ``--browsers-at`` protocol sessions (10) with ``--browsers`` real
   browsers (3; chromium through Playwright, benchmarks/_alongside.py) opening the same pages at the same time, and
   a protocol session opening them in the browsers' state: errors, and whether every page a browser drew showed the
@@ -27,7 +30,8 @@ Printed for each load (1, 10, 50 and 100 sessions by default) on one server and 
   because a browser costs about 14 CPU-s: inside a measured round it would measure itself.
 
 Usage: PYTHONPATH=. python benchmarks/bench_protocol_load.py [--sessions 1,10,50,100] [--think 2] [--ramp 10]
-       [--skip-replicas] [--skip-single] [--seed 0] [--baseline 5] [--browsers 3] [--browsers-at 10]
+       [--skip-replicas] [--skip-single] [--seed 0] [--baseline 5] [--rounds 1] [--browsers 3]
+       [--browsers-at 10]
 """
 
 from __future__ import annotations
@@ -161,7 +165,8 @@ async def _drive(
 
 
 def measure(served: _serve.Served, count: int, args: argparse.Namespace, limit: str) -> Load:
-    """COUNT sessions at once; one session is run ``--baseline`` times in a row, so that its p95 is one of several."""
+    """COUNT sessions at once, ``--rounds`` times; one session is run ``--baseline`` times in a row, so that its p95
+    is one of several."""
     cpu_before = sum(_serve.cpu_seconds(p) for p in served.pids)
     client_before = time.process_time()
     start = time.perf_counter()
@@ -171,7 +176,7 @@ def measure(served: _serve.Served, count: int, args: argparse.Namespace, limit: 
         loadavg.append(os.getloadavg()[0])
         return sum(_serve.rss_mb(p) for p in served.pids), sum(_serve.cpu_seconds(p) for p in served.pids)
 
-    rounds = args.baseline if count == 1 else 1
+    rounds = args.baseline if count == 1 else args.rounds
     ramp = args.ramp if count > 1 else 0
     loads = [
         asyncio.run(_drive(served.url, count, args.think, ramp, args.seed + r, limit, hold)) for r in range(rounds)
@@ -315,6 +320,12 @@ def main() -> int:
     parser.add_argument("--ramp", type=float, default=10.0, help="seconds over which the sessions arrive")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--baseline", type=int, default=5, help="one-session runs for the baseline p95 (5)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="runs of each load of more than one session, seeds --seed on, their steps pooled (1)",
+    )
     parser.add_argument("--browsers", type=int, default=3, help="real browsers in the witness round (0: none)")
     parser.add_argument("--browsers-at", type=int, default=10, help="protocol sessions in the witness round")
     parser.add_argument("--skip-single", action="store_true", help="only the two replicas behind nginx")

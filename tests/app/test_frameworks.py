@@ -36,7 +36,7 @@ def test_every_rating_is_in_the_ratings_table_without_a_data_grid(screen, kb):
         assert numbers.tolist() == pytest.approx(expected[column].tolist(), nan_ok=True)
 
 
-def test_the_ratings_table_shown_in_one_language_is_not_shown_in_the_other(screen, kb):
+def test_a_session_in_chinese_after_one_in_english_gets_the_ratings_table_in_chinese(screen, kb):
     # the tables are made and escaped once and kept (per knowledge, frame and language): a session in Chinese after
     # one in English, in the same server process, still gets its own heads
     english = screen.table[0].value.columns[0]
